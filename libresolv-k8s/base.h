@@ -1,0 +1,69 @@
+// Small freestanding building blocks shared by the whole core.
+//
+// The core is compiled with -nostdinc++ -fno-exceptions -fno-rtti: it may use
+// C headers from the libc it is built against, and nothing from libstdc++.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+namespace rk8s {
+
+// Bytes borrowed from someone else; never owns them.
+struct Bytes {
+  const uint8_t* data = nullptr;
+  size_t size = 0;
+};
+
+// Characters borrowed from someone else, not NUL-terminated.
+struct Str {
+  const char* data = nullptr;
+  size_t size = 0;
+
+  bool operator==(Str o) const {
+    return size == o.size && (size == 0 || memcmp(data, o.data, size) == 0);
+  }
+};
+
+inline Str str(const char* s) { return Str{s, s ? strlen(s) : 0}; }
+
+// A vector of trivially copyable T with room for N, kept inline.
+template <class T, size_t N>
+struct FixedVec {
+  T items[N];
+  size_t count = 0;
+
+  bool push(const T& v) {
+    if (count == N) return false;
+    items[count++] = v;
+    return true;
+  }
+  bool full() const { return count == N; }
+  void clear() { count = 0; }
+  T& operator[](size_t i) { return items[i]; }
+  const T& operator[](size_t i) const { return items[i]; }
+  T* begin() { return items; }
+  T* end() { return items + count; }
+  const T* begin() const { return items; }
+  const T* end() const { return items + count; }
+};
+
+inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; }
+
+inline uint16_t load16(const uint8_t* p) { return uint16_t(p[0] << 8 | p[1]); }
+inline uint32_t load32(const uint8_t* p) {
+  return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
+}
+inline void store16(uint8_t* p, uint16_t v) {
+  p[0] = uint8_t(v >> 8);
+  p[1] = uint8_t(v);
+}
+inline void store32(uint8_t* p, uint32_t v) {
+  p[0] = uint8_t(v >> 24);
+  p[1] = uint8_t(v >> 16);
+  p[2] = uint8_t(v >> 8);
+  p[3] = uint8_t(v);
+}
+
+}  // namespace rk8s
