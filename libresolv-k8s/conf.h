@@ -15,6 +15,11 @@ constexpr size_t kMaxNameservers = 3;
 constexpr size_t kMaxSearch = 64;      // kubelet writes at most 32
 constexpr size_t kSearchBytes = 4096;  // kubelet writes at most 2048
 constexpr uint16_t kDefaultAutopathCode = 65431;
+// k8s-autopath-code:N accepts 1-5 decimal digits naming a code in RFC 6891's
+// local/experimental range, 65534 excepted (a 2019 prototype's code): any
+// other code could collide with an assigned option (15 is Extended DNS Errors).
+constexpr uint16_t kMinAutopathCode = 65001;
+constexpr uint16_t kMaxAutopathCode = 65533;
 
 struct Nameserver {
   uint8_t family = 0;  // AF_INET or AF_INET6
@@ -27,7 +32,7 @@ enum Warning : uint32_t {
   kWarnLongLine = 1u << 0,          // musl would skip this line (> 255 bytes); we read it
   kWarnExtraNameserver = 1u << 1,   // more than 3 nameservers: the rest ignored
   kWarnBadNameserver = 1u << 2,     // a nameserver line the libc drops
-  kWarnAttemptsZero = 1u << 3,      // glibc sends nothing; musl crashes (SIGFPE)
+  kWarnAttemptsZero = 1u << 3,      // glibc sends nothing; musl crashes (SIGFPE): we keep 1
   kWarnOptionCapped = 1u << 4,      // ndots/timeout/attempts above the libc's cap
   kWarnBadProjectOption = 1u << 5,  // a k8s-autopath word we could not read
   kWarnTooLarge = 1u << 6,          // over our own limits: see Config::complete
@@ -35,7 +40,7 @@ enum Warning : uint32_t {
 
 struct Options {
   uint8_t ndots = 1;
-  uint8_t timeout = 5;   // seconds
+  uint8_t timeout = 5;   // seconds; glibc waits 1 s for 0 (and for negatives, stored as 0)
   uint8_t attempts = 2;
   bool rotate = false;
   bool edns0 = false;
@@ -58,13 +63,16 @@ struct Config {
   Dialect dialect = Dialect::glibc;
   Options opt;
   FixedVec<Nameserver, kMaxNameservers> ns;
-  // Search domain i is search_text[search_start[i] .. search_start[i] + search_len[i]).
+  // Search domain i is search_text[search_start[i] .. search_start[i] + search_len[i]),
+  // never empty: glibc's empty entries (LOCALDOMAIN=" a", hostname "h.") are
+  // stored as ".", which its walk treats the same (the root).
   FixedVec<uint16_t, kMaxSearch> search_start;
   FixedVec<uint16_t, kMaxSearch> search_len;
   char search_text[kSearchBytes] = {};
   uint32_t warnings = 0;
-  // False when the file went beyond what we hold (kMaxSearch, kSearchBytes):
-  // the entry points then hand the whole lookup to libc.
+  // False when the search list that won went beyond what we hold
+  // (kMaxSearch, kSearchBytes): the entry points then hand the whole lookup
+  // to libc.
   bool complete = true;
 
   size_t search_count() const { return search_start.count; }

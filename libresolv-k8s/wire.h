@@ -61,9 +61,10 @@ struct Name {
 // escapes are understood. False when a label is empty or over 63 bytes, or
 // the name is over 255 wire bytes.
 bool name_from_text(Str text, Name& out);
-// Presentation form without the final dot ("." for the root); bytes outside
-// printable ASCII, '.' and '\\' inside labels are escaped. Always
-// NUL-terminates when cap > 0; returns the length it needed.
+// Presentation form without the final dot ("." for the root), escaped as
+// glibc's ns_name_ntop does: \DDD for bytes outside 0x21..0x7e, a backslash
+// before . \ " ; ( ) @ $. Always NUL-terminates when cap > 0; returns the
+// length it needed, as snprintf does.
 size_t name_to_text(const Name& name, char* out, size_t cap);
 // ASCII case-insensitive, label by label.
 bool name_equal(const Name& a, const Name& b);
@@ -74,6 +75,9 @@ bool name_concat(const Name& base, const Name& suffix, Name& out);
 // False when `suffix` is not a suffix of `name`.
 bool name_strip_suffix(const Name& name, const Name& suffix, Name& base);
 size_t name_label_count(const Name& name);
+// An uncompressed name at `off` in `in` (compression pointers refused);
+// moves `off` past it.
+bool name_from_wire(Bytes in, size_t& off, Name& out);
 
 struct Header {
   uint16_t id = 0;
@@ -154,9 +158,12 @@ struct EdnsOption {
   Bytes value;
 };
 
-// Builds a message into a caller's buffer. Counts in the header follow the
-// records written. A record that does not fit `limit` is rolled back whole;
-// the writer is then full(): TC is set and later records are refused.
+// Builds a message into a caller's buffer (at most 65535 bytes of it).
+// Counts in the header follow the records written; sections go in order
+// (a question after a record, or an answer after an authority record, is
+// refused). A record that does not fit is rolled back whole; the writer is
+// then full(): TC is set and stays set, and later questions and records are
+// refused, except opt(), which may still use the room reserve() kept back.
 class Writer {
  public:
   Writer(uint8_t* buf, size_t cap);
@@ -189,7 +196,9 @@ class Writer {
  private:
   bool put(const void* p, size_t n);
   bool put_name(const Name& name, bool compress);
-  void bump(Section s);
+  bool start_record(Section s, const Name& owner, uint16_t type, uint32_t ttl, uint16_t klass);
+  bool counts_zero_after(size_t index) const;
+  void bump(size_t index);
   void fail_record();
 
   uint8_t* buf_;

@@ -1,0 +1,40 @@
+// What one DNS reply says about one candidate name, read the way the
+// replaced libc reads it (glibc's nss_dns, musl's name_from_dns).
+#pragma once
+
+#include "autopath.h"
+#include "conf.h"
+#include "wire.h"
+
+namespace rk8s {
+
+constexpr size_t kMaxAddresses = 128;  // glibc has no limit: beyond this we pass through
+constexpr size_t kMuslMaxAddresses = 48;
+
+struct Address {
+  uint8_t family = 0;  // AF_INET or AF_INET6
+  uint8_t addr[16] = {};
+};
+
+using AddressList = FixedVec<Address, kMaxAddresses>;
+
+struct Answer {
+  uint8_t rcode = 0;
+  uint16_t ancount = 0;
+  bool has_canon = false;        // `canon` was found in this reply
+  dns::Name canon;               // glibc: final CNAME target; musl: last CNAME target
+  AddressList addrs;             // records of the question's type, in answer order
+  bool overflow = false;         // more addresses than we hold
+  bool has_option = false;       // a valid autopath reply option (decode_reply)
+  autopath::ReplyOption option;
+  AddressList both_aaaa;         // BOTH: AAAA records of the matched name (additional)
+};
+
+// Reads `msg`, the reply to a query for (`qname`, `qtype`). False when it
+// is malformed or its question is not ours (glibc and musl drop those too).
+// `option_code` and `suffix_count` describe the autopath option we sent
+// (suffix_count 0: none sent).
+bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qtype,
+                 uint16_t option_code, size_t suffix_count, Answer& out);
+
+}  // namespace rk8s

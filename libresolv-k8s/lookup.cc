@@ -1,0 +1,204 @@
+#include "lookup.h"
+
+#include <time.h>
+
+#include "walk.h"
+
+namespace rk8s {
+namespace {
+
+constexpr uint16_t kAutopathUdpSize = 1232;
+constexpr size_t kQueryBytes = 4608;
+
+uint32_t now_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint32_t(ts.tv_sec);
+}
+
+// One autopath query: candidate 0 as QNAME, the plan's suffixes in the option.
+struct AutopathQuery {
+  dns::Name qname;
+  autopath::QueryOption option;
+  uint8_t payload[4096];
+  size_t payload_len = 0;
+  uint8_t bytes[2][kQueryBytes];
+};
+
+void send_autopath(const Config& conf, AutopathQuery& aq, uint8_t flags, const uint16_t* qtypes,
+                   size_t nq, CandidateReplies& r, ExchangeFn exchange, LookupResult& out) {
+  aq.option.flags = flags;
+  aq.payload_len = autopath::encode_query(aq.option, aq.payload, sizeof aq.payload);
+  dns::EdnsOption opt{conf.opt.autopath_code, Bytes{aq.payload, aq.payload_len}};
+  Bytes queries[2];
+  for (size_t q = 0; q < nq; q++) {
+    size_t n = dns::build_query(aq.bytes[q], kQueryBytes, random_query_id(), aq.qname, qtypes[q],
+                                kAutopathUdpSize, &opt, 1);
+    queries[q] = Bytes{aq.bytes[q], n};
+  }
+  r.nq = nq;
+  exchange(conf, queries, r.reply, nq);
+  out.queries += uint16_t(nq);
+  read_replies(conf, aq.qname, qtypes, aq.option.count, r);
+}
+
+// Joins the AAAA reply, sent on its own, to the A reply before it.
+void add_second(CandidateReplies& r, const CandidateReplies& aaaa) {
+  r.nq = 2;
+  r.reply[1] = aaaa.reply[0];
+  r.answer[1] = aaaa.answer[0];
+  r.answer_ok[1] = aaaa.answer_ok[0];
+}
+
+bool has_option(const CandidateReplies& r, size_t q) {
+  return r.answer_ok[q] && r.answer[q].has_option;
+}
+
+// The AAAA half of a BOTH reply, as if it had come back on its own.
+void split_both(CandidateReplies& r) {
+  r.nq = 2;
+  r.reply[1] = r.reply[0];
+  r.answer_ok[1] = true;
+  Answer& aaaa = r.answer[1];
+  const Answer& a = r.answer[0];
+  aaaa = Answer{};
+  aaaa.rcode = dns::kNoError;
+  aaaa.ancount = uint16_t(a.both_aaaa.count);
+  aaaa.addrs = a.both_aaaa;
+  aaaa.canon = a.canon;
+  aaaa.has_canon = a.has_canon;
+  aaaa.has_option = true;
+  aaaa.option = a.option;
+}
+
+void remember_from(const Config& conf, const CandidateReplies& r, Support s) {
+  for (size_t q = 0; q < r.nq; q++)
+    if (r.reply[q].status == Reply::ok && r.reply[q].server < conf.ns.count) {
+      remember_support(conf.ns[r.reply[q].server], s, now_seconds());
+      return;
+    }
+}
+
+// The server walked the plan: every reply carries a valid reply option.
+void take_verdict(const Config& conf, const Plan& plan, size_t nq, CandidateReplies& r, Walk& walk,
+                  LookupResult& out) {
+  uint8_t status = r.answer[0].option.status;
+  uint8_t index = r.answer[0].option.index;
+  for (size_t q = 1; q < r.nq; q++) {
+    if (r.answer[q].option.status != status) status = autopath::kRejected;
+    if (r.answer[q].option.index < index) index = r.answer[q].option.index;
+  }
+  size_t n = plan.suffix.count;
+  switch (status) {
+    case autopath::kMatched: {
+      out.autopath_answered = true;
+      out.classic_queries += uint16_t((index + 1) * nq);
+      bool agree = true;
+      for (size_t q = 0; q < r.nq; q++) agree &= r.answer[q].option.index == index;
+      if (agree) {
+        walk.collect(index, r);
+        return;
+      }
+      // Two replicas saw different data: take the lower candidate, asked
+      // plainly, so results come from one candidate only.
+      CandidateReplies again;
+      walk.query(index, again);
+      walk.collect(index, again);
+      return;
+    }
+    case autopath::kExhausted:
+      out.autopath_answered = true;
+      out.classic_queries += uint16_t(n * nq);
+      if (r.answer[0].rcode == dns::kNxDomain || conf.dialect == Dialect::musl)
+        out.status = Status::host_not_found;
+      else
+        out.status = Status::no_data;
+      return;
+    case autopath::kServfailSeen:
+      out.autopath_answered = true;
+      out.classic_queries += uint16_t(n * nq);
+      out.status = Status::try_again;
+      return;
+    default:
+      out.fell_back = true;
+      walk.run(0);
+      return;
+  }
+}
+
+}  // namespace
+
+// Rules 1-5 of the protocol's client side: one query per family (one in
+// all once the server has shown support), then the classic walk wherever
+// the server did not walk the plan itself.
+void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+            ExchangeFn exchange, LookupResult& out) {
+  out = LookupResult{};
+  Walk walk(conf, plan, qtypes, nq, exchange, out);
+  if (conf.dialect == Dialect::glibc && conf.opt.no_aaaa && nq == 1 &&
+      qtypes[0] == dns::kTypeAAAA) {
+    out.status = Status::no_data;  // glibc answers NODATA without sending
+    return;
+  }
+  Support support = server_support(conf.ns[0], now_seconds());
+  uint8_t flags = autopath::kFlagQ;
+  if (nq == 2) flags |= autopath::kFlagPaired;
+  if (conf.dialect == Dialect::musl) flags |= autopath::kFlagStopOnExists;
+  AutopathQuery aq;
+  if (plan.suffix.count < 2 || !conf.opt.autopath || support == Support::no ||
+      support == Support::formerr || !autopath_query(conf, plan, flags, aq.qname, aq.option)) {
+    walk.run(0);
+    return;
+  }
+  bool both = nq == 2 && support == Support::yes;
+  CandidateReplies r;
+  send_autopath(conf, aq, both ? flags | autopath::kFlagBoth : flags, qtypes, both ? 1 : nq, r,
+                exchange, out);
+
+  for (size_t q = 0; q < r.nq; q++)
+    if (r.answer_ok[q] && r.answer[q].rcode == dns::kFormErr && !r.answer[q].has_option) {
+      remember_from(conf, r, Support::formerr);
+      out.fell_back = true;
+      walk.run(0);
+      return;
+    }
+  size_t with_option = 0;
+  for (size_t q = 0; q < r.nq; q++) with_option += has_option(r, q);
+
+  if (with_option == r.nq) {
+    remember_from(conf, r, Support::yes);
+    if (both && (r.answer[0].option.flags & autopath::kFlagBoth)) {
+      split_both(r);
+    } else if (both) {
+      // BOTH not honoured: the AAAA question is still open.
+      CandidateReplies aaaa;
+      send_autopath(conf, aq, flags, qtypes + 1, 1, aaaa, exchange, out);
+      if (!has_option(aaaa, 0)) {
+        out.fell_back = true;
+        walk.run(0);
+        return;
+      }
+      add_second(r, aaaa);
+    }
+    take_verdict(conf, plan, nq, r, walk, out);
+    return;
+  }
+  out.fell_back = true;
+  if (with_option > 0) {  // replicas that disagree about support
+    walk.run(0);
+    return;
+  }
+  // A plain answer for candidate 0: final when positive, else the walk
+  // goes on at candidate 1.
+  remember_from(conf, r, Support::no);
+  out.classic_queries += uint16_t(r.nq);
+  if (both) {
+    Walk aaaa_walk(conf, plan, qtypes + 1, 1, exchange, out);
+    CandidateReplies aaaa;
+    aaaa_walk.query(0, aaaa);
+    add_second(r, aaaa);
+  }
+  walk.resume(0, r);
+}
+
+}  // namespace rk8s

@@ -1,0 +1,47 @@
+// One name, one or two query types: the autopath query first, then the
+// classic serial walk of the replaced libc wherever autopath cannot answer.
+#pragma once
+
+#include "answer.h"
+#include "plan.h"
+#include "transport.h"
+
+namespace rk8s {
+
+// How a lookup ended, in glibc's h_errno vocabulary; musl's EAI codes map
+// onto it (EAI_NONAME = host_not_found, EAI_FAIL = no_recovery).
+enum class Status : uint8_t {
+  found,
+  host_not_found,
+  no_data,
+  try_again,
+  no_recovery,
+  system,       // the transport could not run (descriptors exhausted, ...)
+  pass_through, // beyond what we hold: let libc answer the whole call
+};
+
+struct LookupResult {
+  Status status = Status::host_not_found;
+  AddressList addrs;  // the libc's order before sorting
+  dns::Name canon;
+  // What it cost, against what the classic walk would have cost.
+  uint16_t queries = 0;
+  uint16_t classic_queries = 0;
+  bool autopath_answered = false;
+  bool fell_back = false;  // the server showed no support, or failed us
+};
+
+// The transport, as a parameter so tests can stand in a fake server.
+using ExchangeFn = void (*)(const Config& conf, const Bytes* queries, Reply* replies, size_t n);
+
+// `qtypes`: {A}, {AAAA} or {A, AAAA} (AF_UNSPEC: sent together, a
+// candidate matches on either).
+void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+            ExchangeFn exchange, LookupResult& out);
+
+// Per-server memory of autopath support, shared by all threads.
+enum class Support : uint8_t { unknown, yes, no, formerr };
+Support server_support(const Nameserver& ns, uint32_t now);
+void remember_support(const Nameserver& ns, Support s, uint32_t now);
+
+}  // namespace rk8s

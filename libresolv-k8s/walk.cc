@@ -1,0 +1,179 @@
+#include "walk.h"
+
+namespace rk8s {
+namespace {
+
+constexpr uint16_t kGlibcEdnsSize = 1200;  // RESOLV_EDNS_BUFFER_SIZE
+
+bool replied(const CandidateReplies& r, size_t q) {
+  return r.reply[q].status == Reply::ok && r.answer_ok[q];
+}
+
+bool positive(const CandidateReplies& r, size_t q) {
+  return replied(r, q) && r.answer[q].rcode == dns::kNoError && r.answer[q].ancount > 0;
+}
+
+}  // namespace
+
+void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qtypes,
+                  size_t suffix_count, CandidateReplies& r) {
+  for (size_t q = 0; q < r.nq; q++) {
+    const Reply& rep = r.reply[q];
+    r.answer_ok[q] = rep.status == Reply::ok &&
+                     read_answer(conf.dialect, Bytes{rep.msg, rep.len}, qname, qtypes[q],
+                                 conf.opt.autopath_code, suffix_count, r.answer[q]);
+  }
+}
+
+Walk::Walk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+           ExchangeFn exchange, LookupResult& out)
+    : conf_(conf), plan_(plan), qtypes_(qtypes), nq_(nq), exchange_(exchange), out_(out) {}
+
+void Walk::query(size_t i, CandidateReplies& r) {
+  dns::Name qname;
+  candidate_name(conf_, plan_, i, qname);
+  uint8_t buf[2][512];
+  Bytes queries[2];
+  uint16_t edns = conf_.dialect == Dialect::glibc && conf_.opt.edns0 ? kGlibcEdnsSize : 0;
+  for (size_t q = 0; q < nq_; q++) {
+    size_t n = dns::build_query(buf[q], sizeof buf[q], random_query_id(), qname, qtypes_[q], edns,
+                                nullptr, 0);
+    queries[q] = Bytes{buf[q], n};
+  }
+  r.nq = nq_;
+  exchange_(conf_, queries, r.reply, nq_);
+  out_.queries += uint16_t(nq_);
+  out_.classic_queries += uint16_t(nq_);
+  read_replies(conf_, qname, qtypes_, 0, r);
+}
+
+void Walk::resume(size_t i, CandidateReplies& r) {
+  if (!take(i, r)) run(next_after(i));
+}
+
+bool Walk::take(size_t i, CandidateReplies& r) {
+  for (size_t q = 0; q < r.nq; q++)
+    if (r.reply[q].status == Reply::error) {
+      out_.status = Status::system;
+      return true;
+    }
+  return conf_.dialect == Dialect::glibc ? take_glibc(i, r) : take_musl(i, r);
+}
+
+void Walk::run(size_t start) {
+  for (size_t i = start; i < plan_.suffix.count; i = next_after(i)) {
+    CandidateReplies r;
+    query(i, r);
+    if (take(i, r)) return;
+  }
+  if (conf_.dialect == Dialect::glibc) finish_glibc();
+}
+
+// __res_context_query's verdict on a candidate, then __res_context_search's
+// decision whether to go on.
+bool Walk::take_glibc(size_t i, const CandidateReplies& r) {
+  if (positive(r, 0) || (r.nq == 2 && positive(r, 1))) {
+    collect(i, r);
+    return true;
+  }
+  Status herr;
+  bool servfail = false;
+  bool any = replied(r, 0) || (r.nq == 2 && replied(r, 1));
+  if (!any) {
+    // res_send failed: every server refused, failed or stayed silent.
+    bool refused_everywhere = true;
+    for (size_t q = 0; q < r.nq; q++) {
+      refused_everywhere &= r.reply[q].status == Reply::conn_refused;
+      servfail |= r.reply[q].status == Reply::servfail;
+    }
+    if (refused_everywhere) {
+      out_.status = Status::try_again;
+      return true;
+    }
+    herr = Status::try_again;
+  } else {
+    // hp is the first reply that came back, hp2 the second (or hp again).
+    const Answer& hp = replied(r, 0) ? r.answer[0] : r.answer[1];
+    const Answer& hp2 = r.nq == 2 && replied(r, 1) ? r.answer[1] : hp;
+    switch (hp.rcode == dns::kNoError ? hp2.rcode : hp.rcode) {
+      case dns::kNxDomain: herr = Status::host_not_found; break;
+      case dns::kServFail: herr = Status::try_again, servfail = hp.rcode == dns::kServFail; break;
+      case dns::kNoError: herr = Status::no_data; break;
+      default: herr = Status::no_recovery; break;
+    }
+  }
+  last_ = herr;
+  bool as_is = plan_.suffix[i] == kAsIs;
+  if (as_is && i == 0 && plan_.suffix.count > 1) {
+    saved_ = herr;
+  } else if (!as_is) {
+    if (herr == Status::no_data) got_nodata_ = true;
+    else if (herr == Status::try_again && servfail) got_servfail_ = true;
+    else if (herr != Status::host_not_found) done_ = true;
+  }
+  return false;
+}
+
+void Walk::finish_glibc() {
+  if (saved_ != Status::found) out_.status = saved_;
+  else if (got_nodata_) out_.status = Status::no_data;
+  else if (got_servfail_) out_.status = Status::try_again;
+  else out_.status = last_;
+}
+
+// musl's name_from_dns: a missing reply or SERVFAIL ends the walk with
+// EAI_AGAIN, NXDOMAIN goes on, any other rcode ends it with EAI_FAIL, and a
+// NOERROR reply ends it whether or not it had addresses.
+bool Walk::take_musl(size_t i, const CandidateReplies& r) {
+  for (size_t q = 0; q < r.nq; q++) {
+    if (!replied(r, q) || r.answer[q].rcode == dns::kServFail) {
+      out_.status = Status::try_again;
+      return true;
+    }
+    if (r.answer[q].rcode == dns::kNxDomain) {
+      out_.status = Status::host_not_found;
+      return false;
+    }
+    if (r.answer[q].rcode != dns::kNoError) {
+      out_.status = Status::no_recovery;
+      return true;
+    }
+  }
+  collect(i, r);
+  return true;
+}
+
+// After a glibc "done", the rest of the search list is skipped but the
+// name as typed is still tried when it is planned last.
+size_t Walk::next_after(size_t i) const {
+  size_t last = plan_.suffix.count - 1;
+  if (done_ && i < last && plan_.suffix[last] == kAsIs) return last;
+  if (done_) return plan_.suffix.count;
+  return i + 1;
+}
+
+void Walk::collect(size_t i, const CandidateReplies& r) {
+  out_.addrs.clear();
+  bool have_canon = false;
+  for (size_t q = 0; q < r.nq; q++) {
+    if (!replied(r, q)) continue;
+    const Answer& a = r.answer[q];
+    if (a.overflow) {
+      out_.status = Status::pass_through;
+      return;
+    }
+    size_t cap = conf_.dialect == Dialect::musl ? kMuslMaxAddresses : kMaxAddresses;
+    for (const Address& addr : a.addrs)
+      if (out_.addrs.count < cap) out_.addrs.push(addr);
+    // glibc keeps the name of the first reply with addresses; musl lets
+    // every CNAME it reads overwrite the name.
+    bool take_canon = conf_.dialect == Dialect::musl
+                          ? a.has_canon
+                          : a.has_canon && a.addrs.count > 0 && !have_canon;
+    if (take_canon) out_.canon = a.canon, have_canon = true;
+  }
+  if (!have_canon) candidate_name(conf_, plan_, i, out_.canon);
+  out_.status = out_.addrs.count ? Status::found : Status::host_not_found;
+}
+
+}  // namespace rk8s

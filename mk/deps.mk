@@ -1,0 +1,50 @@
+# make deps: the Debian packages, then c-ares and mimalloc from Debian's own
+# source packages, built once per libc into $(B)/third_party/{glibc,musl}.
+
+TP := $(B)/third_party
+CARES_DEB := c-ares=1.18.1-3
+MIMALLOC_DEB := mimalloc=2.0.9+ds-2
+CARES_SRC := $(TP)/src/c-ares-1.18.1
+MIMALLOC_SRC := $(TP)/src/mimalloc-2.0.9+ds
+TP_LIBS := $(foreach libc,glibc musl,$(TP)/$(libc)/lib/libcares.a $(TP)/$(libc)/lib/libmimalloc.a)
+
+# The build defines CARES_STATICLIB; code including ares.h defines it too.
+CARES_CMAKE := -DCARES_STATIC=ON -DCARES_STATIC_PIC=ON -DCARES_SHARED=OFF \
+  -DCARES_BUILD_TOOLS=OFF -DCARES_BUILD_TESTS=OFF
+# MI_OVERRIDE=OFF: the library allocates with mi_* only and never replaces
+# the application's malloc. TLS stays initial-exec (MI_LOCAL_DYNAMIC_TLS=OFF):
+# a library named in LD_PRELOAD is loaded at startup, so glibc and musl put
+# its TLS in the static block, and a static musl link relaxes it to
+# local-exec. What it cannot do is be dlopen()ed later under musl, which
+# refuses initial-exec TLS then; we are never loaded that way.
+MIMALLOC_CMAKE := -DMI_OVERRIDE=OFF -DMI_BUILD_STATIC=ON -DMI_BUILD_SHARED=OFF \
+  -DMI_BUILD_OBJECT=OFF -DMI_BUILD_TESTS=OFF -DMI_INSTALL_TOPLEVEL=ON -DMI_LOCAL_DYNAMIC_TLS=OFF
+
+.PHONY: deps-packages
+deps: deps-packages $(TP_LIBS)
+deps-packages:
+	@mk/packages.sh
+
+$(TP)/src/.fetched: mk/fetch-source.sh | deps-packages
+	@rm -rf $(@D)
+	@mk/fetch-source.sh $(@D) $(CARES_DEB) $(MIMALLOC_DEB)
+	@touch $@
+
+$(TP)/%/lib/libcares.a: $(TP)/src/.fetched mk/third-party.sh
+	+@mk/third-party.sh $* $(CARES_SRC) $(TP)/work/$*/c-ares $(TP)/$* $(CARES_CMAKE)
+$(TP)/%/lib/libmimalloc.a: $(TP)/src/.fetched mk/third-party.sh
+	+@mk/third-party.sh $* $(MIMALLOC_SRC) $(TP)/work/$*/mimalloc $(TP)/$* $(MIMALLOC_CMAKE)
+
+# The archives in use: a static musl program, and a glibc .so in LD_PRELOAD
+# that exports none of their symbols.
+TESTS += test-third-party
+.PHONY: test-third-party
+test-third-party: deps
+	@mkdir -p $(B)/tests
+	musl-gcc -static -O2 -I$(TP)/musl/include tests/pod/third-party-check.c \
+	  $(TP)/musl/lib/libcares.a $(TP)/musl/lib/libmimalloc.a -o $(B)/tests/third-party-check-musl
+	$(B)/tests/third-party-check-musl
+	gcc -shared -fPIC -O2 -DPRELOAD -I$(TP)/glibc/include tests/pod/third-party-check.c \
+	  $(TP)/glibc/lib/libcares.a $(TP)/glibc/lib/libmimalloc.a -pthread -o $(B)/tests/third-party-check.so
+	LD_PRELOAD=$(abspath $(B)/tests/third-party-check.so) /bin/true
+	@! nm -D --defined-only $(B)/tests/third-party-check.so | grep -E ' (ares|mi|_mi)_'

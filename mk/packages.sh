@@ -1,0 +1,29 @@
+#!/bin/bash
+# Installs the Debian packages the project needs, only those missing.
+set -euo pipefail
+
+packages=(
+	g++ clang libclang-rt-14-dev make cmake binutils file
+	musl-tools musl-dev
+	libgtest-dev libbenchmark-dev valgrind
+	dnsutils dnsperf iproute2 util-linux curl
+	dpkg-dev
+	python3 nodejs default-jre-headless
+)
+
+# dpkg-query fails on names it has never seen: those are missing too.
+installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "${packages[@]}" 2>/dev/null || true)
+installed=$(sed -n 's/^ii  *//p' <<<"$installed")
+missing=()
+for p in "${packages[@]}"; do
+	grep -qx -- "$p" <<<"$installed" || missing+=("$p")
+done
+((${#missing[@]})) || exit 0
+
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# Serialises concurrent "make deps" runs (several build directories).
+exec 9>/run/lock/libresolv-k8s-apt
+flock 9
+apt-get update -qq
+apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends "${missing[@]}" >/dev/null

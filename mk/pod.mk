@@ -1,0 +1,20 @@
+# The pod-sandbox harness: gai-probe built against each libc, and its test.
+
+PROBE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra
+GAI_PROBES := $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl $(B)/tests/gai-probe-musl-static
+ALL += $(GAI_PROBES)
+
+$(B)/tests/gai-probe-glibc: tests/pod/gai-probe.c
+	@mkdir -p $(@D)
+	gcc $(PROBE_CFLAGS) $< -o $@
+$(B)/tests/gai-probe-musl: tests/pod/gai-probe.c
+	@mkdir -p $(@D)
+	musl-gcc $(PROBE_CFLAGS) $< -o $@
+$(B)/tests/gai-probe-musl-static: tests/pod/gai-probe.c
+	@mkdir -p $(@D)
+	musl-gcc -static $(PROBE_CFLAGS) $< -o $@
+
+TESTS += test-pod-harness
+.PHONY: test-pod-harness
+test-pod-harness: $(GAI_PROBES)
+	tests/pod/harness_test.sh $(B)/tests

@@ -1,0 +1,38 @@
+# The companion DNS server (server/README.md), its tests and fuzz targets.
+
+SERVER_SRC := $(filter-out server/main.cc,$(wildcard server/*.cc))
+SERVER_OBJ := $(SERVER_SRC:%.cc=$(B)/obj/host/%.o)
+SERVER_BIN := $(B)/bin/resolv-k8s-server
+ALL += $(SERVER_BIN)
+
+$(SERVER_BIN): $(B)/obj/host/server/main.o $(SERVER_OBJ) $(B)/glibc/libresolv-k8s-core.a
+	@mkdir -p $(@D)
+	$(CXX) -pthread -o $@ $^
+
+$(B)/obj/host/tests/server/%.o: HOST_FLAGS += -I.
+SERVER_TEST_SRC := $(wildcard tests/server/*_test.cc)
+$(B)/tests/server-tests: $(SERVER_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(SERVER_OBJ) \
+    $(B)/glibc/libresolv-k8s-core.a
+	@mkdir -p $(@D)
+	$(CXX) -pthread -o $@ $^ -lgtest -lgtest_main
+
+# Fuzz targets that need the server's sources, not only the core's.
+SERVER_FUZZ := $(patsubst fuzz/%.cc,$(B)/fuzz/%,$(wildcard fuzz/server_*_fuzz.cc))
+FUZZ_BIN += $(filter-out $(FUZZ_BIN),$(SERVER_FUZZ))
+$(SERVER_FUZZ): $(B)/fuzz/%: fuzz/%.cc $(SERVER_SRC) $(wildcard server/*.h) $(CORE_SRC) \
+    $(wildcard libresolv-k8s/*.h)
+	@mkdir -p $(@D)
+	$(CLANGXX) $(FUZZ_FLAGS) -I. $< $(SERVER_SRC) $(CORE_SRC) -o $@
+
+TESTS += test-server-unit test-server-dig
+.PHONY: test-server-unit test-server-dig test-server-load
+
+test-server-unit: $(B)/tests/server-tests
+	$(B)/tests/server-tests --gtest_brief=1
+
+test-server-dig: $(SERVER_BIN)
+	tests/server/dig_test.sh $(SERVER_BIN)
+
+# Not part of `make test`: dnsperf figures, 10 s per mode.
+test-server-load: $(SERVER_BIN)
+	tests/server/load.sh $(SERVER_BIN)

@@ -1,0 +1,44 @@
+// Faults placed at chosen names for the client's tests: answer with a
+// fixed rcode (--rcode NAME[/TYPE]=RCODE) or never answer (--drop NAME[/TYPE]).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "lookup.h"
+
+namespace rk8s::server {
+
+struct Fault {
+  bool drop = false;
+  uint8_t rcode = 0;  // when not dropping
+};
+
+class Faults {
+ public:
+  // "name[/TYPE]=RCODE" for --rcode, "name[/TYPE]" for --drop. False on bad syntax.
+  bool add_rcode(std::string_view spec);
+  bool add_drop(std::string_view spec);
+  std::optional<Fault> find(const Name& name, uint16_t type) const;
+
+ private:
+  bool add(std::string_view target, Fault fault);
+
+  std::unordered_map<std::string, Fault> by_key_;  // name key + "/" + type (0 = any)
+};
+
+// What `name` answers with the faults applied: nullopt when it is dropped,
+// an empty answer with the fixed rcode when one is set, else the lookup.
+std::optional<Answer> resolve(const Store& store, const Faults& faults, const Name& name,
+                              uint16_t type);
+
+// "A", "AAAA", ... or a number; 0 when unknown.
+uint16_t type_from_text(std::string_view text);
+std::string type_to_text(uint16_t type);
+// "NOERROR", "SERVFAIL", ...; -1 when unknown.
+int rcode_from_text(std::string_view text);
+std::string rcode_to_text(uint8_t rcode);
+
+}  // namespace rk8s::server

@@ -1,0 +1,20 @@
+// Everything the server serves, read before any socket opens: all of it
+// loads, or start-up stops at the first error.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cluster.h"
+
+namespace rk8s::server {
+
+// Throws std::runtime_error "path: reason" for an unreadable file.
+std::string read_file(const std::string& path);
+
+// `cluster_file` may be empty (no cluster zone). Throws LoadError or
+// std::runtime_error, each with a one-line message.
+void load_store(const std::string& cluster_file, const std::string& cluster_domain,
+                const std::vector<std::string>& zone_files, const Warn& warn, Store& store);
+
+}  // namespace rk8s::server

@@ -1,0 +1,26 @@
+// Domain-name helpers the server needs on top of the core's wire codec.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "wire.h"
+
+namespace rk8s::server {
+
+using dns::Name;
+
+// The name without its first label; the root stays the root.
+Name name_parent(const Name& name);
+// Lowercased wire bytes: one map key per name, whatever its case.
+std::string name_key(const Name& name);
+// Presentation form with the final dot, as dig prints it.
+std::string name_text(const Name& name);
+// Presentation text as an absolute name; false when it is not a valid name.
+bool parse_name(std::string_view text, Name& out);
+// `label` (a single label, no escapes needed) in front of `name`.
+bool name_prepend(std::string_view label, const Name& name, Name& out);
+// Reads an uncompressed wire name from `data`; its length, or 0 if malformed.
+size_t name_from_wire(const uint8_t* data, size_t size, Name& out);
+
+}  // namespace rk8s::server

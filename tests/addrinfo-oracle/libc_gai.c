@@ -1,0 +1,8 @@
+/* The real libc's getaddrinfo over the oracle's cases (stdin). */
+#include "cases.h"
+
+int main(void)
+{
+	run_cases(stdin, getaddrinfo, freeaddrinfo);
+	return 0;
+}

@@ -1,0 +1,148 @@
+// The server side of ../shared/autopath-protocol.md, rule by rule.
+#include "server/autopath_walk.h"
+
+#include <gtest/gtest.h>
+
+#include "fixture.h"
+
+namespace rk8s::server {
+namespace {
+
+using test::N;
+using test::records_text;
+using Strings = std::vector<std::string>;
+
+const Strings kShopSearch = {"shop.svc.cluster.local", "svc.cluster.local", "cluster.local", "."};
+
+struct WalkCase {
+  const char* rule;
+  const char* qname;
+  Strings suffixes;
+  uint16_t qtype;
+  uint8_t flags;
+  Strings faults;  // --rcode specs, or "drop NAME"
+  uint8_t status;
+  uint8_t index;
+  uint8_t rcode;
+  const char* alias;  // "TARGET TTL" of the synthesized CNAME, "" for none
+  Strings answer;
+  Strings additional;
+};
+
+autopath::QueryOption option(const Strings& suffixes, uint8_t flags) {
+  autopath::QueryOption q;
+  q.flags = uint8_t(autopath::kFlagQ | flags);
+  for (const std::string& s : suffixes) q.suffix[q.count++] = N(s.c_str());
+  return q;
+}
+
+TEST(AutopathWalk, Rules) {
+  using namespace autopath;
+  const WalkCase cases[] = {
+      {"first candidate: its own answer, no CNAME", "web.shop.svc.cluster.local", kShopSearch,
+       dns::kTypeA, 0, {}, kMatched, 0, dns::kNoError, "",
+       {"web.shop.svc.cluster.local. A 10.96.1.10"}, {}},
+      {"later candidate: CNAME from QNAME first", "web.shop.shop.svc.cluster.local", kShopSearch,
+       dns::kTypeA, 0, {}, kMatched, 1, dns::kNoError, "web.shop.svc.cluster.local. 5",
+       {"web.shop.svc.cluster.local. A 10.96.1.10"}, {}},
+      {"external name after the whole search list", "www.example.com.shop.svc.cluster.local",
+       kShopSearch, dns::kTypeA, 0, {}, kMatched, 3, dns::kNoError, "www.example.com. 5",
+       {"www.example.com. A 93.184.216.34"}, {}},
+      {"CNAME TTL: skipped candidate's negative TTL", "www.sub.example.com",
+       {"sub.example.com", "example.com"}, dns::kTypeA, 0, {}, kMatched, 1, dns::kNoError,
+       "www.example.com. 60", {"www.example.com. A 93.184.216.34"}, {}},
+      {"CNAME TTL: lowest matched record, chain included", "chain.sub.example.com",
+       {"sub.example.com", "example.com"}, dns::kTypeA, 0, {}, kMatched, 1, dns::kNoError,
+       "chain.example.com. 30",
+       {"chain.example.com. CNAME alias.example.com.", "alias.example.com. CNAME www.example.com.",
+        "www.example.com. A 93.184.216.34"}, {}},
+      {"default: NODATA continues", "v6only.example.com", {"example.com", "corp.example"},
+       dns::kTypeA, 0, {}, kMatched, 1, dns::kNoError, "v6only.corp.example. 60",
+       {"v6only.corp.example. A 10.1.1.1"}, {}},
+      {"EXHAUSTED: QNAME's own NXDOMAIN", "nope.shop.svc.cluster.local", kShopSearch,
+       dns::kTypeA, 0, {}, kExhausted, kNoIndex, dns::kNxDomain, "", {}, {}},
+      {"EXHAUSTED: QNAME's own NODATA", "v4only.example.com", {"example.com", "."},
+       dns::kTypeAAAA, 0, {}, kExhausted, kNoIndex, dns::kNoError, "", {}, {}},
+      {"PAIRED: the other family matches, NODATA", "v4only.example.com", {"example.com", "."},
+       dns::kTypeAAAA, kFlagPaired, {}, kMatched, 0, dns::kNoError, "", {}, {}},
+      {"PAIRED at i > 0: CNAME, NODATA, SOA TTL", "v4only.sub.example.com",
+       {"sub.example.com", "example.com"}, dns::kTypeAAAA, kFlagPaired, {}, kMatched, 1,
+       dns::kNoError, "v4only.example.com. 60", {}, {}},
+      {"PAIRED: neither family continues", "shop.svc.cluster.local",
+       {"svc.cluster.local", "."}, dns::kTypeA, kFlagPaired, {}, kExhausted, kNoIndex,
+       dns::kNoError, "", {}, {}},
+      {"STOP_ON_EXISTS: an empty non-terminal stops", "shop.svc.cluster.local",
+       {"svc.cluster.local", "."}, dns::kTypeA, kFlagStopOnExists, {}, kMatched, 0,
+       dns::kNoError, "", {}, {}},
+      {"STOP_ON_EXISTS: NXDOMAIN continues", "v4only.shop.svc.cluster.local",
+       {"shop.svc.cluster.local", "example.com"}, dns::kTypeAAAA, kFlagStopOnExists, {},
+       kMatched, 1, dns::kNoError, "v4only.example.com. 5", {}, {}},
+      {"SERVFAIL skipped, a later match wins", "web.shop.shop.svc.cluster.local", kShopSearch,
+       dns::kTypeA, 0, {"web.shop.shop.svc.cluster.local=SERVFAIL"}, kMatched, 1, dns::kNoError,
+       "web.shop.svc.cluster.local. 5", {"web.shop.svc.cluster.local. A 10.96.1.10"}, {}},
+      {"SERVFAIL_SEEN when nothing matches", "nope.shop.svc.cluster.local", kShopSearch,
+       dns::kTypeA, 0, {"nope.svc.cluster.local=SERVFAIL"}, kServfailSeen, kNoIndex,
+       dns::kServFail, "", {}, {}},
+      {"REFUSED counts as a failed candidate", "nope.shop.svc.cluster.local", kShopSearch,
+       dns::kTypeA, 0, {"nope.cluster.local/A=REFUSED"}, kServfailSeen, kNoIndex,
+       dns::kServFail, "", {}, {}},
+      {"fault on another type does not apply", "nope.shop.svc.cluster.local", kShopSearch,
+       dns::kTypeA, 0, {"nope.cluster.local/AAAA=SERVFAIL"}, kExhausted, kNoIndex,
+       dns::kNxDomain, "", {}, {}},
+      {"BOTH: the matched name's AAAA in additional", "www.sub.example.com",
+       {"sub.example.com", "example.com"}, dns::kTypeA, kFlagBoth, {}, kMatched, 1,
+       dns::kNoError, "www.example.com. 60", {"www.example.com. A 93.184.216.34"},
+       {"www.example.com. AAAA 2606:2800:220:1:248:1893:25c8:1946"}},
+      {"BOTH: no AAAA is an empty set", "v4only.example.com", {"example.com"}, dns::kTypeA,
+       kFlagBoth, {}, kMatched, 0, dns::kNoError, "", {"v4only.example.com. A 192.0.2.4"}, {}},
+      {"the search-domain wildcard answers first, as in the classic walk",
+       "google.com.corp.example", {"corp.example", "."}, dns::kTypeA, 0, {}, kMatched, 0,
+       dns::kNoError, "", {"google.com.corp.example. A 10.1.1.1"}, {}},
+      {"REJECTED: suffix[0] does not end QNAME", "web.shop.svc.cluster.local",
+       {"example.com", "."}, dns::kTypeA, 0, {}, kRejected, kNoIndex, dns::kNoError, "", {}, {}},
+      {"REJECTED: empty base", "cluster.local", {"cluster.local", "."}, dns::kTypeA, 0, {},
+       kRejected, kNoIndex, dns::kNoError, "", {}, {}},
+  };
+  for (const WalkCase& c : cases) {
+    Faults faults;
+    for (const std::string& f : c.faults) ASSERT_TRUE(faults.add_rcode(f)) << f;
+    Walk w = walk(test::fixture_store(), faults, N(c.qname), c.qtype, option(c.suffixes, c.flags));
+    EXPECT_FALSE(w.drop) << c.rule;
+    EXPECT_EQ(w.option.status, c.status) << c.rule;
+    EXPECT_EQ(w.option.index, c.index) << c.rule;
+    if (c.status == kRejected) continue;
+    EXPECT_EQ(w.answer.rcode, c.rcode) << c.rule;
+    std::string alias = w.alias ? name_text(rr_target(*w.alias)) + " " + std::to_string(w.alias->ttl) : "";
+    EXPECT_EQ(alias, c.alias) << c.rule;
+    if (c.status == kMatched) {
+      EXPECT_EQ(records_text(w.answer.records), c.answer) << c.rule;
+    }
+    EXPECT_EQ(records_text(w.additional), c.additional) << c.rule;
+    bool honoured = (c.flags & kFlagBoth) && c.qtype == dns::kTypeA && c.status == kMatched;
+    EXPECT_EQ(bool(w.option.flags & kFlagBoth), honoured) << c.rule;
+    bool negative = c.status == kExhausted || (c.status == kMatched && c.answer.empty());
+    EXPECT_EQ(bool(w.answer.soa), negative) << c.rule;
+  }
+}
+
+TEST(AutopathWalk, DroppedCandidateDropsTheQuery) {
+  Faults faults;
+  ASSERT_TRUE(faults.add_drop("web.svc.cluster.local"));
+  Walk w = walk(test::fixture_store(), faults, N("web.shop.svc.cluster.local"), dns::kTypeA,
+                option({"shop.svc.cluster.local", "svc.cluster.local"}, 0));
+  EXPECT_FALSE(w.drop) << "matched before the dropped candidate";
+  w = walk(test::fixture_store(), faults, N("web.default.svc.cluster.local"), dns::kTypeA,
+           option({"default.svc.cluster.local", "svc.cluster.local", "cluster.local"}, 0));
+  EXPECT_TRUE(w.drop);
+  EXPECT_EQ(w.walked, 2u);
+}
+
+TEST(AutopathWalk, CountsCandidatesWalked) {
+  Faults none;
+  Walk w = walk(test::fixture_store(), none, N("www.example.com.shop.svc.cluster.local"),
+                dns::kTypeA, option(kShopSearch, 0));
+  EXPECT_EQ(w.walked, 4u);
+}
+
+}  // namespace
+}  // namespace rk8s::server

@@ -1,0 +1,187 @@
+// Query bytes in, reply bytes out: EDNS, truncation, malformed input, modes.
+#include "server/handler.h"
+
+#include <gtest/gtest.h>
+
+#include "fixture.h"
+
+namespace rk8s::server {
+namespace {
+
+using test::N;
+
+constexpr uint16_t kCode = 65431;
+
+struct Sent {
+  size_t size = 0;
+  uint8_t buf[65535];
+  QueryInfo info;
+};
+
+std::vector<uint8_t> query(const char* name, uint16_t type, uint16_t udp_size,
+                           const std::vector<dns::EdnsOption>& options = {}) {
+  std::vector<uint8_t> q(1024);
+  q.resize(dns::build_query(q.data(), q.size(), 0x1234, N(name), type, udp_size, options.data(),
+                            options.size()));
+  return q;
+}
+
+std::unique_ptr<Sent> send(const std::vector<uint8_t>& q, AutopathMode mode = AutopathMode::on,
+                           bool tcp = false) {
+  static const Faults faults;
+  HandlerConfig config{&test::fixture_store(), &faults, mode, kCode};
+  auto s = std::make_unique<Sent>();
+  s->size = handle_query(config, Bytes{q.data(), q.size()}, tcp, s->buf, sizeof s->buf, s->info);
+  return s;
+}
+
+struct Parsed {
+  dns::Header header;
+  size_t answers = 0;
+  bool has_opt = false;
+  dns::Edns edns;
+};
+
+Parsed parse(const Sent& s) {
+  Parsed p;
+  dns::Reader r(s.buf, s.size);
+  EXPECT_TRUE(r.header(p.header));
+  dns::Question q;
+  for (int i = 0; i < p.header.qdcount; ++i) EXPECT_TRUE(r.question(q));
+  dns::Record rec;
+  while (r.record(rec)) {
+    if (rec.type == dns::kTypeOPT) p.has_opt = dns::edns_from_record(r, rec, p.edns);
+    else if (rec.section == dns::kAnswer) ++p.answers;
+  }
+  EXPECT_TRUE(r.ok());
+  return p;
+}
+
+std::vector<uint8_t> autopath_payload(std::initializer_list<const char*> suffixes, uint8_t flags) {
+  autopath::QueryOption o;
+  o.flags = uint8_t(autopath::kFlagQ | flags);
+  for (const char* s : suffixes) o.suffix[o.count++] = N(s);
+  std::vector<uint8_t> out(2048);
+  out.resize(autopath::encode_query(o, out.data(), out.size()));
+  return out;
+}
+
+TEST(HandlerEdns, PayloadSizeAndTruncation) {
+  // big.example.com: 40 A records, about 700 bytes.
+  const struct {
+    const char* rule;
+    uint16_t udp_size;
+    bool tcp;
+    bool truncated;
+  } cases[] = {
+      {"no OPT: 512 bytes", 0, false, true},
+      {"EDNS below 512 counts as 512", 100, false, true},
+      {"EDNS 1232", 1232, false, false},
+      {"TCP ignores the payload size", 0, true, false},
+  };
+  for (const auto& c : cases) {
+    auto s = send(query("big.example.com", dns::kTypeA, c.udp_size), AutopathMode::on, c.tcp);
+    Parsed p = parse(*s);
+    EXPECT_EQ(p.header.tc(), c.truncated) << c.rule;
+    EXPECT_EQ(p.answers == 40, !c.truncated) << c.rule;
+    EXPECT_EQ(p.has_opt, c.udp_size != 0) << c.rule << ": OPT survives truncation";
+    EXPECT_LE(s->size, c.tcp ? 65535u : std::max<size_t>(512, c.udp_size)) << c.rule;
+  }
+}
+
+TEST(HandlerMalformed, FormerrOrSilence) {
+  std::vector<uint8_t> good = query("web.shop.svc.cluster.local", dns::kTypeA, 1232);
+  const struct {
+    const char* rule;
+    std::vector<uint8_t> bytes;
+    int rcode;  // -1: no reply
+  } cases[] = {
+      {"too short for a header", {0x12, 0x34, 0x01}, -1},
+      {"a response, not a query", [&] { auto b = good; b[2] |= 0x80; return b; }(), -1},
+      {"two questions", [&] { auto b = good; b[5] = 2; return b; }(), dns::kFormErr},
+      {"question cut short", std::vector<uint8_t>(good.begin(), good.begin() + 20), dns::kFormErr},
+      {"OPT cut short", std::vector<uint8_t>(good.begin(), good.end() - 3), dns::kFormErr},
+      {"opcode UPDATE", [&] { auto b = good; b[2] |= 5 << 3; return b; }(), dns::kNotImp},
+      {"EDNS version 1: BADVERS", [&] { auto b = good; b[b.size() - 5] = 1; return b; }(), 0},
+  };
+  for (const auto& c : cases) {
+    auto s = send(c.bytes);
+    if (c.rcode < 0) {
+      EXPECT_EQ(s->size, 0u) << c.rule;
+      continue;
+    }
+    ASSERT_GE(s->size, 12u) << c.rule;
+    Parsed p = parse(*s);
+    EXPECT_EQ(p.header.rcode(), c.rcode) << c.rule;
+    EXPECT_EQ(p.header.id, 0x1234) << c.rule;
+  }
+  Parsed badvers = parse(*send(cases[6].bytes));
+  EXPECT_EQ(badvers.edns.ext_rcode, 1) << "BADVERS is extended rcode 16";
+}
+
+TEST(HandlerModes, WhatEachModeDoesWithTheOption) {
+  std::vector<uint8_t> payload = autopath_payload({"shop.svc.cluster.local", "svc.cluster.local"}, 0);
+  std::vector<dns::EdnsOption> options{{kCode, Bytes{payload.data(), payload.size()}}};
+  std::vector<uint8_t> q = query("web.shop.shop.svc.cluster.local", dns::kTypeA, 1232, options);
+  const struct {
+    AutopathMode mode;
+    int rcode;
+    size_t answers;
+    bool has_opt;
+    const char* option;  // what the reply carries under our code
+  } cases[] = {
+      {AutopathMode::on, dns::kNoError, 2, true, "reply"},
+      {AutopathMode::off, dns::kNxDomain, 0, true, "none"},
+      {AutopathMode::formerr, dns::kFormErr, 0, false, "none"},
+      {AutopathMode::echo, dns::kNxDomain, 0, true, "echo"},
+  };
+  for (const auto& c : cases) {
+    auto s = send(q, c.mode);
+    Parsed p = parse(*s);
+    EXPECT_EQ(p.header.rcode(), c.rcode);
+    EXPECT_EQ(p.answers, c.answers);
+    EXPECT_EQ(p.has_opt, c.has_opt);
+    Bytes value;
+    bool present = p.has_opt && dns::edns_option(p.edns.options, kCode, value);
+    autopath::ReplyOption reply;
+    std::string got = !present ? "none"
+                      : autopath::decode_reply(value, 2, reply) ? "reply"
+                      : value.size == payload.size() && memcmp(value.data, payload.data(), value.size) == 0 ? "echo"
+                      : "other";
+    EXPECT_EQ(got, c.option);
+    if (got == "reply") {
+      EXPECT_EQ(reply.status, autopath::kMatched);
+      EXPECT_EQ(reply.index, 1);
+    }
+  }
+}
+
+TEST(HandlerModes, MalformedOptionIsRejectedAndAnsweredPlainly) {
+  std::vector<uint8_t> payload = autopath_payload({"shop.svc.cluster.local"}, 0);
+  payload[0] = 2;  // unknown version
+  std::vector<dns::EdnsOption> options{{kCode, Bytes{payload.data(), payload.size()}}};
+  auto s = send(query("web.shop.svc.cluster.local", dns::kTypeA, 1232, options));
+  Parsed p = parse(*s);
+  EXPECT_EQ(p.answers, 1u);
+  Bytes value;
+  ASSERT_TRUE(dns::edns_option(p.edns.options, kCode, value));
+  autopath::ReplyOption reply;
+  ASSERT_TRUE(autopath::decode_reply(value, 1, reply));
+  EXPECT_EQ(reply.status, autopath::kRejected);
+  EXPECT_EQ(s->info.autopath->status, autopath::kRejected);
+}
+
+TEST(HandlerAnswer, AuthorityAndFlags) {
+  auto s = send(query("nope.shop.svc.cluster.local", dns::kTypeA, 0));
+  Parsed p = parse(*s);
+  EXPECT_EQ(p.header.rcode(), dns::kNxDomain);
+  EXPECT_TRUE(p.header.flags & dns::kFlagAA);
+  EXPECT_TRUE(p.header.flags & dns::kFlagRD);
+  EXPECT_EQ(p.header.nscount, 1);
+  auto outside = send(query("example.org", dns::kTypeA, 0));
+  EXPECT_FALSE(parse(*outside).header.flags & dns::kFlagAA);
+  EXPECT_EQ(parse(*outside).header.nscount, 0);
+}
+
+}  // namespace
+}  // namespace rk8s::server
