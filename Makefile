@@ -55,17 +55,20 @@ $(B)/tests/core-tests: $(CORE_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(B)/glibc/libres
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ -lgtest -lgtest_main
 
-# libFuzzer targets: fuzz/NAME_fuzz.cc -> build/fuzz/NAME_fuzz.
 FUZZ_SRC := $(wildcard fuzz/*_fuzz.cc)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.cc=$(B)/fuzz/%)
-$(B)/fuzz/%: fuzz/%.cc $(CORE_SRC) $(wildcard libresolv-k8s/*.h)
-	@mkdir -p $(@D)
-	$(CLANGXX) $(FUZZ_FLAGS) $< $(CORE_SRC) -o $@
 
 ALL := $(CORE_LIBS)
 TESTS := test-core test-musl-link
 
 include $(wildcard mk/*.mk)
+
+# libFuzzer targets: fuzz/NAME_fuzz.cc -> build/fuzz/NAME_fuzz, with the
+# core minus the transport (which needs c-ares and parses nothing).
+FUZZ_CORE_SRC := $(filter-out $(TRANSPORT_ARES:%=libresolv-k8s/%.cc),$(CORE_SRC))
+$(B)/fuzz/%: fuzz/%.cc $(FUZZ_CORE_SRC) $(wildcard libresolv-k8s/*.h)
+	@mkdir -p $(@D)
+	$(CLANGXX) $(FUZZ_FLAGS) $< $(FUZZ_CORE_SRC) -o $@
 
 .PHONY: all deps test fuzz fuzz-smoke test-core test-musl-link clean
 all: $(ALL)

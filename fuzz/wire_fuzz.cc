@@ -19,8 +19,8 @@ struct Layout {
   size_t lead, names, trail;
 };
 constexpr Layout kLayouts[] = {
-    {kTypeNS, 0, 1, 0},  {kTypeCNAME, 0, 1, 0}, {kTypePTR, 0, 1, 0},
-    {kTypeMX, 2, 1, 0},  {kTypeSRV, 6, 1, 0},   {kTypeSOA, 0, 2, 20},
+    {kTypeNS, 0, 1, 0}, {kTypeCNAME, 0, 1, 0}, {kTypePTR, 0, 1, 0},
+    {kTypeMX, 2, 1, 0}, {kTypeSRV, 6, 1, 0},   {kTypeSOA, 0, 2, 20},
 };
 
 struct Rdata {
@@ -67,7 +67,8 @@ Message parse(Reader& r) {
 std::vector<EdnsOption> options_of(Bytes rdata) {
   std::vector<EdnsOption> out;
   for (size_t pos = 0; pos < rdata.size; pos += 4 + out.back().value.size)
-    out.push_back({load16(rdata.data + pos), Bytes{rdata.data + pos + 4, load16(rdata.data + pos + 2)}});
+    out.push_back(
+        {load16(rdata.data + pos), Bytes{rdata.data + pos + 4, load16(rdata.data + pos + 2)}});
   return out;
 }
 
@@ -77,7 +78,8 @@ bool write_record(Writer& w, const Reader& r, const Record& rec, const Rdata& rd
     std::vector<EdnsOption> opts = options_of(e.options);
     return w.opt(e.udp_size, e.ext_rcode, e.flags, opts.data(), opts.size());
   }
-  if (!rd.layout) return w.record(rec.section, rec.name, rec.type, rec.ttl, r.rdata(rec), rec.klass);
+  if (!rd.layout)
+    return w.record(rec.section, rec.name, rec.type, rec.ttl, r.rdata(rec), rec.klass);
   const uint8_t* p = r.message() + rec.rdata_off;
   if (!w.begin_record(rec.section, rec.name, rec.type, rec.ttl, rec.klass) ||
       !w.rdata_bytes(Bytes{p, rd.layout->lead}))
@@ -108,7 +110,8 @@ void check_same(const Reader& ra, const Record& a, const Rdata& da, const Reader
   check(db.layout == da.layout);
   const Layout& l = *da.layout;
   for (size_t i = 0; i < l.names; i++) check(name_equal(da.names[i], db.names[i]));
-  check(same_bytes(Bytes{ra.message() + a.rdata_off, l.lead}, Bytes{rb.message() + b.rdata_off, l.lead}));
+  check(same_bytes(Bytes{ra.message() + a.rdata_off, l.lead},
+                   Bytes{rb.message() + b.rdata_off, l.lead}));
   check(same_bytes(Bytes{ra.message() + a.rdata_off + a.rdlength - l.trail, l.trail},
                    Bytes{rb.message() + b.rdata_off + b.rdlength - l.trail, l.trail}));
 }
@@ -140,7 +143,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(!w.full() || n.header.tc());
   for (size_t i = 0; i < questions; i++)
     check(name_equal(m.questions[i].name, n.questions[i].name) &&
-          m.questions[i].type == n.questions[i].type && m.questions[i].klass == n.questions[i].klass);
-  for (size_t i = 0; i < records; i++) check_same(in, m.records[i], m.rdata[i], back, n.records[i], n.rdata[i]);
+          m.questions[i].type == n.questions[i].type &&
+          m.questions[i].klass == n.questions[i].klass);
+  for (size_t i = 0; i < records; i++)
+    check_same(in, m.records[i], m.rdata[i], back, n.records[i], n.rdata[i]);
   return 0;
 }

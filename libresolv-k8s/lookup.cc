@@ -167,10 +167,12 @@ void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t
 
   if (with_option == r.nq) {
     remember_from(conf, r, Support::yes);
-    if (both && (r.answer[0].option.flags & autopath::kFlagBoth)) {
+    bool matched = r.answer[0].option.status == autopath::kMatched;
+    if (both && matched && (r.answer[0].option.flags & autopath::kFlagBoth)) {
       split_both(r);
-    } else if (both) {
-      // BOTH not honoured: the AAAA question is still open.
+    } else if (both && matched) {
+      // BOTH not honoured: the AAAA question is still open. (A PAIRED walk
+      // that ended without a match speaks for both families.)
       CandidateReplies aaaa;
       send_autopath(conf, aq, flags, qtypes + 1, 1, aaaa, exchange, out);
       if (!has_option(aaaa, 0)) {

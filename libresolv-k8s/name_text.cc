@@ -16,10 +16,11 @@ bool name_from_text(Str text, Name& out) {
     out = Name{};
     return true;
   }
+  Name parsed;
+  uint8_t* w = parsed.wire;
   size_t len = 0;
   size_t label_at = 0;  // where the current label's length byte goes
   size_t i = 0;
-  uint8_t* w = out.wire;
   while (i < text.size) {
     if (label_at == len) len++;  // room for the label's length byte
     uint8_t c = uint8_t(text.data[i++]);
@@ -35,8 +36,8 @@ bool name_from_text(Str text, Name& out) {
       if (is_digit(text.data[i])) {
         if (text.size - i < 3 || !is_digit(text.data[i + 1]) || !is_digit(text.data[i + 2]))
           return false;
-        unsigned v = (text.data[i] - '0') * 100 + (text.data[i + 1] - '0') * 10 +
-                     (text.data[i + 2] - '0');
+        unsigned v =
+            (text.data[i] - '0') * 100 + (text.data[i + 1] - '0') * 10 + (text.data[i + 2] - '0');
         if (v > 255) return false;
         c = uint8_t(v);
         i += 3;
@@ -50,7 +51,8 @@ bool name_from_text(Str text, Name& out) {
   if (len == 0) return false;
   if (label_at != len) w[label_at] = uint8_t(len - label_at - 1);  // no final dot
   w[len++] = 0;
-  out.len = uint8_t(len);
+  parsed.len = uint8_t(len);
+  out = parsed;
   return true;
 }
 

@@ -6,8 +6,8 @@ namespace rk8s::dns {
 bool Reader::header(Header& out) {
   if (len_ < kHeaderSize) return ok_ = false;
   const uint8_t* p = msg_;
-  hdr_ = Header{load16(p), load16(p + 2), load16(p + 4), load16(p + 6), load16(p + 8),
-                load16(p + 10)};
+  hdr_ =
+      Header{load16(p), load16(p + 2), load16(p + 4), load16(p + 6), load16(p + 8), load16(p + 10)};
   questions_left_ = hdr_.qdcount;
   pos_ = kHeaderSize;
   out = hdr_;

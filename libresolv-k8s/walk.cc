@@ -103,6 +103,7 @@ bool Walk::take_glibc(size_t i, const CandidateReplies& r) {
     }
   }
   last_ = herr;
+  if (names_as_is(i)) tried_as_is_ = true;
   bool as_is = plan_.suffix[i] == kAsIs;
   if (as_is && i == 0 && plan_.suffix.count > 1) {
     saved_ = herr;
@@ -143,13 +144,21 @@ bool Walk::take_musl(size_t i, const CandidateReplies& r) {
   return true;
 }
 
-// After a glibc "done", the rest of the search list is skipped but the
-// name as typed is still tried when it is planned last.
+// Whether candidate i is the name as typed: as-is, or a "." search domain.
+bool Walk::names_as_is(size_t i) const {
+  return plan_.suffix[i] == kAsIs || conf_.search(plan_.suffix[i]) == Str{".", 1};
+}
+
+// After a glibc "done" the rest of the search list is skipped, but the name
+// as typed is still tried unless it already was (tried_as_is, root_on_list);
+// with no-tld-query a dotless name never is.
 size_t Walk::next_after(size_t i) const {
-  size_t last = plan_.suffix.count - 1;
-  if (done_ && i < last && plan_.suffix[last] == kAsIs) return last;
-  if (done_) return plan_.suffix.count;
-  return i + 1;
+  size_t end = plan_.suffix.count;
+  if (!done_) return i + 1;
+  if (tried_as_is_ || (conf_.opt.no_tld_query && name_label_count(plan_.base) <= 1)) return end;
+  for (size_t j = i + 1; j < end; j++)
+    if (names_as_is(j)) return j;
+  return end;
 }
 
 void Walk::collect(size_t i, const CandidateReplies& r) {

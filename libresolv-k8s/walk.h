@@ -36,6 +36,7 @@ class Walk {
   bool take_glibc(size_t i, const CandidateReplies& r);
   bool take_musl(size_t i, const CandidateReplies& r);
   size_t next_after(size_t i) const;
+  bool names_as_is(size_t i) const;
   void finish_glibc();
 
   const Config& conf_;
@@ -45,6 +46,7 @@ class Walk {
   ExchangeFn exchange_;
   LookupResult& out_;
   bool done_ = false;       // glibc: stop the search list, still try as-is
+  bool tried_as_is_ = false;
   bool got_nodata_ = false;
   bool got_servfail_ = false;
   Status saved_ = Status::found;  // glibc: the as-is-first error; found = none

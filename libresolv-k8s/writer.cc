@@ -66,8 +66,8 @@ bool Writer::put_name(const Name& name, bool compress) {
   }
   size_t start = len_;
   uint8_t pointer[2] = {uint8_t(0xc0 | target >> 8), uint8_t(target)};
-  bool ended = head < name.len - 1u ? put(name.wire, head) && put(pointer, 2)
-                                     : put(name.wire, name.len);
+  bool ended =
+      head < name.len - 1u ? put(name.wire, head) && put(pointer, 2) : put(name.wire, name.len);
   if (!ended) return false;
   for (size_t p = 0; p < head && start + p <= kMaxPointerTarget; p += name.wire[p] + 1)
     name_offsets_.push(uint16_t(start + p));

@@ -35,16 +35,20 @@ $(TP)/%/lib/libcares.a: $(TP)/src/.fetched mk/third-party.sh
 $(TP)/%/lib/libmimalloc.a: $(TP)/src/.fetched mk/third-party.sh
 	+@mk/third-party.sh $* $(MIMALLOC_SRC) $(TP)/work/$*/mimalloc $(TP)/$* $(MIMALLOC_CMAKE)
 
-# The archives in use: a static musl program, and a glibc .so in LD_PRELOAD
-# that exports none of their symbols.
+# The archives in use: a static musl program, a musl .so preloaded into a
+# musl program (its initial-exec TLS), and a glibc .so preloaded into
+# /bin/true; neither .so exports their symbols.
 TESTS += test-third-party
 .PHONY: test-third-party
-test-third-party: deps
+test-third-party: deps $(B)/tests/gai-probe-musl
 	@mkdir -p $(B)/tests
-	musl-gcc -static -O2 -I$(TP)/musl/include tests/pod/third-party-check.c \
+	musl-gcc -static -O2 -DCARES_STATICLIB -I$(TP)/musl/include tests/pod/third-party-check.c \
 	  $(TP)/musl/lib/libcares.a $(TP)/musl/lib/libmimalloc.a -o $(B)/tests/third-party-check-musl
 	$(B)/tests/third-party-check-musl
-	gcc -shared -fPIC -O2 -DPRELOAD -I$(TP)/glibc/include tests/pod/third-party-check.c \
+	musl-gcc -shared -fPIC -O2 -DPRELOAD -DCARES_STATICLIB -I$(TP)/musl/include tests/pod/third-party-check.c \
+	  $(TP)/musl/lib/libcares.a $(TP)/musl/lib/libmimalloc.a -o $(B)/tests/third-party-check-musl.so
+	LD_PRELOAD=$(abspath $(B)/tests/third-party-check-musl.so) $(B)/tests/gai-probe-musl -F numerichost 127.0.0.1
+	gcc -shared -fPIC -O2 -DPRELOAD -DCARES_STATICLIB -I$(TP)/glibc/include tests/pod/third-party-check.c \
 	  $(TP)/glibc/lib/libcares.a $(TP)/glibc/lib/libmimalloc.a -pthread -o $(B)/tests/third-party-check.so
 	LD_PRELOAD=$(abspath $(B)/tests/third-party-check.so) /bin/true
-	@! nm -D --defined-only $(B)/tests/third-party-check.so | grep -E ' (ares|mi|_mi)_'
+	@! nm -D --defined-only $(B)/tests/third-party-check.so $(B)/tests/third-party-check-musl.so | grep -E ' (ares|mi|_mi)_'

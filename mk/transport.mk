@@ -7,6 +7,7 @@ CARES_FLAGS = -DCARES_STATICLIB -isystem $(B)/third_party/$(1)/include
 $(TRANSPORT_ARES:%=$(B)/obj/glibc/libresolv-k8s/%.o): CORE_FLAGS += $(call CARES_FLAGS,glibc)
 $(TRANSPORT_ARES:%=$(B)/obj/musl/libresolv-k8s/%.o): CORE_FLAGS += $(call CARES_FLAGS,musl)
 $(B)/obj/host/tests/transport/%.o: HOST_FLAGS += $(call CARES_FLAGS,glibc)
+$(foreach l,glibc musl,$(TRANSPORT_ARES:%=$(B)/obj/$(l)/libresolv-k8s/%.o)): | $(TP_LIBS)
 
 TRANSPORT_OBJ := $(patsubst %,$(B)/obj/glibc/libresolv-k8s/%.o,channel exchange query_id)
 TRANSPORT_TEST_SRC := $(wildcard tests/transport/*_test.cc)

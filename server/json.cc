@@ -7,8 +7,8 @@
 namespace rk8s::server {
 
 const Json* Json::get(std::string_view key) const {
-  for (const auto& [k, v] : members)
-    if (k == key) return &v;
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (keys[i] == key) return &items[i];
   return nullptr;
 }
 
@@ -90,7 +90,8 @@ class Parser {
       if (pos_ == s_.size() || s_[pos_] != '"') fail("expected a member name in quotes");
       std::string key = string();
       expect(':', "after a member name");
-      v.members.emplace_back(std::move(key), value(depth + 1));
+      v.keys.push_back(std::move(key));
+      v.items.push_back(value(depth + 1));
     } while (eat(','));
     expect('}', "or ',' in an object");
   }

@@ -4,7 +4,6 @@
 
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace rk8s::server {
@@ -17,8 +16,8 @@ struct Json {
   bool boolean = false;
   double number = 0;
   std::string string;
-  std::vector<Json> items;                           // kArray
-  std::vector<std::pair<std::string, Json>> members;  // kObject, in file order
+  std::vector<Json> items;        // kArray, or the values of a kObject
+  std::vector<std::string> keys;  // kObject: the names of `items`, in file order
 
   // The member called `key` of an object; null for anything else.
   const Json* get(std::string_view key) const;

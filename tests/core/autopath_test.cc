@@ -38,12 +38,21 @@ TEST(AutopathQuery, ProtocolExamplesByteForByte) {
     const char* payload;
     std::vector<const char*> candidates;
   } cases[] = {
-      {"few_dots_searches_first_then_as_is", "web.s1", query(kFlagQ, {"s1", "s2", "."}),
-       "01 01 02's1' 00 02's2' 00 00", {"web.s1", "web.s2", "web"}},
-      {"many_dots_as_is_first", "a.b.c.d.e.f", query(kFlagQ, {".", "s1", "s2"}),
-       "01 01 00 02's1' 00 02's2' 00", {"a.b.c.d.e.f", "a.b.c.d.e.f.s1", "a.b.c.d.e.f.s2"}},
-      {"paired_flag_on_the_wire", "web.s1", query(kFlagQ | kFlagPaired, {"s1", "."}),
-       "01 03 02's1' 00 00", {"web.s1", "web"}},
+      {"few_dots_searches_first_then_as_is",
+       "web.s1",
+       query(kFlagQ, {"s1", "s2", "."}),
+       "01 01 02's1' 00 02's2' 00 00",
+       {"web.s1", "web.s2", "web"}},
+      {"many_dots_as_is_first",
+       "a.b.c.d.e.f",
+       query(kFlagQ, {".", "s1", "s2"}),
+       "01 01 00 02's1' 00 02's2' 00",
+       {"a.b.c.d.e.f", "a.b.c.d.e.f.s1", "a.b.c.d.e.f.s2"}},
+      {"paired_flag_on_the_wire",
+       "web.s1",
+       query(kFlagQ | kFlagPaired, {"s1", "."}),
+       "01 03 02's1' 00 00",
+       {"web.s1", "web"}},
   };
   for (const auto& c : cases) {
     EXPECT_EQ(encode(c.q), bytes(c.payload)) << c.rule;
@@ -79,7 +88,7 @@ TEST(AutopathQuery, DecodeRules) {
       {"junk_after_last_name", bytes("01 01 00 05'ab'"), QueryDecode::malformed},
       {"name_without_root", bytes("01 01 02's1'"), QueryDecode::malformed},
       {"compression_pointer", bytes("01 01 01'a' c0 02"), QueryDecode::malformed},
-      {"label_over_63", bytes("01 01 40") , QueryDecode::malformed},
+      {"label_over_63", bytes("01 01 40"), QueryDecode::malformed},
   };
   for (const auto& c : cases) {
     QueryOption out;

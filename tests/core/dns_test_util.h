@@ -42,10 +42,10 @@ inline std::vector<uint8_t> bytes(const std::string& s) {
 // A reply with every section; the CNAME target and SOA names are in rdata.
 inline const char* const kReply =
     "12 34 81 80 0001 0002 0001 0002"
-    "03'web' 02's1' 03'svc' 07'cluster' 05'local' 00 0001 0001"      // 12: question
-    "c0 0c 0005 0001 0000003c 0009 03'web' 02's2' c0 13"             // 42: CNAME, 54: target
-    "c0 36 0001 0001 0000003c 0004 0a 00 00 01"                      // A
-    "c0 17 0006 0001 0000003c 001e 02'ns' c0 17 02'hm' c0 17"       // SOA cluster.local
+    "03'web' 02's1' 03'svc' 07'cluster' 05'local' 00 0001 0001"  // 12: question
+    "c0 0c 0005 0001 0000003c 0009 03'web' 02's2' c0 13"         // 42: CNAME, 54: target
+    "c0 36 0001 0001 0000003c 0004 0a 00 00 01"                  // A
+    "c0 17 0006 0001 0000003c 001e 02'ns' c0 17 02'hm' c0 17"    // SOA cluster.local
     "00000001 00000002 00000003 00000004 0000001e"
     "c0 36 001c 0001 0000003c 0010 fd00 0000 0000 0000 0000 0000 0000 0001"
     "00 0029 04d0 00000000 0008 ff97 0004 01 00 00 00";  // OPT, autopath reply

@@ -33,8 +33,8 @@ TEST(BuildQuery, MatchesGlibcResMkqueryWithoutEdns) {
   ASSERT_EQ(res_init(), 0);
   _res.options = (_res.options | RES_RECURSE) & ~RES_TRUSTAD;
   uint8_t glibc[512], ours[512];
-  int g = res_mkquery(ns_o_query, "www.Example.com", ns_c_in, ns_t_aaaa, nullptr, 0, nullptr,
-                      glibc, sizeof glibc);
+  int g = res_mkquery(ns_o_query, "www.Example.com", ns_c_in, ns_t_aaaa, nullptr, 0, nullptr, glibc,
+                      sizeof glibc);
   ASSERT_GT(g, 0);
   size_t n = build_query(ours, sizeof ours, load16(glibc), name("www.Example.com"), kTypeAAAA, 0,
                          nullptr, 0);

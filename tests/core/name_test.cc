@@ -40,8 +40,8 @@ TEST(NameFromText, Rules) {
       {"escaped_byte_counts_once", label(62) + "\\.", true, ""},
       {"name_of_255_bytes", label(63) + "." + label(63) + "." + label(63) + "." + label(61), true,
        ""},
-      {"name_of_256_bytes", label(63) + "." + label(63) + "." + label(63) + "." + label(62),
-       false, ""},
+      {"name_of_256_bytes", label(63) + "." + label(63) + "." + label(63) + "." + label(62), false,
+       ""},
   };
   for (const TextCase& c : cases) {
     Name n;

@@ -1,0 +1,21 @@
+// The cluster file: JSON, then the schema built from it.
+#include <cstddef>
+#include <cstdint>
+
+#include "server/cluster.h"
+#include "server/load_error.h"
+
+using namespace rk8s::server;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  try {
+    Json json = parse_json(std::string_view(reinterpret_cast<const char*>(data), size), "f");
+    Cluster cluster = parse_cluster(json, "f", [](const std::string&) {});
+    Name domain;
+    parse_name("cluster.local", domain);
+    Store store;
+    add_cluster(cluster, domain, "f", store);
+  } catch (const LoadError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,22 @@
+// RFC 1035 master files, then a lookup in what they loaded.
+#include <cstddef>
+#include <cstdint>
+
+#include "server/load_error.h"
+#include "server/lookup.h"
+#include "server/zone_file.h"
+
+using namespace rk8s::server;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Store store;
+  try {
+    load_zone(std::string_view(reinterpret_cast<const char*>(data), size), "f", store);
+  } catch (const LoadError&) {
+    return 0;
+  }
+  Name name;
+  parse_name("www.example.com", name);
+  lookup(store, name, rk8s::dns::kTypeA);
+  return 0;
+}

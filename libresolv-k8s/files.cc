@@ -1,0 +1,142 @@
+#include "files.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace rk8s {
+namespace {
+
+struct Identity {
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  timespec mtime;
+  timespec ctime;
+  bool exists;
+};
+
+bool same_identity(const Identity& a, const Identity& b) {
+  return a.exists == b.exists && a.dev == b.dev && a.ino == b.ino && a.size == b.size &&
+         a.mtime.tv_sec == b.mtime.tv_sec && a.mtime.tv_nsec == b.mtime.tv_nsec &&
+         a.ctime.tv_sec == b.ctime.tv_sec && a.ctime.tv_nsec == b.ctime.tv_nsec;
+}
+
+Identity identity_of(const char* path) {
+  Identity id{};
+  struct stat st;
+  if (stat(path, &st) != 0) return id;
+  id = Identity{st.st_dev, st.st_ino, st.st_size, st.st_mtim, st.st_ctim, true};
+  return id;
+}
+
+// The parsed file and what it was parsed from; guarded by `lock_word`.
+Config cached;
+Identity cached_id;
+bool loaded;
+int lock_word;
+
+void lock() {
+  while (__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE)) {
+  }
+}
+void unlock() { __atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE); }
+
+void parse(const Identity& id) {
+  FileBytes f;
+  bool ok = id.exists && read_file("/etc/resolv.conf", f);
+  char host[256] = {};
+  ConfEnv e;
+  e.localdomain = resolver_env("LOCALDOMAIN");
+  e.res_options = resolver_env("RES_OPTIONS");
+  if (kLibc == Dialect::glibc && gethostname(host, sizeof host - 1) == 0) e.hostname = host;
+  parse_conf(kLibc, ok ? f.data : "", ok ? f.size : 0, e, cached);
+  free(f.data);
+  cached_id = id;
+  loaded = true;
+}
+
+}  // namespace
+
+const char* resolver_env(const char* name) {
+#ifdef __GLIBC__
+  return secure_getenv(name);
+#else
+  (void)name;
+  return nullptr;
+#endif
+}
+
+bool read_file(const char* path, FileBytes& out) {
+  out = FileBytes{};
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  size_t cap = 4096;
+  char* buf = static_cast<char*>(malloc(cap + 1));
+  size_t len = 0;
+  while (buf) {
+    if (len == cap) {
+      char* bigger = static_cast<char*>(realloc(buf, cap * 2 + 1));
+      if (!bigger) break;
+      buf = bigger;
+      cap *= 2;
+    }
+    ssize_t n = read(fd, buf + len, cap - len);
+    if (n < 0) break;
+    if (n == 0) {
+      close(fd);
+      buf[len] = 0;
+      out = FileBytes{buf, len};
+      return true;
+    }
+    len += size_t(n);
+  }
+  free(buf);
+  close(fd);
+  return false;
+}
+
+void current_config(Config& out) {
+  lock();
+  if (!loaded || !cached.opt.no_reload) {
+    Identity id = identity_of("/etc/resolv.conf");
+    if (!loaded || !same_identity(id, cached_id)) parse(id);
+  }
+  out = cached;
+  unlock();
+}
+
+HostsPlan current_hosts_plan() {
+  FileBytes f;
+  if (!read_file("/etc/nsswitch.conf", f)) return nsswitch_hosts(nullptr, 0);
+  HostsPlan p = nsswitch_hosts(f.data, f.size);
+  free(f.data);
+  return p;
+}
+
+// glibc's host.conf: `multi on|off`, the last line wins; RESOLV_MULTI
+// overrides it.
+bool hosts_multi() {
+  bool multi = false;
+  FileBytes f;
+  if (read_file("/etc/host.conf", f)) {
+    for (char* line = f.data; line && *line;) {
+      char* end = strchr(line, '\n');
+      if (end) *end = 0;
+      char* p = line;
+      while (*p == ' ' || *p == '\t') p++;
+      if (strncmp(p, "multi", 5) == 0 && (p[5] == ' ' || p[5] == '\t')) {
+        p += 5;
+        while (*p == ' ' || *p == '\t') p++;
+        multi = strncasecmp(p, "on", 2) == 0;
+      }
+      line = end ? end + 1 : nullptr;
+    }
+    free(f.data);
+  }
+  if (const char* v = resolver_env("RESOLV_MULTI")) multi = strcasecmp(v, "on") == 0;
+  return multi;
+}
+
+}  // namespace rk8s

@@ -1,0 +1,23 @@
+// What the process had before us: libc's own entry points, and whether the
+// environment switched us off.
+#pragma once
+
+#include <netdb.h>
+
+namespace rk8s {
+
+struct LibcResolver {
+  int (*getaddrinfo)(const char*, const char*, const struct addrinfo*, struct addrinfo**);
+  void (*freeaddrinfo)(struct addrinfo*);
+};
+
+// The next definitions after ours (dlsym RTLD_NEXT), looked up once.
+const LibcResolver& libc_resolver();
+
+// RESOLV_K8S=off: a pure pass-through. Read before anything else is touched.
+bool switched_off();
+
+// RESOLV_K8S_DEBUG=1: each lookup's plan, queries, replies and outcome on stderr.
+bool debug_on();
+
+}  // namespace rk8s

@@ -1,0 +1,45 @@
+#!/bin/bash
+# glibc_diff_test.sh BUILD_DIR [PATTERN]: every case of cases/glibc-diff.cases
+# (those whose line contains PATTERN), looked up by gai-probe-glibc without
+# and with the shim, each against fresh --autopath off servers. Asserts the
+# same probe output, the same queries in the same order, the option sent at
+# most once per family (never with k8s-autopath:off), and none by glibc.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+pod_init "${1:?usage: glibc_diff_test.sh BUILD_DIR [PATTERN]}"
+[[ -z $SHIM || -e $SHIM ]] || { echo "no $SHIM" >&2; exit 1; }
+cases=$POD_ROOT/tests/pod/cases
+
+# run_case CONF FAULTS ARGS
+run_case() {
+	local conf=$cases/resolv/$1.conf id="$1 | $2 | $3" strict= max=1 out
+	local -a faults=() args
+	[[ $2 == - ]] || read -ra faults <<<"$2"
+	read -ra args <<<"$3"
+	grep -q single-request "$conf" && strict=1
+	grep -q k8s-autopath:off "$conf" && max=0
+	out=$WORK/case
+	pod "$out.glibc.log" off "$conf" "${faults[@]}" -- "$PROBE" "${args[@]}" > "$out.glibc" 2>&1
+	pod "$out.shim.log" off "$conf" "${faults[@]}" -- \
+		env LD_PRELOAD="$SHIM" RESOLV_K8S_DEBUG=1 "$PROBE" "${args[@]}" > "$out.shim" 2> "$out.trace"
+	local trace
+	trace=$(head -40 "$out.trace")
+	check "$id: probe output" "$(< "$out.glibc")" "$(< "$out.shim")" "$trace"
+	check "$id: queries" "$(queries "$out.glibc.log" $strict)" "$(queries "$out.shim.log" $strict)" \
+		"$(cut -d' ' -f2- "$out.shim.log")"
+	check "$id: glibc sends no option" "0 0" "$(opt_count "$out.glibc.log" A) $(opt_count "$out.glibc.log" AAAA)"
+	local a aaaa
+	a=$(opt_count "$out.shim.log" A) aaaa=$(opt_count "$out.shim.log" AAAA)
+	check "$id: option at most $max per family" "ok" "$( ((a <= max && aaaa <= max)) && echo ok || echo "A $a, AAAA $aaaa")"
+}
+
+while IFS='|' read -r conf faults args; do
+	[[ $conf =~ ^[[:space:]]*(#|$) ]] && continue
+	line="$conf|$faults|$args"
+	[[ $line == *"${2:-}"* ]] || continue
+	read -r conf <<<"$conf"
+	read -r faults <<<"$faults"
+	read -r args <<<"$args"
+	run_case "$conf" "$faults" "$args"
+done < "$cases/glibc-diff.cases"
+summary
