@@ -57,18 +57,25 @@ $(B)/tests/core-tests: $(CORE_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(B)/glibc/libres
 
 FUZZ_SRC := $(wildcard fuzz/*_fuzz.cc)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.cc=$(B)/fuzz/%)
+FUZZ_CORE_SRC := $(shell grep -L -e '<ares.h>' -e '"channel.h"' $(CORE_SRC))
+FUZZ_CORE := $(B)/obj/fuzz/libresolv-k8s-core.a
 
 ALL := $(CORE_LIBS)
 TESTS := test-core test-musl-link
 
 include $(wildcard mk/*.mk)
 
-# libFuzzer targets: fuzz/NAME_fuzz.cc -> build/fuzz/NAME_fuzz, with the
-# core minus the transport (which needs c-ares and parses nothing).
-FUZZ_CORE_SRC := $(filter-out $(TRANSPORT_ARES:%=libresolv-k8s/%.cc),$(CORE_SRC))
-$(B)/fuzz/%: fuzz/%.cc $(FUZZ_CORE_SRC) $(wildcard libresolv-k8s/*.h)
+# libFuzzer targets: fuzz/NAME_fuzz.cc -> build/fuzz/NAME_fuzz, linked with
+# the core built once with the sanitizers (minus the transport: it needs
+# c-ares and parses nothing).
+$(B)/obj/fuzz/%.o: %.cc
 	@mkdir -p $(@D)
-	$(CLANGXX) $(FUZZ_FLAGS) $< $(FUZZ_CORE_SRC) -o $@
+	$(CLANGXX) $(subst =fuzzer,=fuzzer-no-link,$(FUZZ_FLAGS)) -MMD -MP -c $< -o $@
+$(FUZZ_CORE): $(FUZZ_CORE_SRC:%.cc=$(B)/obj/fuzz/%.o)
+	rm -f $@ && ar rcs $@ $^
+$(B)/fuzz/%: fuzz/%.cc $(FUZZ_CORE)
+	@mkdir -p $(@D)
+	$(CLANGXX) $(FUZZ_FLAGS) $< $(FUZZ_CORE) -o $@
 
 .PHONY: all deps test fuzz fuzz-smoke test-core test-musl-link clean
 all: $(ALL)

@@ -146,7 +146,8 @@ void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t
   if (conf.dialect == Dialect::musl) flags |= autopath::kFlagStopOnExists;
   AutopathQuery aq;
   if (plan.suffix.count < 2 || !conf.opt.autopath || support == Support::no ||
-      support == Support::formerr || !autopath_query(conf, plan, flags, aq.qname, aq.option)) {
+      support == Support::formerr || !autopath_query(conf, plan, flags, aq.qname, aq.option) ||
+      autopath::encode_query(aq.option, aq.payload, sizeof aq.payload) == 0) {
     walk.run(0);
     return;
   }

@@ -16,19 +16,10 @@ $(B)/tests/server-tests: $(SERVER_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(SERVER_OBJ)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ -lgtest -lgtest_main
 
-# Fuzz targets that need the server's sources: objects built once with the
-# fuzz flags, and the core as an archive (only what is used is linked; the
-# c-ares users are left out, the server never needs them).
+# Fuzz targets that need the server's sources, linked with the fuzz-built
+# core (Makefile).
 SERVER_FUZZ := $(patsubst fuzz/%.cc,$(B)/fuzz/%,$(wildcard fuzz/server_*_fuzz.cc))
-SERVER_FUZZ_CORE := $(shell grep -L -e '<ares.h>' -e '"channel.h"' $(CORE_SRC))
-FUZZ_BIN += $(filter-out $(FUZZ_BIN),$(SERVER_FUZZ))
-$(B)/fuzz/obj/%.o: %.cc
-	@mkdir -p $(@D)
-	$(CLANGXX) $(FUZZ_FLAGS) -MMD -MP -c $< -o $@
-$(B)/fuzz/libresolv-k8s-core-fuzz.a: $(SERVER_FUZZ_CORE:%.cc=$(B)/fuzz/obj/%.o)
-	rm -f $@ && ar rcs $@ $^
-$(SERVER_FUZZ): $(B)/fuzz/%: fuzz/%.cc $(SERVER_SRC:%.cc=$(B)/fuzz/obj/%.o) \
-    $(B)/fuzz/libresolv-k8s-core-fuzz.a
+$(SERVER_FUZZ): $(B)/fuzz/%: fuzz/%.cc $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(FUZZ_CORE)
 	$(CLANGXX) $(FUZZ_FLAGS) -I. $< $(filter %.o %.a,$^) -o $@
 
 TESTS += test-server-unit test-server-dig

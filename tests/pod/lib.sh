@@ -85,11 +85,12 @@ pod_run() {
 			f=--${f#*--}
 			args+=("${f%%=*}" "${f#*=}")
 		done
+		rm -f "$log.$id.err"  # an earlier run's "listening" must not count
 		# shellcheck disable=SC2086 # POD_DATA is a list of words
 		"$POD_SERVER" --listen "$listen" $POD_DATA --autopath "$mode" --query-log "$log" \
 			"${args[@]}" 2> "$log.$id.err" &
 		local tries=0
-		until grep -q listening "$log.$id.err"; do
+		until grep -qs listening "$log.$id.err"; do
 			if ! kill -0 $! 2>/dev/null || ((++tries > 200)); then
 				echo "pod: the server on $listen did not start:" >&2
 				cat "$log.$id.err" >&2

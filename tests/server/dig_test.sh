@@ -141,6 +141,25 @@ check "UDP 512: truncated" "flags: qr aa tc" $s big.example.com +bufsize=512 +ig
 check "no EDNS: truncated" "flags: qr aa tc" $s big.example.com +noedns +ignore
 check "bufsize 1232: whole" "ANSWER: 40," $s big.example.com +bufsize=1232
 check "TC then TCP" "ANSWER: 40," $s big.example.com +noedns
+# Three queries in one TCP write: three replies, in order.
+pipelined=$(python3 - <<'END'
+import socket, struct
+def query(i, name):
+    q = struct.pack(">HHHHHH", i, 0x0100, 1, 0, 0, 0)
+    q += b"".join(bytes([len(l)]) + l.encode() for l in name.split(".")) + b"\0\0\1\0\1"
+    return struct.pack(">H", len(q)) + q
+s = socket.create_connection(("127.0.0.53", 53), timeout=5)
+s.sendall(b"".join(query(i, n) for i, n in enumerate(["www.example.com", "nope.example.com", "web.shop.svc.cluster.local"], 1)))
+f = s.makefile("rb")
+for _ in range(3):
+    n = struct.unpack(">H", f.read(2))[0]
+    m = f.read(n)
+    print(struct.unpack(">H", m[:2])[0], m[3] & 15, end=" ")
+END
+)
+[[ $pipelined == "1 0 2 3 3 0 " ]]
+verdict $? "TCP pipelining: id rcode per reply" "$pipelined"
+
 # --- query log and metrics
 grep -q "www.example.com.shop.svc.cluster.local. A opt=yes NOERROR autopath=MATCHED index=3 walked=4" $work/query.log
 verdict $? "query log" "$(head -5 $work/query.log)"

@@ -1,0 +1,18 @@
+# resolv-k8s, the diagnostic command: ordinary C++ over the glibc core,
+# with the same c-ares and mimalloc copies the preload uses; and its tests.
+
+TOOL_SRC := $(wildcard tools/*.cc)
+TOOL_BIN := $(B)/bin/resolv-k8s
+ALL += $(TOOL_BIN)
+
+$(TOOL_SRC:%.cc=$(B)/obj/host/%.o): HOST_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
+$(TOOL_SRC:%.cc=$(B)/obj/host/%.o): | $(TP_LIBS)
+$(TOOL_BIN): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(B)/glibc/libresolv-k8s-core.a $(TP_LIBS)
+	@mkdir -p $(@D)
+	$(CXX) -pthread -o $@ $(filter %.o,$^) $(B)/glibc/libresolv-k8s-core.a \
+	  $(TP)/glibc/lib/libcares.a $(TP)/glibc/lib/libmimalloc.a
+
+TESTS += test-tools
+.PHONY: test-tools
+test-tools: $(TOOL_BIN) $(B)/glibc/libresolv-k8s.so $(SERVER_BIN) $(B)/tests/gai-probe-glibc
+	tests/tools/tools_test.sh $(B)

@@ -1,0 +1,29 @@
+// The environment switches of libc.h, shared by the preload and static builds.
+#include <stdlib.h>
+#include <string.h>
+
+#include "libc.h"
+
+namespace rk8s {
+namespace {
+
+// -1 until read; the environment does not change under a running lookup.
+int flag(int& cached, const char* name, const char* on) {
+  int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+  if (v < 0) {
+    const char* e = getenv(name);
+    v = e && strcmp(e, on) == 0;
+    __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+  }
+  return v;
+}
+
+int off_flag = -1;
+int debug_flag = -1;
+
+}  // namespace
+
+bool switched_off() { return flag(off_flag, "RESOLV_K8S", "off"); }
+bool debug_on() { return flag(debug_flag, "RESOLV_K8S_DEBUG", "1"); }
+
+}  // namespace rk8s

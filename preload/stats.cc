@@ -1,0 +1,70 @@
+// RESOLV_K8S_STATS=PATH: the process's counters appended to PATH at exit,
+// as Prometheus text, one block per process labelled with its pid.
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "libc.h"
+#include "resolve.h"
+
+namespace rk8s {
+namespace {
+
+// A forked child starts with its parent's counts: it reports only its own.
+Counters at_fork;
+
+void forked() { at_fork = counters(); }
+
+__attribute__((constructor)) void watch_forks() {
+  if (!switched_off()) pthread_atfork(nullptr, nullptr, forked);
+}
+
+__attribute__((destructor)) void write_stats() {
+  if (switched_off()) return;
+  const char* path = getenv("RESOLV_K8S_STATS");
+  if (!path || !*path) return;
+  Counters c = counters();
+  const Counters& b = at_fork;
+  uint64_t lookups = c.lookups - b.lookups, libc = c.libc - b.libc;
+  // Processes that never resolved a name (every shell of the pod) stay silent.
+  if (lookups == 0 && libc == 0) return;
+  uint64_t sent = c.queries - b.queries, classic = c.classic_queries - b.classic_queries;
+
+  const struct {
+    const char* name;
+    uint64_t value;
+  } metrics[] = {
+      {"lookups", lookups},
+      {"dns_lookups", c.dns_lookups - b.dns_lookups},
+      {"queries_sent", sent},
+      {"queries_classic", classic},
+      {"queries_saved", classic > sent ? classic - sent : 0},
+      {"autopath", c.autopath - b.autopath},
+      {"fallbacks", c.fallbacks - b.fallbacks},
+      {"libc", libc},
+  };
+
+  int saved_errno = errno;
+  char exe[256];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  long pid = getpid();
+  char block[1024];  // exe and 8 lines always fit
+  size_t len = size_t(snprintf(block, sizeof block, "# resolv-k8s pid=%ld exe=%s\n", pid, exe));
+  for (const auto& m : metrics)
+    len += size_t(snprintf(block + len, sizeof block - len, "resolv_k8s_%s_total{pid=\"%ld\"} %llu\n",
+                           m.name, pid, (unsigned long long)m.value));
+  // One write with O_APPEND: blocks of processes sharing the file never interleave.
+  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    (void)!write(fd, block, len);
+    close(fd);
+  }
+  errno = saved_errno;
+}
+
+}  // namespace
+}  // namespace rk8s

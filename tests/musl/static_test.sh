@@ -1,0 +1,43 @@
+#!/bin/bash
+# static_test.sh BUILD_DIR: libresolv-k8s.a as a static musl program sees it.
+# Only getaddrinfo and freeaddrinfo are global; everything it needs is in
+# musl's libc.a or libgcc; the probe linked with it has neither musl's
+# getaddrinfo.o nor freeaddrinfo.o nor any C++ runtime; a program with its
+# own c-ares and mimalloc links and runs; a lookup carries the option.
+set -uo pipefail
+source "$(dirname "$0")/../pod/lib.sh"
+pod_init "${1:?usage: static_test.sh BUILD_DIR}"
+build=$(cd "$1" && pwd)
+archive=$build/musl/libresolv-k8s.a probe=$build/tests/gai-probe-musl-rk8s
+libc_a=/usr/lib/x86_64-linux-musl/libc.a libgcc_a=$(gcc -print-libgcc-file-name)
+
+check "global definitions" "freeaddrinfo getaddrinfo" \
+	"$(nm -g --defined-only "$archive" | awk 'NF == 3 { print $3 }' | sort | xargs)"
+# The linker defines _GLOBAL_OFFSET_TABLE_ itself.
+check "undefined symbols not in libc.a or libgcc" "" \
+	"$(comm -23 <(nm -u "$archive" | awk '{ print $2 }' | grep -vx _GLOBAL_OFFSET_TABLE_ | sort -u) \
+		<(nm -g --defined-only "$libc_a" "$libgcc_a" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u))"
+
+map=$probe.map
+check "probe: libc.a's getaddrinfo and freeaddrinfo not linked" "" \
+	"$(grep -oE 'libc\.a\((get|free)addrinfo\.l?o\)' "$map" | sort -u)"
+check "probe: no C++ runtime" "" "$(grep -oE 'lib(stdc\+\+|supc\+\+|c\+\+)[^ ]*' "$map" | sort -u)"
+check "probe: our archive linked for the entry points" "1" \
+	"$(grep -A1 '^[^ ].*libresolv-k8s\.a(' "$map" | grep -cE '\((get|free)addrinfo\)$')"
+
+clash=$WORK/clash
+tp=$build/third_party/musl
+if musl-gcc -static -I"$tp/include" -DCARES_STATICLIB "$(dirname "$0")/clash.c" "$archive" \
+	"$tp/lib/libcares.a" "$tp/lib/libmimalloc.a" -o "$clash" 2> "$WORK/clash.err"; then
+	check "own c-ares and mimalloc: runs" "1.18.1 1" \
+		"$("$POD_ROOT/tests/pod/sandbox.sh" -- "$clash" 2>&1)"
+else
+	check "own c-ares and mimalloc: links" "" "$(cat "$WORK/clash.err")"
+fi
+
+log=$WORK/on.log
+out=$(pod "$log" on "$POD_ROOT/tests/pod/cases/resolv/k8s.conf" -- "$probe" -f inet web 2>&1)
+check "probe: lookup answered" "web: inet stream 6 10.96.1.10 0 canon=web.shop.svc.cluster.local" \
+	"$(grep stream <<<"$out")" "$out"
+check "probe: the query carried the option" "1" "$(opt_count "$log" A)" "$(cat "$log")"
+summary

@@ -1,0 +1,108 @@
+#!/bin/bash
+# tools_test.sh BUILD_DIR: `resolv-k8s` conf, plan, lookup and stats, and the
+# counters file the preload writes (RESOLV_K8S_STATS). Needs root for the
+# pod sandboxes; packets stay on loopback.
+set -uo pipefail
+source "$(dirname "$0")/../pod/lib.sh"
+pod_init "${1:?usage: tools_test.sh BUILD_DIR}"
+here=$POD_ROOT/tests/tools
+cli() { env -u LOCALDOMAIN -u RES_OPTIONS "${1:?}/bin/resolv-k8s" "${@:2}"; }
+build=$(cd "$1" && pwd)
+
+check "conf: a kubelet resolv.conf" \
+"dialect     glibc
+nameserver  127.0.0.53
+search      shop.svc.cluster.local svc.cluster.local cluster.local corp.example
+ndots       5
+timeout     5 s
+attempts    2
+options     (none)
+autopath    on, option code 65431
+warnings    none" "$(cli "$build" conf "$here/kubelet.conf")"
+
+check "conf: every warning in words" \
+"dialect     glibc
+nameserver  127.0.0.53
+nameserver  fe80::1%1
+search      a.example b.example
+ndots       15
+timeout     5 s
+attempts    0
+options     rotate edns0
+autopath    off, option code 65431
+warning     a nameserver line the libc drops
+warning     attempts:0 (glibc sends nothing, musl crashes): the library uses 1
+warning     ndots, timeout or attempts above the libc's cap: capped
+warning     a k8s-autopath word that could not be read: ignored" "$(cli "$build" conf "$here/odd.conf")"
+
+check "plan: a Service by short name" \
+"web: glibc, ndots 5, family unspec
+classic walk, in order (2 queries each):
+  1  web.shop.svc.cluster.local.
+  2  web.svc.cluster.local.
+  3  web.cluster.local.
+  4  web.corp.example.
+  5  web.
+autopath query (2 instead of up to 10):
+  QNAME     web.shop.svc.cluster.local.
+  suffixes  shop.svc.cluster.local. svc.cluster.local. cluster.local. corp.example. .
+  flags     Q PAIRED (then BOTH, one query for A and AAAA, once the server has shown support)
+  code      65431" "$(cli "$build" plan --conf "$here/kubelet.conf" web)"
+
+check "plan: musl, one family, dots >= ndots: one candidate" \
+"a.b.c.d.e.f: musl, ndots 5, family inet
+classic walk, in order (1 query each):
+  1  a.b.c.d.e.f.
+autopath: none (one candidate: asked as it is)" \
+	"$(cli "$build" plan --musl -f inet --conf "$here/kubelet.conf" a.b.c.d.e.f)"
+
+check "plan: switched off in resolv.conf" "autopath: off (options k8s-autopath:off)" \
+	"$(cli "$build" plan --conf "$here/odd.conf" x | tail -1)"
+
+for bad in "" "nosuch" "plan" "plan -f inet7 web" "conf a b" "stats"; do
+	# shellcheck disable=SC2086 # each case is a list of words
+	out=$(cli "$build" $bad 2>&1)
+	check "bad usage '$bad': exit 2, one line" "2 1" "$? $(wc -l <<<"$out")"
+done
+
+# kubernetes.default is candidate 2: the server walks to it.
+log=$WORK/lookup.log
+out=$(pod "$log" on "$here/kubelet.conf" -- "$build/bin/resolv-k8s" lookup -f inet kubernetes.default 2>&1)
+check "lookup: the option on the wire" \
+	"kubernetes.default.shop.svc.cluster.local. A opt=yes NOERROR autopath=MATCHED index=1 walked=2" \
+	"$(cut -d' ' -f2- "$log")"
+check "lookup: the trace, the address, the counters" \
+"resolv-k8s:   -> kubernetes.default.shop.svc.cluster.local A +autopath
+  inet   10.96.0.1
+  canonical name kubernetes.default.svc.cluster.local
+counters: 1 lookups (1 reached DNS), 1 queries sent, the classic walk: 2 (saved 1)" \
+	"$(grep -e '->' -e '^  inet' -e canonical -e counters <<<"$out")" "$out"
+
+# Two processes share one file: web is candidate 1 and shows the server's
+# support, so kubernetes.default then goes out as one query (BOTH).
+stats=$WORK/stats
+pod "$log" on "$here/kubelet.conf" -- bash -c 'for i in 1 2; do
+	env LD_PRELOAD="$1" RESOLV_K8S_STATS="$2" "$3" -t stream web kubernetes.default >/dev/null; done' \
+	- "$SHIM" "$stats" "$PROBE"
+block="resolv_k8s_lookups_total 2
+resolv_k8s_dns_lookups_total 2
+resolv_k8s_queries_sent_total 3
+resolv_k8s_queries_classic_total 6
+resolv_k8s_queries_saved_total 3
+resolv_k8s_autopath_total 2
+resolv_k8s_fallbacks_total 0
+resolv_k8s_libc_total 0"
+check "stats: one block per process, the right counts" "$block
+$block" "$(grep -v '^#' "$stats" | sed 's/{pid="[0-9]*"}//')" "$(cat "$stats")"
+check "stats: each block names its process" "2 2" \
+	"$(grep -c "^# resolv-k8s pid=[0-9]* exe=$PROBE$" "$stats") $(cut -d'"' -f2 "$stats" | grep -v '^#' | sort -u | wc -l)"
+check "stats: the command's total" \
+"total    2 processes                  4         4         6        12         6         4         0         0" \
+	"$(cli "$build" stats "$stats" | grep ^total)"
+
+rm -f "$stats"
+pod "$log" on "$here/kubelet.conf" -- env LD_PRELOAD="$SHIM" RESOLV_K8S=off RESOLV_K8S_STATS="$stats" \
+	"$PROBE" web >/dev/null
+check "stats: nothing written with RESOLV_K8S=off" "absent" "$([[ -e $stats ]] && echo present || echo absent)"
+
+summary

@@ -1,0 +1,89 @@
+// resolv-k8s lookup [-f FAMILY] NAME...: each name through the library as
+// the preload's getaddrinfo resolves it, with the debug trace on stderr,
+// then the process's counters.
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <string>
+
+#include "addrinfo.h"
+#include "cli.h"
+#include "files.h"
+#include "trace.h"
+
+namespace cli {
+namespace {
+
+double now_ms() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+void print_results(const addrinfo* res) {
+  for (const addrinfo* ai = res; ai; ai = ai->ai_next) {
+    char addr[INET6_ADDRSTRLEN] = "?";
+    const void* a = ai->ai_family == AF_INET
+                        ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(ai->ai_addr)->sin_addr)
+                        : &reinterpret_cast<sockaddr_in6*>(ai->ai_addr)->sin6_addr;
+    inet_ntop(ai->ai_family, a, addr, sizeof addr);
+    printf("  %-6s %s\n", family_name(ai->ai_family), addr);
+  }
+  if (res && res->ai_canonname) printf("  canonical name %s\n", res->ai_canonname);
+}
+
+// One name; true when it resolved.
+bool lookup_one(const std::string& name, int family) {
+  printf("%s (%s):\n", name.c_str(), family_name(family));
+  addrinfo hints{};
+  hints.ai_family = family;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_CANONNAME;
+  addrinfo* res = nullptr;
+  rk8s::ResolveTrace trace;
+  double t0 = now_ms();
+  int rc = rk8s::resolve_addrinfo(name.c_str(), nullptr, &hints, &res, rk8s::traced_exchange, &trace);
+  rk8s::trace_outcome(name.c_str(), rc, trace);
+  const char* by = "resolv-k8s";
+  if (rc == rk8s::kLetLibcAnswer) {
+    // What the preload does: the whole call goes to libc.
+    rk8s::count_libc_call();
+    rc = getaddrinfo(name.c_str(), nullptr, &hints, &res);
+    by = "libc (beyond what the library holds)";
+  }
+  double ms = now_ms() - t0;
+  if (rc == 0) printf("  answered by %s in %.1f ms\n", by, ms);
+  else printf("  %s (%s) from %s in %.1f ms\n", eai_name(rc), gai_strerror(rc), by, ms);
+  print_results(res);
+  rk8s::gai_free(rk8s::kLibc, res);
+  return rc == 0;
+}
+
+void print_counters() {
+  rk8s::Counters c = rk8s::counters();
+  printf("counters: %lu lookups (%lu reached DNS), %lu queries sent, the classic walk: %lu",
+         c.lookups, c.dns_lookups, c.queries, c.classic_queries);
+  if (c.classic_queries >= c.queries) printf(" (saved %lu)", c.classic_queries - c.queries);
+  printf("\n          %lu answered by autopath, %lu fell back, %lu handed to libc\n", c.autopath,
+         c.fallbacks, c.libc);
+}
+
+}  // namespace
+
+int lookup_command(const Args& args) {
+  int family = AF_UNSPEC;
+  Args names;
+  for (size_t i = 0; i < args.size(); i++) {
+    if (args[i] == "-f" && i + 1 < args.size()) family = parse_family(args[++i]);
+    else if (args[i].starts_with("-")) usage_error("lookup: unexpected '" + args[i] + "'");
+    else names.push_back(args[i]);
+  }
+  if (names.empty()) usage_error("lookup: a NAME is needed");
+  bool all = true;
+  for (const std::string& n : names) all &= lookup_one(n, family);
+  print_counters();
+  return all ? 0 : 1;
+}
+
+}  // namespace cli

@@ -1,0 +1,115 @@
+// resolv-k8s: what the library makes of resolv.conf, of a name, of a lookup,
+// and of the counters the preload wrote.
+#include <ares.h>
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "cli.h"
+#include "files.h"
+
+namespace cli {
+
+namespace {
+
+const char kHelp[] =
+    "usage: resolv-k8s COMMAND [ARGS]\n"
+    "\n"
+    "  conf [--musl] [FILE]          the parsed resolv.conf (default /etc/resolv.conf):\n"
+    "                                options, nameservers, search list, autopath, warnings\n"
+    "  plan [--musl] [--conf FILE] [-f FAMILY] NAME\n"
+    "                                the candidate names in order and the autopath query\n"
+    "  lookup [-f FAMILY] NAME...    resolve as the preload's getaddrinfo does, showing\n"
+    "                                every query, reply and outcome, then the counters\n"
+    "  stats FILE                    the counters a preloaded process wrote to\n"
+    "                                RESOLV_K8S_STATS=FILE\n"
+    "\n"
+    "FAMILY: inet, inet6 or unspec (default). Exit status: 0, 1 when a lookup or\n"
+    "a file failed, 2 on bad usage.\n";
+
+}  // namespace
+
+void usage_error(const std::string& what) {
+  fprintf(stderr, "resolv-k8s: %s (resolv-k8s --help)\n", what.c_str());
+  exit(2);
+}
+
+bool load_conf(const std::string& path, rk8s::Dialect dialect, rk8s::Config& out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    fprintf(stderr, "resolv-k8s: %s: %s\n", path.c_str(), strerror(errno));
+    return false;
+  }
+  std::string s{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  char host[256] = {};
+  rk8s::ConfEnv env;
+  env.localdomain = rk8s::resolver_env("LOCALDOMAIN");
+  env.res_options = rk8s::resolver_env("RES_OPTIONS");
+  if (gethostname(host, sizeof host - 1) == 0) env.hostname = host;
+  rk8s::parse_conf(dialect, s.data(), s.size(), env, out);
+  return true;
+}
+
+int parse_family(const std::string& word) {
+  if (word == "inet") return AF_INET;
+  if (word == "inet6") return AF_INET6;
+  if (word == "unspec") return AF_UNSPEC;
+  usage_error("unknown family '" + word + "': inet, inet6 or unspec");
+}
+
+const char* family_name(int family) {
+  return family == AF_INET ? "inet" : family == AF_INET6 ? "inet6" : "unspec";
+}
+
+std::string name_text(const rk8s::dns::Name& name) {
+  char text[4 * rk8s::dns::kMaxName + 2];
+  rk8s::dns::name_to_text(name, text, sizeof text);
+  std::string s = text;
+  return s == "." ? s : s + ".";
+}
+
+const char* eai_name(int code) {
+  switch (code) {
+    case 0: return "0";
+    case EAI_NONAME: return "EAI_NONAME";
+    case EAI_NODATA: return "EAI_NODATA";
+    case EAI_AGAIN: return "EAI_AGAIN";
+    case EAI_FAIL: return "EAI_FAIL";
+    case EAI_FAMILY: return "EAI_FAMILY";
+    case EAI_SERVICE: return "EAI_SERVICE";
+    case EAI_BADFLAGS: return "EAI_BADFLAGS";
+    case EAI_MEMORY: return "EAI_MEMORY";
+    case EAI_SYSTEM: return "EAI_SYSTEM";
+    default: return "EAI_?";
+  }
+}
+
+}  // namespace cli
+
+int main(int argc, char** argv) {
+  cli::Args args(argv + 1, argv + argc);
+  if (args.empty()) cli::usage_error("a command is needed");
+  std::string cmd = args[0];
+  args.erase(args.begin());
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    fputs(cli::kHelp, stdout);
+    return 0;
+  }
+  // The trace goes to stderr: our lines must come out in order with it.
+  setvbuf(stdout, nullptr, _IOLBF, 0);
+  if (cmd == "conf") return cli::conf_command(args);
+  if (cmd == "plan") return cli::plan_command(args);
+  if (cmd == "lookup") {
+    ares_library_init(ARES_LIB_INIT_ALL);
+    return cli::lookup_command(args);
+  }
+  if (cmd == "stats") return cli::stats_command(args);
+  cli::usage_error("unknown command '" + cmd + "'");
+}
