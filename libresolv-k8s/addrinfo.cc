@@ -19,7 +19,7 @@ namespace rk8s {
 namespace {
 
 // glibc's IDN flags; musl's headers do not have them.
-constexpr int kAiIdn = 0x0040, kAiCanonIdn = 0x0080, kAiDeprecatedIdn = 0x0300;
+constexpr int kAiIdn = 0x0040, kAiDeprecatedIdn = 0x0300;
 
 constexpr uint8_t kMapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
 
@@ -521,6 +521,12 @@ size_t musl_filter_sort(const GaiPlan& plan, GaiAddr* a, size_t n) {
   return k;
 }
 
+bool is_ascii(const char* s) {
+  for (; *s; s++)
+    if (static_cast<unsigned char>(*s) >= 0x80) return false;
+  return true;
+}
+
 int glibc_start(const char* node, const char* service, const struct addrinfo* hints,
                 GaiPlan& plan, struct addrinfo** res) {
   if (node && node[0] == '*' && !node[1]) node = nullptr;
@@ -554,7 +560,9 @@ int glibc_start(const char* node, const char* service, const struct addrinfo* hi
     return rc;
   GaiAddr addrs[2];
   if (!node) return build(plan, addrs, wildcard_addrs(plan, family, addrs), nullptr, res);
-  if (flags & (kAiIdn | kAiCanonIdn | kAiDeprecatedIdn)) return kGaiLibc;
+  // AI_IDN leaves an ASCII name as it is (glibc's __idna_to_dns_encoding);
+  // anything else needs libidn2, which only libc has.
+  if ((flags & kAiIdn) && !is_ascii(node)) return kGaiLibc;
   bool numeric;
   if ((rc = glibc_numeric(plan, node, addrs[0], numeric))) return rc;
   if (numeric) return build(plan, addrs, 1, flags & AI_CANONNAME ? node : nullptr, res);

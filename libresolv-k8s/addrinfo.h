@@ -48,7 +48,8 @@ struct GaiPlan {
 
 // EAI_* codes are negative in both libcs.
 constexpr int kGaiResolve = 1;  // look plan.node up, then call gai_finish
-constexpr int kGaiLibc = 2;     // glibc's IDN flags: the libc must answer
+constexpr int kGaiLibc = 2;     // a non-ASCII name with AI_IDN: the libc must answer
+constexpr int kAiCanonIdn = 0x0080;  // glibc's AI_CANONIDN (musl's headers lack it)
 
 // Everything getaddrinfo decides before a name lookup. Returns 0 with *res
 // set (node NULL or numeric), kGaiResolve, kGaiLibc, or the EAI_* error the

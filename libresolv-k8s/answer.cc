@@ -59,6 +59,26 @@ bool in_chain(const FixedVec<dns::Name, kMaxChain>& chain, const dns::Name& n) {
 
 }  // namespace
 
+void AliasNames::add(const dns::Name& n, bool is_host_name) {
+  size_t start = at.count ? at[at.count - 1] + strlen(text + at[at.count - 1]) + 1 : 0;
+  char buf[dns::kMaxName * 4 + 1];
+  size_t len = dns::name_to_text(n, buf, sizeof buf);
+  if (at.full() || len >= sizeof buf || start + len + 1 > sizeof text) {
+    overflow = true;
+    return;
+  }
+  memcpy(text + start, buf, len + 1);
+  if (is_host_name) host_name |= 1u << at.count;
+  at.push(uint16_t(start));
+}
+
+void AliasNames::drop_first() {
+  if (at.count == 0) return;
+  for (size_t i = 1; i < at.count; i++) at[i - 1] = at[i];
+  at.count--;
+  host_name >>= 1;
+}
+
 bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qtype,
                  uint16_t option_code, size_t suffix_count, Answer& out) {
   out = Answer{};
@@ -83,6 +103,7 @@ bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qt
   bool alias_ok = dialect == Dialect::glibc && qname_ok;
   size_t address_cap = dialect == Dialect::musl ? kMuslMaxAddresses : kMaxAddresses;
   bool parse_answers = dialect == Dialect::glibc || out.rcode == dns::kNoError;
+  if (dialect == Dialect::glibc) out.aliases.add(q.name, qname_ok);
 
   dns::Record r;
   while (reader.record(r)) {
@@ -95,6 +116,7 @@ bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qt
         expected = target;
         chain.push(target);
         bool ok = dialect == Dialect::glibc ? glibc_hostname_ok(target) : musl_hostname_ok(target);
+        if (dialect == Dialect::glibc) out.aliases.add(target, ok);
         if (ok) alias = target, alias_ok = true;
         continue;
       }

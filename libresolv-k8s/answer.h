@@ -18,6 +18,19 @@ struct Address {
 
 using AddressList = FixedVec<Address, kMaxAddresses>;
 
+// glibc's h_aliases material (getanswer_r): the question name, then every
+// CNAME target in answer order, as text; glibc keeps the host names only.
+struct AliasNames {
+  char text[1024] = {};
+  FixedVec<uint16_t, 17> at;
+  uint32_t host_name = 0;  // bit i: name i is a host name
+  bool overflow = false;   // more than we hold
+
+  void add(const dns::Name& n, bool is_host_name);
+  void drop_first();  // an autopath reply's question name, before its CNAME
+  const char* operator[](size_t i) const { return text + at[i]; }
+};
+
 struct Answer {
   uint8_t rcode = 0;
   uint16_t ancount = 0;
@@ -28,6 +41,7 @@ struct Answer {
   bool has_option = false;       // a valid autopath reply option (decode_reply)
   autopath::ReplyOption option;
   AddressList both_aaaa;         // BOTH: AAAA records of the matched name (additional)
+  AliasNames aliases;            // glibc only
 };
 
 // Reads `msg`, the reply to a query for (`qname`, `qtype`). False when it

@@ -24,6 +24,12 @@ struct LookupResult {
   Status status = Status::host_not_found;
   AddressList addrs;  // the libc's order before sorting
   dns::Name canon;
+  // glibc's gethostbyname3_r reads more of the walk: the reply's names, a
+  // reply that ended the walk with answers but no address (NO_RECOVERY),
+  // and whether the last query went unanswered (errno then ETIMEDOUT).
+  AliasNames aliases;
+  bool empty_answer = false;
+  bool last_unanswered = false;
   // What it cost, against what the classic walk would have cost.
   uint16_t queries = 0;
   uint16_t classic_queries = 0;

@@ -107,9 +107,7 @@ void count_walk(const LookupResult& r) {
 Status walk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
             ExchangeFn exchange, Found& found, ResolveTrace* trace) {
   LookupResult r;
-  lookup(conf, plan, qtypes, nq, exchange, r);
-  count_walk(r);
-  if (trace) trace->used_dns = true, trace->result = r;
+  dns_lookup(conf, plan, qtypes, nq, exchange, r, trace);
   if (r.status != Status::found) return r.status;
   if (found.count == 0) dns::name_to_text(r.canon, found.canon, sizeof found.canon);
   found.take(r);
@@ -121,14 +119,8 @@ Status walk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t
 // types of every candidate.
 int from_dns(const GaiPlan& gp, ExchangeFn exchange, Found& found, ResolveTrace* trace) {
   Config conf;
-  current_config(conf);
-  if (!conf.complete) return kLetLibcAnswer;
-  if (kLibc == Dialect::glibc && !strchr(gp.node, '.') && resolver_env("HOSTALIASES"))
-    return kLetLibcAnswer;
   Plan plan;
-  build_plan(conf, str(gp.node), plan);
-  if (trace) trace->plan = plan;
-  if (plan.kind == Plan::invalid_name) return plan.error;
+  if (int rc = dns_plan(gp.node, conf, plan, trace)) return rc;
 
   static const uint16_t kA[] = {dns::kTypeA}, kAAAA[] = {dns::kTypeAAAA};
   static const uint16_t kBoth[] = {dns::kTypeA, dns::kTypeAAAA};
@@ -151,6 +143,33 @@ int from_dns(const GaiPlan& gp, ExchangeFn exchange, Found& found, ResolveTrace*
 
 }  // namespace
 
+int dns_plan(const char* node, Config& conf, Plan& plan, ResolveTrace* trace) {
+  current_config(conf);
+  if (!conf.complete) return kLetLibcAnswer;
+  if (kLibc == Dialect::glibc && !strchr(node, '.') && resolver_env("HOSTALIASES"))
+    return kLetLibcAnswer;
+  build_plan(conf, str(node), plan);
+  if (trace) trace->plan = plan;
+  return plan.kind == Plan::invalid_name ? plan.error : 0;
+}
+
+void dns_lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+                ExchangeFn exchange, LookupResult& r, ResolveTrace* trace) {
+  lookup(conf, plan, qtypes, nq, exchange, r);
+  count_walk(r);
+  if (trace) trace->used_dns = true, trace->result = r;
+}
+
+namespace {
+
+bool has_punycode(const char* name) {
+  for (const char* p = name; *p; p++)
+    if ((p == name || p[-1] == '.') && strncasecmp(p, "xn--", 4) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
 int resolve_addrinfo(const char* node, const char* service, const struct addrinfo* hints,
                      struct addrinfo** res, ExchangeFn exchange, ResolveTrace* trace) {
   GaiPlan gp;
@@ -169,8 +188,11 @@ int resolve_addrinfo(const char* node, const char* service, const struct addrinf
     bool then_libc = sources == HostsPlan::files_dns_then_libc || sources == HostsPlan::dns_then_libc;
     if (rc != 0 && then_libc) rc = kLetLibcAnswer;
   }
+  // AI_CANONIDN turns a punycode canonical name into Unicode: libidn2's job.
+  if (rc == 0 && (gp.flags & AI_CANONNAME) && (gp.flags & kAiCanonIdn) && has_punycode(found.canon))
+    rc = kLetLibcAnswer;
   if (rc == kLetLibcAnswer) return rc;
-  add(totals.lookups, 1);
+  count_lookup();
   if (rc != 0) return rc;
   return gai_finish(gp, found.addrs, found.count, found.canon[0] ? found.canon : nullptr, res);
 }
@@ -182,6 +204,7 @@ Counters counters() {
                   get(totals.libc)};
 }
 
+void count_lookup() { add(totals.lookups, 1); }
 void count_libc_call() { add(totals.libc, 1); }
 
 }  // namespace rk8s

@@ -21,6 +21,13 @@ struct ResolveTrace {
 int resolve_addrinfo(const char* node, const char* service, const struct addrinfo* hints,
                      struct addrinfo** res, ExchangeFn exchange, ResolveTrace* trace);
 
+// getaddrinfo's DNS step in two pieces, for the other entry points: the
+// configuration and search plan of `node` (0, kLetLibcAnswer, or the
+// plan's EAI_* error: the libc asks DNS nothing), then one counted walk.
+int dns_plan(const char* node, Config& conf, Plan& plan, ResolveTrace* trace);
+void dns_lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+                ExchangeFn exchange, LookupResult& r, ResolveTrace* trace);
+
 // Counters since the process started (all threads).
 struct Counters {
   uint64_t lookups;          // getaddrinfo calls we answered
@@ -32,6 +39,7 @@ struct Counters {
   uint64_t libc;             // calls handed to libc
 };
 Counters counters();
+void count_lookup();
 void count_libc_call();
 
 }  // namespace rk8s

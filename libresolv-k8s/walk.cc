@@ -79,6 +79,7 @@ bool Walk::take_glibc(size_t i, const CandidateReplies& r) {
   Status herr;
   bool servfail = false;
   bool any = replied(r, 0) || (r.nq == 2 && replied(r, 1));
+  out_.last_unanswered = !any;
   if (!any) {
     // res_send failed: every server refused, failed or stayed silent.
     bool refused_everywhere = true;
@@ -183,6 +184,13 @@ void Walk::collect(size_t i, const CandidateReplies& r) {
   }
   if (!have_canon) candidate_name(conf_, plan_, i, out_.canon);
   out_.status = out_.addrs.count ? Status::found : Status::host_not_found;
+  out_.empty_answer = out_.addrs.count == 0;
+  if (replied(r, 0)) {
+    out_.aliases = r.answer[0].aliases;
+    const autopath::ReplyOption& o = r.answer[0].option;
+    if (r.answer[0].has_option && o.status == autopath::kMatched && o.index > 0)
+      out_.aliases.drop_first();
+  }
 }
 
 }  // namespace rk8s

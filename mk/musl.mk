@@ -1,29 +1,34 @@
 # The static archive for musl programs: preload/, the musl core, c-ares and
-# mimalloc in one relocatable object whose only global definitions are
-# getaddrinfo and freeaddrinfo. Link it before libc:
+# mimalloc in one relocatable object whose only global definitions are the
+# entry points of preload/exports.map. Link it before libc:
 #   musl-gcc -static prog.o libresolv-k8s.a
-# RESOLV_K8S=off calls musl's own getaddrinfo, linked in under another name
+# RESOLV_K8S=off calls musl's own entry points, linked in under other names
 # from the machine's libc.a (preload/static/libc.cc).
 
 MUSL_LIBC_A := /usr/lib/x86_64-linux-musl/libc.a
 MUSL_STATIC := $(B)/musl/libresolv-k8s.a
+MUSL_ENTRIES := $(shell sed -n 's/^ *\([a-z0-9_]*\);$$/\1/p' preload/exports.map)
 ALL += $(MUSL_STATIC)
 
 # (preload.mk is read after this file: its PRELOAD_SRC is still empty here.)
 MUSL_STATIC_OBJ := $(filter-out preload/libc.cc,$(wildcard preload/*.cc)) preload/static/libc.cc
-MUSL_STATIC_OBJ := $(MUSL_STATIC_OBJ:%.cc=$(B)/obj/musl/%.o) \
-  $(B)/musl/libc/getaddrinfo.o $(B)/musl/libc/freeaddrinfo.o
+MUSL_STATIC_OBJ := $(MUSL_STATIC_OBJ:%.cc=$(B)/obj/musl/%.o) $(B)/musl/libc-renamed.o
 
-# libc.a's object defining SYM (getaddrinfo.o, or .lo in Debian's), SYM renamed.
-$(B)/musl/libc/%.o: $(MUSL_LIBC_A)
-	@mkdir -p $(@D)
-	cd $(@D) && m=$$(ar t $< | grep -xE '$*\.l?o') && ar x $< $$m && \
-	  objcopy --redefine-sym $*=__rk8s_musl_$* $$m $*.o && rm $$m
+# The libc.a objects defining the entry points, each entry point renamed
+# in all of them: musl's gethostbyname still calls musl's gethostbyname2.
+$(B)/musl/libc-renamed.o: $(MUSL_LIBC_A) preload/exports.map
+	rm -rf $@.d && mkdir -p $@.d
+	cd $@.d && for s in $(MUSL_ENTRIES); do \
+	  ar x $< $$(nm -A --defined-only $< 2>/dev/null | sed -n "s/^[^:]*:\([^:]*\):.* T $$s$$/\1/p"); \
+	done
+	ld -r -o $@ $@.d/*
+	objcopy $(foreach s,$(MUSL_ENTRIES),--redefine-sym $(s)=__rk8s_musl_$(s)) $@
+	rm -rf $@.d
 
 $(MUSL_STATIC): $(MUSL_STATIC_OBJ) $(B)/musl/libresolv-k8s-core.a $(TP_LIBS)
 	ld -r -d -o $@.o $(MUSL_STATIC_OBJ) --start-group $(B)/musl/libresolv-k8s-core.a \
 	  $(B)/third_party/musl/lib/libcares.a $(B)/third_party/musl/lib/libmimalloc.a --end-group
-	objcopy --keep-global-symbol=getaddrinfo --keep-global-symbol=freeaddrinfo $@.o
+	objcopy $(MUSL_ENTRIES:%=--keep-global-symbol=%) $@.o
 	rm -f $@ && ar rcs $@ $@.o && rm $@.o
 
 # The probe linked with the archive; its link map shows what came from where.

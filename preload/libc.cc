@@ -9,10 +9,18 @@ namespace {
 LibcResolver next;
 pthread_once_t next_once = PTHREAD_ONCE_INIT;
 
+template <class F>
+void find(F& f, const char* name) {
+  f = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
 void find_next() {
-  next.getaddrinfo = reinterpret_cast<decltype(next.getaddrinfo)>(dlsym(RTLD_NEXT, "getaddrinfo"));
-  next.freeaddrinfo =
-      reinterpret_cast<decltype(next.freeaddrinfo)>(dlsym(RTLD_NEXT, "freeaddrinfo"));
+  find(next.getaddrinfo, "getaddrinfo");
+  find(next.freeaddrinfo, "freeaddrinfo");
+  find(next.gethostbyname, "gethostbyname");
+  find(next.gethostbyname2, "gethostbyname2");
+  find(next.gethostbyname_r, "gethostbyname_r");
+  find(next.gethostbyname2_r, "gethostbyname2_r");
 }
 
 }  // namespace

@@ -9,10 +9,18 @@ namespace rk8s {
 struct LibcResolver {
   int (*getaddrinfo)(const char*, const char*, const struct addrinfo*, struct addrinfo**);
   void (*freeaddrinfo)(struct addrinfo*);
+  struct hostent* (*gethostbyname)(const char*);
+  struct hostent* (*gethostbyname2)(const char*, int);
+  int (*gethostbyname_r)(const char*, struct hostent*, char*, size_t, struct hostent**, int*);
+  int (*gethostbyname2_r)(const char*, int, struct hostent*, char*, size_t, struct hostent**,
+                          int*);
 };
 
 // The next definitions after ours (dlsym RTLD_NEXT), looked up once.
 const LibcResolver& libc_resolver();
+
+// c-ares on our own allocator, once, before the first lookup.
+void start_transport();
 
 // RESOLV_K8S=off: a pure pass-through. Read before anything else is touched.
 bool switched_off();

@@ -50,10 +50,9 @@ void print_conf(const rk8s::Config& c) {
       {rk8s::kWarnOptionCapped, "ndots, timeout or attempts above the libc's cap: capped"},
       {rk8s::kWarnBadProjectOption, "a k8s-autopath word that could not be read: ignored"},
       {rk8s::kWarnTooLarge, "beyond the library's limits: every lookup goes to libc"}};
-  bool any = false;
   for (auto [bit, words] : warnings)
-    if (c.warnings & bit) printf("warning     %s\n", words), any = true;
-  if (!any) printf("warnings    none\n");
+    if (c.warnings & bit) printf("warning     %s\n", words);
+  if (!c.warnings) printf("warnings    none\n");
 }
 
 }  // namespace

@@ -1,16 +1,28 @@
-// A static program has no RTLD_NEXT: musl's own getaddrinfo and
-// freeaddrinfo are linked into our archive under these names, renamed in
-// copies of the objects of the machine's libc.a (mk/musl.mk).
+// A static program has no RTLD_NEXT: musl's own entry points are linked
+// into our archive under these names, renamed in a copy of the machine's
+// libc.a objects (mk/musl.mk).
 #include "../libc.h"
 
-extern "C" int __rk8s_musl_getaddrinfo(const char*, const char*, const struct addrinfo*,
-                                       struct addrinfo**);
-extern "C" void __rk8s_musl_freeaddrinfo(struct addrinfo*);
+#define MUSL(f) __rk8s_musl_##f
+#define DECLARE(f) extern "C" decltype(::f) MUSL(f);
+DECLARE(getaddrinfo)
+DECLARE(freeaddrinfo)
+DECLARE(gethostbyname)
+DECLARE(gethostbyname2)
+DECLARE(gethostbyname_r)
+DECLARE(gethostbyname2_r)
 
 namespace rk8s {
 
 const LibcResolver& libc_resolver() {
-  static const LibcResolver musl = {__rk8s_musl_getaddrinfo, __rk8s_musl_freeaddrinfo};
+  static const LibcResolver musl = {
+      .getaddrinfo = MUSL(getaddrinfo),
+      .freeaddrinfo = MUSL(freeaddrinfo),
+      .gethostbyname = MUSL(gethostbyname),
+      .gethostbyname2 = MUSL(gethostbyname2),
+      .gethostbyname_r = MUSL(gethostbyname_r),
+      .gethostbyname2_r = MUSL(gethostbyname2_r),
+  };
   return musl;
 }
 

@@ -1,9 +1,9 @@
 #!/bin/bash
 # static_test.sh BUILD_DIR: libresolv-k8s.a as a static musl program sees it.
-# Only getaddrinfo and freeaddrinfo are global; everything it needs is in
-# musl's libc.a or libgcc; the probe linked with it has neither musl's
-# getaddrinfo.o nor freeaddrinfo.o nor any C++ runtime; a program with its
-# own c-ares and mimalloc links and runs; a lookup carries the option.
+# Only the entry points of preload/exports.map are global; everything it
+# needs is in musl's libc.a or libgcc; the probe linked with it has none of
+# libc.a's objects defining them, and no C++ runtime; a program with its own
+# c-ares and mimalloc links and runs; a lookup carries the option.
 set -uo pipefail
 source "$(dirname "$0")/../pod/lib.sh"
 pod_init "${1:?usage: static_test.sh BUILD_DIR}"
@@ -11,7 +11,8 @@ build=$(cd "$1" && pwd)
 archive=$build/musl/libresolv-k8s.a probe=$build/tests/gai-probe-musl-rk8s
 libc_a=/usr/lib/x86_64-linux-musl/libc.a libgcc_a=$(gcc -print-libgcc-file-name)
 
-check "global definitions" "freeaddrinfo getaddrinfo" \
+entries=$(sed -n 's/^ *\([a-z0-9_]*\);$/\1/p' "$POD_ROOT/preload/exports.map" | sort)
+check "global definitions" "$(xargs <<<"$entries")" \
 	"$(nm -g --defined-only "$archive" | awk 'NF == 3 { print $3 }' | sort | xargs)"
 # The linker defines _GLOBAL_OFFSET_TABLE_ itself.
 check "undefined symbols not in libc.a or libgcc" "" \
@@ -19,11 +20,14 @@ check "undefined symbols not in libc.a or libgcc" "" \
 		<(nm -g --defined-only "$libc_a" "$libgcc_a" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u))"
 
 map=$probe.map
-check "probe: libc.a's getaddrinfo and freeaddrinfo not linked" "" \
-	"$(grep -oE 'libc\.a\((get|free)addrinfo\.l?o\)' "$map" | sort -u)"
+members=$(nm -A --defined-only "$libc_a" 2>/dev/null | awk -F: -v e="$entries" '
+	BEGIN { n = split(e, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+	{ split($3, f, " ") } f[2] == "T" && f[3] in want { print $2 }')
+check "libc.a: an object per entry point" "$(wc -l <<<"$entries")" "$(wc -l <<<"$members")"
+check "probe: none of them linked" "" "$(grep -oF -f <(sed 's/.*/libc.a(&)/' <<<"$members") "$map")"
 check "probe: no C++ runtime" "" "$(grep -oE 'lib(stdc\+\+|supc\+\+|c\+\+)[^ ]*' "$map" | sort -u)"
 check "probe: our archive linked for the entry points" "1" \
-	"$(grep -A1 '^[^ ].*libresolv-k8s\.a(' "$map" | grep -cE '\((get|free)addrinfo\)$')"
+	"$(grep -A1 '^[^ ].*libresolv-k8s\.a(' "$map" | grep -cE '\(((get|free)addrinfo|gethostbyname[2_r]*)\)$')"
 
 clash=$WORK/clash
 tp=$build/third_party/musl

@@ -3,7 +3,8 @@
 # (those whose line contains PATTERN), looked up by gai-probe-glibc without
 # and with the shim, each against fresh --autopath off servers. Asserts the
 # same probe output, the same queries in the same order, the option sent at
-# most once per family (never with k8s-autopath:off), and none by glibc.
+# most once per family and server and only with the first candidate (never
+# with k8s-autopath:off), and none by glibc.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 pod_init "${1:?usage: glibc_diff_test.sh BUILD_DIR [PATTERN]}"
@@ -12,11 +13,13 @@ cases=$POD_ROOT/tests/pod/cases
 
 # run_case CONF FAULTS ARGS
 run_case() {
-	local conf=$cases/resolv/$1.conf id="$1 | $2 | $3" strict= max=1 out
+	local conf=$cases/resolv/$1.conf id="$1 | $2 | $3" strict='' max out
 	local -a faults=() args
 	[[ $2 == - ]] || read -ra faults <<<"$2"
 	read -ra args <<<"$3"
 	grep -q single-request "$conf" && strict=1
+	# The option goes with candidate 0, once per family to each server.
+	max=$(awk '$1 == "nameserver" && $2 ~ /^(127\.0\.0\.5[345]|::1)$/' "$conf" | sort -u | wc -l)
 	grep -q k8s-autopath:off "$conf" && max=0
 	out=$WORK/case
 	pod "$out.glibc.log" off "$conf" "${faults[@]}" -- "$PROBE" "${args[@]}" > "$out.glibc" 2>&1
@@ -31,6 +34,8 @@ run_case() {
 	local a aaaa
 	a=$(opt_count "$out.shim.log" A) aaaa=$(opt_count "$out.shim.log" AAAA)
 	check "$id: option at most $max per family" "ok" "$( ((a <= max && aaaa <= max)) && echo ok || echo "A $a, AAAA $aaaa")"
+	check "$id: option only with candidate 0" "" \
+		"$(awk 'NR == 1 { first = $2 } $4 == "opt=yes" && $2 != first' "$out.shim.log")"
 }
 
 while IFS='|' read -r conf faults args; do

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # PROBE, SHIM: for the sourcing scripts
 # Shared helpers of the pod tests; source it. Outside the sandbox: pod_init,
 # check, pod, queries, opt_count. Inside (run by `pod`): pod_run.
 #
@@ -74,7 +75,7 @@ pod_run() {
 	for ns in $(awk '$1 == "nameserver" { print $2 }' /etc/resolv.conf); do
 		case $ns in
 		127.0.0.5[345]) id=${ns##*.} listen=$ns:53 ;;
-		::1) id=v6 listen=[::1]:53 ;;
+		::1) id=v6 listen='[::1]:53' ;;
 		*) continue ;;
 		esac
 		[[ ${started[$id]:-} ]] && continue

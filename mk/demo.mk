@@ -1,0 +1,7 @@
+# make demo: the README's main command. Real programs in a pod sandbox,
+# with plain glibc and through the library, against the companion server.
+
+.PHONY: demo
+demo: deps
+	$(MAKE) --no-print-directory $(B)/glibc/libresolv-k8s.so $(SERVER_BIN) $(TOOL_BIN)
+	@tools/demo.sh $(B)

@@ -1,0 +1,117 @@
+// gethostbyname, gethostbyname2 and their _r forms, in front of libc's.
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "files.h"
+#include "hostent.h"
+#include "libc.h"
+#include "trace.h"
+
+#ifndef __THROW
+#define __THROW
+#endif
+
+#define EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace rk8s {
+namespace {
+
+int lookup(const char* name, int af, hostent* h, char* buf, size_t len, hostent** result,
+           int* herr) {
+  start_transport();
+  if (!debug_on()) return resolve_hostent(name, af, h, buf, len, result, herr, exchange, nullptr);
+  ResolveTrace trace;
+  int rc = resolve_hostent(name, af, h, buf, len, result, herr, traced_exchange, &trace);
+  trace_outcome(name, rc, trace);
+  return rc;
+}
+
+// v2: gethostbyname2(_r); else gethostbyname(_r), which libc answers
+// through its own entry points.
+int reentrant(bool v2, const char* name, int af, hostent* h, char* buf, size_t len,
+              hostent** result, int* herr) {
+  const LibcResolver& libc = libc_resolver();
+  if (!switched_off()) {
+    int rc = lookup(name, af, h, buf, len, result, herr);
+    if (rc != kHostentLibc) return rc;
+    count_libc_call();
+  }
+  return v2 ? libc.gethostbyname2_r(name, af, h, buf, len, result, herr)
+            : libc.gethostbyname_r(name, h, buf, len, result, herr);
+}
+
+// The static result of the plain forms, grown as the libc grows it (each
+// ERANGE repeats the lookup, queries included).
+pthread_mutex_t static_lock = PTHREAD_MUTEX_INITIALIZER;
+hostent static_entry;
+char* static_buf;
+size_t static_len;
+
+// glibc: from 1024 bytes, doubling, kept between calls.
+int fill_glibc(const char* name, int af, hostent** result, int* herr) {
+  if (!static_buf && (static_buf = static_cast<char*>(malloc(1024)))) static_len = 1024;
+  for (;;) {
+    if (!static_buf) return ENOMEM;
+    int rc = lookup(name, af, &static_entry, static_buf, static_len, result, herr);
+    if (rc != ERANGE || *herr != NETDB_INTERNAL) return rc;
+    char* grown = static_cast<char*>(realloc(static_buf, static_len * 2));
+    if (!grown) free(static_buf);
+    static_buf = grown, static_len *= 2;
+  }
+}
+
+// musl: 127 bytes less the struct, then 255, 511... on every call.
+int fill_musl(const char* name, int af, hostent** result, int* herr) {
+  int rc = ERANGE;
+  for (size_t size = 63; rc == ERANGE;) {
+    size += size + 1;
+    char* grown = static_cast<char*>(realloc(static_buf, size - sizeof(hostent)));
+    if (!grown) {
+      *herr = NO_RECOVERY;
+      return ENOMEM;
+    }
+    static_buf = grown, static_len = size - sizeof(hostent);
+    rc = lookup(name, af, &static_entry, static_buf, static_len, result, herr);
+  }
+  return rc;
+}
+
+hostent* plain(bool v2, const char* name, int af) {
+  const LibcResolver& libc = libc_resolver();
+  if (!switched_off()) {
+    hostent* result = nullptr;
+    int herr = 0;
+    pthread_mutex_lock(&static_lock);
+    int rc = kLibc == Dialect::glibc ? fill_glibc(name, af, &result, &herr)
+                                     : fill_musl(name, af, &result, &herr);
+    pthread_mutex_unlock(&static_lock);
+    if (rc != kHostentLibc) {
+      if (herr != 0) h_errno = herr;
+      return rc == 0 ? result : nullptr;
+    }
+    count_libc_call();
+  }
+  return v2 ? libc.gethostbyname2(name, af) : libc.gethostbyname(name);
+}
+
+}  // namespace
+}  // namespace rk8s
+
+EXPORT int gethostbyname2_r(const char* name, int af, struct hostent* h, char* buf, size_t len,
+                            struct hostent** result, int* h_errnop) __THROW {
+  return rk8s::reentrant(true, name, af, h, buf, len, result, h_errnop);
+}
+
+EXPORT int gethostbyname_r(const char* name, struct hostent* h, char* buf, size_t len,
+                           struct hostent** result, int* h_errnop) __THROW {
+  return rk8s::reentrant(false, name, AF_INET, h, buf, len, result, h_errnop);
+}
+
+EXPORT struct hostent* gethostbyname2(const char* name, int af) __THROW {
+  return rk8s::plain(true, name, af);
+}
+
+EXPORT struct hostent* gethostbyname(const char* name) __THROW {
+  return rk8s::plain(false, name, AF_INET);
+}
