@@ -29,6 +29,8 @@ HOST_FLAGS := -std=c++20 -O2 -g $(WARN) -Iinclude -Ilibresolv-k8s -pthread
 FUZZ_FLAGS := -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Ilibresolv-k8s
 
 CORE_SRC := $(wildcard libresolv-k8s/*.cc)
+# The libc entry points we stand in front of (and export, and nothing else).
+ENTRY_POINTS := $(shell sed -n 's/^ *\([a-z0-9_]*\);$$/\1/p' preload/exports.map)
 
 # Core objects, once per libc. Other directories compiled the same way
 # (preload/) reuse these rules through their own object lists.

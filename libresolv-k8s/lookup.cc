@@ -79,89 +79,107 @@ void remember_from(const Config& conf, const CandidateReplies& r, Support s) {
     }
 }
 
-// The server walked the plan: every reply carries a valid reply option.
-void take_verdict(const Config& conf, const Plan& plan, size_t nq, CandidateReplies& r, Walk& walk,
-                  LookupResult& out) {
+// Where the lookup goes after one autopath query.
+struct Next {
+  bool done;      // the lookup is over
+  size_t at;      // else the candidate to go on with
+  bool classic;   // and whether only the classic walk can
+};
+constexpr Next kDone{true, 0, false};
+
+bool positive(const CandidateReplies& r) {
+  for (size_t q = 0; q < r.nq; q++)
+    if (r.answer_ok[q] && r.answer[q].rcode == dns::kNoError && r.answer[q].ancount > 0) return true;
+  return false;
+}
+
+// The server walked candidates start.. itself: every reply carries a valid
+// reply option. Candidates it skipped were NXDOMAIN (or SERVFAIL) to it.
+Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
+                  CandidateReplies& r, Walk& walk, LookupResult& out) {
   uint8_t status = r.answer[0].option.status;
   uint8_t index = r.answer[0].option.index;
+  bool agree = true;
   for (size_t q = 1; q < r.nq; q++) {
     if (r.answer[q].option.status != status) status = autopath::kRejected;
+    if (r.answer[q].option.index != index) agree = false;
     if (r.answer[q].option.index < index) index = r.answer[q].option.index;
   }
   size_t n = plan.suffix.count;
+  bool musl = conf.dialect == Dialect::musl;
   switch (status) {
     case autopath::kMatched: {
       out.autopath_answered = true;
       out.classic_queries += uint16_t((index + 1) * nq);
-      bool agree = true;
-      for (size_t q = 0; q < r.nq; q++) agree &= r.answer[q].option.index == index;
-      if (agree) {
-        walk.collect(index, r);
-        return;
+      size_t at = start + index;
+      for (size_t j = start; j < at; j++) walk.fail(j, Status::host_not_found, false);
+      if (!agree) {
+        // Two replicas saw different data: the lower candidate, asked
+        // plainly, so results come from one candidate only.
+        CandidateReplies again;
+        walk.query(at, again);
+        walk.resume(at, again);
+        return kDone;
       }
-      // Two replicas saw different data: take the lower candidate, asked
-      // plainly, so results come from one candidate only.
-      CandidateReplies again;
-      walk.query(index, again);
-      walk.collect(index, again);
-      return;
+      if (index > 0)  // the synthesized CNAME is not the candidate's answer
+        for (size_t q = 0; q < r.nq; q++) r.answer[q].ancount -= r.answer[q].ancount > 0;
+      if (musl || positive(r)) {
+        walk.collect(at, r);
+        return kDone;
+      }
+      // NODATA (STOP_ON_EXISTS): glibc remembers it and walks on.
+      walk.fail(at, Status::no_data, false);
+      return Next{false, walk.next_after(at), false};
     }
     case autopath::kExhausted:
+    case autopath::kServfailSeen: {
       out.autopath_answered = true;
-      out.classic_queries += uint16_t(n * nq);
-      if (r.answer[0].rcode == dns::kNxDomain || conf.dialect == Dialect::musl)
-        out.status = Status::host_not_found;
-      else
-        out.status = Status::no_data;
-      return;
-    case autopath::kServfailSeen:
-      out.autopath_answered = true;
-      out.classic_queries += uint16_t(n * nq);
-      out.status = Status::try_again;
-      return;
+      out.classic_queries += uint16_t((n - start) * nq);
+      bool servfail = status == autopath::kServfailSeen;
+      if (musl) {
+        out.status = servfail ? Status::try_again : Status::host_not_found;
+        return kDone;
+      }
+      Status first = servfail                                 ? Status::try_again
+                     : r.answer[0].rcode == dns::kNxDomain ? Status::host_not_found
+                                                           : Status::no_data;
+      walk.fail(start, first, servfail);
+      for (size_t j = start + 1; j < n; j++) walk.fail(j, Status::host_not_found, false);
+      walk.finish();
+      return kDone;
+    }
     default:
       out.fell_back = true;
-      walk.run(0);
-      return;
+      return Next{false, start, true};
   }
 }
 
-}  // namespace
-
-// Rules 1-5 of the protocol's client side: one query per family (one in
-// all once the server has shown support), then the classic walk wherever
-// the server did not walk the plan itself.
-void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-            ExchangeFn exchange, LookupResult& out) {
-  out = LookupResult{};
-  Walk walk(conf, plan, qtypes, nq, exchange, out);
-  if (conf.dialect == Dialect::glibc && conf.opt.no_aaaa && nq == 1 &&
-      qtypes[0] == dns::kTypeAAAA) {
-    out.status = Status::no_data;  // glibc answers NODATA without sending
-    return;
-  }
+// One autopath query for candidates start..: QNAME is candidate `start`.
+Next autopath_round(const Config& conf, const Plan& plan, size_t start, const uint16_t* qtypes,
+                    size_t nq, ExchangeFn exchange, Walk& walk, LookupResult& out) {
   Support support = server_support(conf.ns[0], now_seconds());
-  uint8_t flags = autopath::kFlagQ;
+  if (support == Support::no || support == Support::formerr) return Next{false, start, true};
+  // STOP_ON_EXISTS for both libcs: glibc goes on past NODATA, so the walk
+  // must learn of it to end with EAI_NODATA as glibc does.
+  uint8_t flags = autopath::kFlagQ | autopath::kFlagStopOnExists;
   if (nq == 2) flags |= autopath::kFlagPaired;
-  if (conf.dialect == Dialect::musl) flags |= autopath::kFlagStopOnExists;
+  Plan rest = plan;
+  rest.suffix.clear();
+  for (size_t j = start; j < plan.suffix.count; j++) rest.suffix.push(plan.suffix[j]);
   AutopathQuery aq;
-  if (plan.suffix.count < 2 || !conf.opt.autopath || support == Support::no ||
-      support == Support::formerr || !autopath_query(conf, plan, flags, aq.qname, aq.option) ||
-      autopath::encode_query(aq.option, aq.payload, sizeof aq.payload) == 0) {
-    walk.run(0);
-    return;
-  }
+  if (!autopath_query(conf, rest, flags, aq.qname, aq.option) ||
+      autopath::encode_query(aq.option, aq.payload, sizeof aq.payload) == 0)
+    return Next{false, start, true};
+
   bool both = nq == 2 && support == Support::yes;
   CandidateReplies r;
   send_autopath(conf, aq, both ? flags | autopath::kFlagBoth : flags, qtypes, both ? 1 : nq, r,
                 exchange, out);
-
   for (size_t q = 0; q < r.nq; q++)
     if (r.answer_ok[q] && r.answer[q].rcode == dns::kFormErr && !r.answer[q].has_option) {
       remember_from(conf, r, Support::formerr);
       out.fell_back = true;
-      walk.run(0);
-      return;
+      return Next{false, start, true};
     }
   size_t with_option = 0;
   for (size_t q = 0; q < r.nq; q++) with_option += has_option(r, q);
@@ -178,30 +196,47 @@ void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t
       send_autopath(conf, aq, flags, qtypes + 1, 1, aaaa, exchange, out);
       if (!has_option(aaaa, 0)) {
         out.fell_back = true;
-        walk.run(0);
-        return;
+        return Next{false, start, true};
       }
       add_second(r, aaaa);
     }
-    take_verdict(conf, plan, nq, r, walk, out);
-    return;
+    return take_verdict(conf, plan, start, nq, r, walk, out);
   }
   out.fell_back = true;
-  if (with_option > 0) {  // replicas that disagree about support
-    walk.run(0);
-    return;
-  }
-  // A plain answer for candidate 0: final when positive, else the walk
-  // goes on at candidate 1.
+  if (with_option > 0) return Next{false, start, true};  // replicas disagree about support
+  // A plain answer for candidate `start`: final when positive, else the
+  // walk goes on after it.
   remember_from(conf, r, Support::no);
   out.classic_queries += uint16_t(r.nq);
   if (both) {
     Walk aaaa_walk(conf, plan, qtypes + 1, 1, exchange, out);
     CandidateReplies aaaa;
-    aaaa_walk.query(0, aaaa);
+    aaaa_walk.query(start, aaaa);
     add_second(r, aaaa);
   }
-  walk.resume(0, r);
+  walk.resume(start, r);
+  return kDone;
+}
+
+}  // namespace
+
+// The protocol's client side: one query per family (one in all once the
+// server has shown support), again after each NODATA glibc walks past, and
+// the classic walk wherever the server did not walk the plan itself.
+void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+            ExchangeFn exchange, LookupResult& out) {
+  out = LookupResult{};
+  Walk walk(conf, plan, qtypes, nq, exchange, out);
+  size_t at = 0;
+  if (conf.opt.autopath && !walk.aaaa_as_a()) {
+    while (at < plan.suffix.count) {
+      Next next = autopath_round(conf, plan, at, qtypes, nq, exchange, walk, out);
+      if (next.done) return;
+      at = next.at;
+      if (next.classic) break;
+    }
+  }
+  walk.run(at);
 }
 
 }  // namespace rk8s

@@ -4,6 +4,7 @@ namespace rk8s {
 namespace {
 
 constexpr uint16_t kGlibcEdnsSize = 1200;  // RESOLV_EDNS_BUFFER_SIZE
+constexpr uint16_t kAsA[] = {dns::kTypeA};
 
 bool replied(const CandidateReplies& r, size_t q) {
   return r.reply[q].status == Reply::ok && r.answer_ok[q];
@@ -27,7 +28,12 @@ void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qt
 
 Walk::Walk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
            ExchangeFn exchange, LookupResult& out)
-    : conf_(conf), plan_(plan), qtypes_(qtypes), nq_(nq), exchange_(exchange), out_(out) {}
+    : conf_(conf), plan_(plan), qtypes_(qtypes), nq_(nq), exchange_(exchange), out_(out) {
+  // glibc's no-aaaa asks A instead of AAAA and keeps only the rcode, so a
+  // name that exists is NODATA and one that does not is NXDOMAIN.
+  aaaa_as_a_ = conf.dialect == Dialect::glibc && conf.opt.no_aaaa && nq == 1 &&
+               qtypes[0] == dns::kTypeAAAA;
+}
 
 void Walk::query(size_t i, CandidateReplies& r) {
   dns::Name qname;
@@ -35,8 +41,10 @@ void Walk::query(size_t i, CandidateReplies& r) {
   uint8_t buf[2][512];
   Bytes queries[2];
   uint16_t edns = conf_.dialect == Dialect::glibc && conf_.opt.edns0 ? kGlibcEdnsSize : 0;
+  const uint16_t* qtypes = aaaa_as_a_ ? kAsA : qtypes_;
+  if (aaaa_as_a_) edns = 0;
   for (size_t q = 0; q < nq_; q++) {
-    size_t n = dns::build_query(buf[q], sizeof buf[q], random_query_id(), qname, qtypes_[q], edns,
+    size_t n = dns::build_query(buf[q], sizeof buf[q], random_query_id(), qname, qtypes[q], edns,
                                 nullptr, 0);
     queries[q] = Bytes{buf[q], n};
   }
@@ -44,7 +52,8 @@ void Walk::query(size_t i, CandidateReplies& r) {
   exchange_(conf_, queries, r.reply, nq_);
   out_.queries += uint16_t(nq_);
   out_.classic_queries += uint16_t(nq_);
-  read_replies(conf_, qname, qtypes_, 0, r);
+  read_replies(conf_, qname, qtypes, 0, r);
+  if (aaaa_as_a_) r.answer[0].ancount = 0, r.answer[0].addrs.clear();
 }
 
 void Walk::resume(size_t i, CandidateReplies& r) {
@@ -66,7 +75,7 @@ void Walk::run(size_t start) {
     query(i, r);
     if (take(i, r)) return;
   }
-  if (conf_.dialect == Dialect::glibc) finish_glibc();
+  finish();
 }
 
 // __res_context_query's verdict on a candidate, then __res_context_search's
@@ -103,6 +112,13 @@ bool Walk::take_glibc(size_t i, const CandidateReplies& r) {
       default: herr = Status::no_recovery; break;
     }
   }
+  fail(i, herr, servfail);
+  return false;
+}
+
+// __res_context_search after candidate i failed with `herr`: remember it,
+// and stop searching on anything but NXDOMAIN, NODATA and SERVFAIL.
+void Walk::fail(size_t i, Status herr, bool servfail) {
   last_ = herr;
   if (names_as_is(i)) tried_as_is_ = true;
   bool as_is = plan_.suffix[i] == kAsIs;
@@ -113,10 +129,10 @@ bool Walk::take_glibc(size_t i, const CandidateReplies& r) {
     else if (herr == Status::try_again && servfail) got_servfail_ = true;
     else if (herr != Status::host_not_found) done_ = true;
   }
-  return false;
 }
 
-void Walk::finish_glibc() {
+void Walk::finish() {
+  if (conf_.dialect == Dialect::musl) return;
   if (saved_ != Status::found) out_.status = saved_;
   else if (got_nodata_) out_.status = Status::no_data;
   else if (got_servfail_) out_.status = Status::try_again;

@@ -31,13 +31,19 @@ class Walk {
   void resume(size_t i, CandidateReplies& r);
   // Fills `out` with the results of candidate i's replies, as the libc does.
   void collect(size_t i, const CandidateReplies& r);
+  // glibc: candidate i failed with `herr` (learnt from an autopath reply).
+  void fail(size_t i, Status herr, bool servfail);
+  // The candidate after i the walk goes on with (the end: plan size).
+  size_t next_after(size_t i) const;
+  // No candidate left: the walk's final status.
+  void finish();
+  // glibc's no-aaaa AAAA walk, which autopath cannot stand in for.
+  bool aaaa_as_a() const { return aaaa_as_a_; }
 
  private:
   bool take_glibc(size_t i, const CandidateReplies& r);
   bool take_musl(size_t i, const CandidateReplies& r);
-  size_t next_after(size_t i) const;
   bool names_as_is(size_t i) const;
-  void finish_glibc();
 
   const Config& conf_;
   const Plan& plan_;
@@ -45,6 +51,7 @@ class Walk {
   size_t nq_;
   ExchangeFn exchange_;
   LookupResult& out_;
+  bool aaaa_as_a_ = false;
   bool done_ = false;       // glibc: stop the search list, still try as-is
   bool tried_as_is_ = false;
   bool got_nodata_ = false;

@@ -7,7 +7,6 @@
 
 MUSL_LIBC_A := /usr/lib/x86_64-linux-musl/libc.a
 MUSL_STATIC := $(B)/musl/libresolv-k8s.a
-MUSL_ENTRIES := $(shell sed -n 's/^ *\([a-z0-9_]*\);$$/\1/p' preload/exports.map)
 ALL += $(MUSL_STATIC)
 
 # (preload.mk is read after this file: its PRELOAD_SRC is still empty here.)
@@ -18,17 +17,17 @@ MUSL_STATIC_OBJ := $(MUSL_STATIC_OBJ:%.cc=$(B)/obj/musl/%.o) $(B)/musl/libc-rena
 # in all of them: musl's gethostbyname still calls musl's gethostbyname2.
 $(B)/musl/libc-renamed.o: $(MUSL_LIBC_A) preload/exports.map
 	rm -rf $@.d && mkdir -p $@.d
-	cd $@.d && for s in $(MUSL_ENTRIES); do \
+	cd $@.d && for s in $(ENTRY_POINTS); do \
 	  ar x $< $$(nm -A --defined-only $< 2>/dev/null | sed -n "s/^[^:]*:\([^:]*\):.* T $$s$$/\1/p"); \
 	done
 	ld -r -o $@ $@.d/*
-	objcopy $(foreach s,$(MUSL_ENTRIES),--redefine-sym $(s)=__rk8s_musl_$(s)) $@
+	objcopy $(foreach s,$(ENTRY_POINTS),--redefine-sym $(s)=__rk8s_musl_$(s)) $@
 	rm -rf $@.d
 
 $(MUSL_STATIC): $(MUSL_STATIC_OBJ) $(B)/musl/libresolv-k8s-core.a $(TP_LIBS)
 	ld -r -d -o $@.o $(MUSL_STATIC_OBJ) --start-group $(B)/musl/libresolv-k8s-core.a \
 	  $(B)/third_party/musl/lib/libcares.a $(B)/third_party/musl/lib/libmimalloc.a --end-group
-	objcopy $(MUSL_ENTRIES:%=--keep-global-symbol=%) $@.o
+	objcopy $(ENTRY_POINTS:%=--keep-global-symbol=%) $@.o
 	rm -f $@ && ar rcs $@ $@.o && rm $@.o
 
 # The probe linked with the archive; its link map shows what came from where.
@@ -39,6 +38,8 @@ $(MUSL_PROBE): tests/pod/gai-probe.c $(MUSL_STATIC)
 
 TESTS += test-musl
 .PHONY: test-musl
-test-musl: $(MUSL_STATIC) $(MUSL_PROBE) $(B)/musl/libresolv-k8s.so $(GAI_PROBES) $(SERVER_BIN)
+# pod.mk and server.mk are read after this file: their paths spelled out.
+test-musl: $(MUSL_STATIC) $(MUSL_PROBE) $(B)/musl/libresolv-k8s.so $(B)/tests/gai-probe-musl \
+    $(B)/bin/resolv-k8s-server
 	tests/musl/static_test.sh $(B)
 	tests/musl/musl_diff_test.sh $(B)

@@ -25,7 +25,7 @@ TESTS += test-exports
 # Exactly the libc entry points, nothing of c-ares, mimalloc or C++.
 test-exports: $(PRELOAD_SO)
 	@for so in $^; do \
-	  got=$$(nm -D --defined-only $$so | awk '{print $$3}' | sort | tr '\n' ' '); \
-	  [ "$$got" = "freeaddrinfo getaddrinfo " ] || { echo "$$so exports: $$got"; exit 1; }; \
+	  got=$$(nm -D --defined-only $$so | awk '{print $$3}' | sort | xargs); \
+	  [ "$$got" = "$(sort $(ENTRY_POINTS))" ] || { echo "$$so exports: $$got"; exit 1; }; \
 	  echo "$$so exports: $$got"; \
 	done

@@ -272,6 +272,22 @@ TEST_F(LookupTest, GlibcNodataAnywhereEndsInNoData) {
                                              "v6 A"}));
 }
 
+TEST_F(LookupTest, GlibcAutopathWalksOnPastNodata) {
+  f.mode = Mode::autopath;
+  Outcome r = run(config(Dialect::glibc, kPod), "v6", kInet, 1);
+  EXPECT_EQ(r.result.status, Status::no_data);
+  EXPECT_EQ(r.log, (std::vector<std::string>{"v6.s1.test A +opt", "v6.s2.test A +opt"}));
+  EXPECT_EQ(r.result.classic_queries, 4);
+}
+
+TEST_F(LookupTest, GlibcAsIsFirstErrorWinsOverLaterNodata) {
+  f.mode = Mode::autopath;
+  f.zone["a.b.s1.test"] = {{dns::kTypeAAAA, "fd00::7"}};
+  Outcome r = run(config(Dialect::glibc, "search s1.test\noptions ndots:1\n"), "a.b", kInet, 1);
+  EXPECT_EQ(r.result.status, Status::host_not_found);
+  EXPECT_EQ(r.log, (std::vector<std::string>{"a.b A +opt"}));
+}
+
 TEST_F(LookupTest, MuslNodataStopsTheWalk) {
   f.zone["web.s1.test"] = {{dns::kTypeAAAA, "fd00::1"}};
   Outcome r = run(config(Dialect::musl, kPod), "web", kInet, 1);

@@ -1,5 +1,6 @@
-/* lookup-storm [-t THREADS] [-n LOOKUPS] [-k] [-e] NAME: THREADS threads (1)
- * each look NAME up LOOKUPS times (100), AF_UNSPEC. With -e, every free file
+/* lookup-storm [-t THREADS] [-n LOOKUPS] [-k] [-e] [-m] NAME: THREADS threads
+ * (1) each look NAME up LOOKUPS times (100), AF_UNSPEC. -m: print the VmRSS
+ * and VmHWM lines of /proc/self/status at the end. With -e, every free file
  * descriptor is taken first (opened on /dev/null until EMFILE). With -k, thread 0 forks half-way
  * through; the child looks NAME up 20 times on its own and must see what the
  * parent saw first (bounded by alarm: a deadlocked child counts as failed).
@@ -87,13 +88,14 @@ static void *run(void *arg)
 
 int main(int argc, char **argv)
 {
-	int threads = 1, exhaust = 0, c;
-	while ((c = getopt(argc, argv, "t:n:ke")) != -1) {
+	int threads = 1, exhaust = 0, memory = 0, c;
+	while ((c = getopt(argc, argv, "t:n:kem")) != -1) {
 		switch (c) {
 		case 't': threads = atoi(optarg); break;
 		case 'n': lookups = atoi(optarg); break;
 		case 'k': fork_midway = 1; break;
 		case 'e': exhaust = 1; break;
+		case 'm': memory = 1; break;
 		default: goto usage;
 		}
 	}
@@ -109,8 +111,12 @@ int main(int argc, char **argv)
 		}
 	for (int i = 0; i < threads; i++) pthread_join(tid[i], 0);
 	for (int i = 0; i < n_outcomes; i++) printf("%d %s\n", counts[i], outcomes[i]);
+	char line[256];
+	FILE *status = memory ? fopen("/proc/self/status", "r") : 0;
+	while (status && fgets(line, sizeof line, status))
+		if (!strncmp(line, "VmRSS:", 6) || !strncmp(line, "VmHWM:", 6)) fputs(line, stdout);
 	return 0;
 usage:
-	fputs("usage: lookup-storm [-t THREADS] [-n LOOKUPS] [-k] [-e] NAME\n", stderr);
+	fputs("usage: lookup-storm [-t THREADS] [-n LOOKUPS] [-k] [-e] [-m] NAME\n", stderr);
 	return 2;
 }

@@ -89,6 +89,13 @@ for v in so static; do
 	check "attempts:0: $v does not crash" "web: inet stream 6 10.96.1.10 0 canon=web.shop.svc.cluster.local" \
 		"$(grep stream "$out.$v")" "$(cat "$out.$v" "$out.$v.err" | head -20)"
 done
+# 40 addresses, over 512 bytes: musl keeps what fits in UDP, we ask over TCP.
+run musl off "$resolv/k8s.conf" - -f inet -t stream big.example.com.
+check "large answer: musl without TCP" "yes" "$( (($(grep -c 198.51 "$out.musl") < 40)) && echo yes)"
+for v in so static; do
+	run $v off "$resolv/k8s.conf" - -f inet -t stream big.example.com.
+	check "large answer: $v over TCP" "40" "$(grep -c 198.51 "$out.$v")" "$(head -20 "$out.$v.err")"
+done
 # Two nameservers: musl sends each query to both at once, we ask the first.
 run musl off "$resolv/two.conf" - -f inet web.shop
 run static off "$resolv/two.conf" - -f inet web.shop

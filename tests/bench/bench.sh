@@ -1,0 +1,87 @@
+#!/bin/bash
+# bench.sh BUILD_DIR: plain glibc, plain musl, the glibc shim against a server
+# without autopath (--autopath off) and with it, all measured in one run, in
+# pod sandboxes (ndots:5, 4 search domains). Prints a Markdown table and
+# writes it to BUILD_DIR/bench.md. Reports; asserts nothing.
+set -uo pipefail
+source "$(dirname "$0")/../pod/lib.sh"
+pod_init "${1:?usage: bench.sh BUILD_DIR}"
+build=$(cd "$1" && pwd)
+STORM=$build/tests/lookup-storm
+REPEAT=${BENCH_REPEAT:-5}      # passes over NAMES for the query counts
+HITS=${BENCH_HITS:-3000}       # lookups of a first-candidate Service
+VARIANTS=(glibc musl shim-off autopath)
+# Services by short name, other namespaces, external names, missing names.
+NAMES=(web db queue kubernetes.default kube-dns.kube-system www.example.com example.org
+	b.three.example.org nosuch nosuch.example.com)
+CONF=$WORK/bench.conf
+printf 'search shop.svc.cluster.local svc.cluster.local cluster.local ec2.internal
+nameserver 127.0.0.53\noptions ndots:5\n' > "$CONF"
+
+# variant V: sets mode (the server's --autopath) and cmd (the lookup program).
+variant() {
+	case $1 in
+	glibc) mode=off cmd=("$PROBE") ;;
+	musl) mode=off cmd=("$build/tests/gai-probe-musl") ;;
+	shim-off) mode=off cmd=(env LD_PRELOAD="$SHIM" "$PROBE") ;;
+	autopath) mode=on cmd=(env LD_PRELOAD="$SHIM" "$PROBE") ;;
+	esac
+}
+
+# elapsed_us CMD...: CMD's wall time in microseconds, its output discarded.
+elapsed_us() {
+	local t0=$EPOCHREALTIME
+	"$@" > /dev/null
+	local t1=$EPOCHREALTIME
+	echo $(( (${t1/./} - ${t0/./}) ))
+}
+export -f elapsed_us
+
+# in_pod V [FAULT...] -- CMD...: CMD's output, in a pod serving variant V.
+in_pod() {
+	variant "$1"
+	shift
+	pod "$WORK/log" "$mode" "$CONF" "$@"
+}
+
+declare -A q qafter ms lps
+all=()
+for ((i = 0; i < REPEAT; i++)); do all+=("${NAMES[@]}"); done
+for v in "${VARIANTS[@]}"; do
+	variant "$v"
+	in_pod "$v" -- "${cmd[@]}" "${all[@]}" > /dev/null
+	total=$(wc -l < "$WORK/log")
+	in_pod "$v" -- "${cmd[@]}" "${NAMES[0]}" > /dev/null
+	first=$(wc -l < "$WORK/log")
+	q[$v]=$(bc <<<"scale=2; $total / ${#all[@]}")
+	qafter[$v]=$(bc <<<"scale=2; ($total - $first) / (${#all[@]} - 1)")
+	us=$(in_pod "$v" --delay-ms=20 -- bash -c 'elapsed_us "$@"' - "${cmd[@]}" "${NAMES[@]}")
+	ms[$v]=$(bc <<<"scale=1; $us / 1000 / ${#NAMES[@]}")
+	us=$(in_pod "$v" -- bash -c 'elapsed_us "$@"' - "${cmd[@]}" -n "$HITS" web)
+	lps[$v]=$(bc <<<"$HITS * 1000000 / $us")
+done
+
+rss() { pod "$WORK/log" on "$CONF" -- env ${1:+LD_PRELOAD=$1} "$STORM" -m -n 200 www.example.com |
+	awk '/VmRSS/ { print $2 }'; }
+rss_plain=$(rss "")
+rss_shim=$(rss "$SHIM")
+
+load=$(SECONDS_EACH=${BENCH_LOAD_SECONDS:-5} "$POD_ROOT/tests/server/load.sh" "$POD_SERVER" |
+	awk '/Queries per second/ { printf "%d\n", $4 }' | tr '\n' ' ')
+read -r qps_plain qps_auto <<<"$load"
+
+ratio() { bc <<<"scale=2; $1 / $2"; }
+row() { printf '| %s | %s | %s | %s | %s | %s |\n' "$@"; }
+{
+	echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "Names (${#NAMES[@]}): ${NAMES[*]}; search: 4 domains, ndots:5, AF_UNSPEC"
+	echo
+	row measure glibc musl "shim, server without autopath" "shim, autopath" "glibc / autopath"
+	row --- --- --- --- --- ---
+	row "queries per lookup ($REPEAT passes)" "${q[glibc]}" "${q[musl]}" "${q[shim-off]}" "${q[autopath]}" "$(ratio "${q[glibc]}" "${q[autopath]}")"
+	row "queries per lookup after the first" "${qafter[glibc]}" "${qafter[musl]}" "${qafter[shim-off]}" "${qafter[autopath]}" "$(ratio "${qafter[glibc]}" "${qafter[autopath]}")"
+	row "ms per lookup, server delay 20 ms" "${ms[glibc]}" "${ms[musl]}" "${ms[shim-off]}" "${ms[autopath]}" "$(ratio "${ms[glibc]}" "${ms[autopath]}")x faster"
+	row "lookups/s, first-candidate Service" "${lps[glibc]}" "${lps[musl]}" "${lps[shim-off]}" "${lps[autopath]}" "$(ratio "${lps[autopath]}" "${lps[glibc]}")x"
+	row "RSS after 200 lookups (KiB)" "$rss_plain" - - "$rss_shim" "+$((rss_shim - rss_plain)) KiB"
+	row "server queries/s (dnsperf, plain / autopath)" - - "$qps_plain" "$qps_auto" "$(ratio "$qps_auto" "$qps_plain")"
+} | tee "$build/bench.md"
