@@ -106,13 +106,20 @@ bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qt
   if (dialect == Dialect::glibc) out.aliases.add(q.name, qname_ok);
 
   dns::Record r;
+  size_t answers = 0;
   while (reader.record(r)) {
     Bytes rdata = reader.rdata(r);
+    if (r.section == dns::kAnswer) answers++;
     if (r.section == dns::kAnswer && parse_answers) {
       if (r.type == dns::kTypeCNAME) {
         size_t off = r.rdata_off;
         dns::Name target;
-        if (!reader.name_at(off, target)) return false;
+        if (!reader.name_at(off, target)) {
+          out.bad_answers = true;
+          break;
+        }
+        if (answers == 1 && dns::name_equal(r.name, q.name))
+          out.qname_cname = target, out.has_qname_cname = true;
         expected = target;
         chain.push(target);
         bool ok = dialect == Dialect::glibc ? glibc_hostname_ok(target) : musl_hostname_ok(target);
@@ -142,7 +149,8 @@ bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qt
         out.both_aaaa.push(a);
     }
   }
-  if (!reader.ok()) return false;
+  if (!reader.ok() && answers < h.ancount) out.bad_answers = true;
+  if (out.bad_answers && dialect == Dialect::glibc) out.addrs.clear();
   // musl: the last valid CNAME target. glibc without addresses: where the
   // chain ended (a BOTH reply's AAAA records sit there).
   if (alias_ok && (dialect == Dialect::musl || out.addrs.count == 0))

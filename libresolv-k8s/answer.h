@@ -42,10 +42,15 @@ struct Answer {
   autopath::ReplyOption option;
   AddressList both_aaaa;         // BOTH: AAAA records of the matched name (additional)
   AliasNames aliases;            // glibc only
+  bool bad_answers = false;      // the answer section broke off: glibc takes no address
+                                 // from it, musl those before the break
+  bool has_qname_cname = false;  // the first answer is a CNAME at the question name
+  dns::Name qname_cname;         // its target (autopath: the matched candidate)
 };
 
-// Reads `msg`, the reply to a query for (`qname`, `qtype`). False when it
-// is malformed or its question is not ours (glibc and musl drop those too).
+// Reads `msg`, the reply to a query for (`qname`, `qtype`). False when its
+// header or question is malformed or not ours (glibc and musl drop those
+// replies too); records that break off are noted, as the libcs read them.
 // `option_code` and `suffix_count` describe the autopath option we sent
 // (suffix_count 0: none sent).
 bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qtype,

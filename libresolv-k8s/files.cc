@@ -1,6 +1,7 @@
 #include "files.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,6 +47,14 @@ void unlock() { __atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE); }
 void parse(const Identity& id) {
   FileBytes f;
   bool ok = id.exists && read_file("/etc/resolv.conf", f);
+  if (id.exists && !ok) {
+    // Out of descriptors, say: the libc fails the lookup its own way, and
+    // the next lookup reads the file again.
+    cached = Config{};
+    cached.complete = false;
+    loaded = false;
+    return;
+  }
   char host[256] = {};
   ConfEnv e;
   e.localdomain = resolver_env("LOCALDOMAIN");
@@ -97,7 +106,22 @@ bool read_file(const char* path, FileBytes& out) {
   return false;
 }
 
+namespace {
+
+// A child forked while another thread held the lock must not wait for it,
+// nor trust what that thread was writing.
+void forget_in_child() {
+  lock_word = 0;
+  loaded = false;
+}
+
+pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+void register_atfork() { pthread_atfork(nullptr, nullptr, forget_in_child); }
+
+}  // namespace
+
 void current_config(Config& out) {
+  pthread_once(&atfork_once, register_atfork);
   lock();
   if (!loaded || !cached.opt.no_reload) {
     Identity id = identity_of("/etc/resolv.conf");

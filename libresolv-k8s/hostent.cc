@@ -245,10 +245,11 @@ int glibc_numeric_hostent(int family, const uint8_t* addr, const char* name, hos
   if (len < need) return ERANGE;
   memset(buf, 0, need);
   memcpy(buf, addr, addr_len(family));
+  // glibc's layout at whatever alignment the caller's buffer has: the
+  // pointers are copied in, not stored through a misaligned char**.
+  char* pointers[3] = {buf, nullptr, nullptr};  // the address list, then the alias list
+  memcpy(buf + 16, pointers, sizeof pointers);
   auto* list = reinterpret_cast<char**>(buf + 16);
-  list[0] = buf;
-  list[1] = nullptr;
-  list[2] = nullptr;  // the alias list
   h->h_name = static_cast<char*>(memcpy(buf + 16 + 3 * sizeof(char*), name, n));
   h->h_aliases = list + 2;
   h->h_addr_list = list;

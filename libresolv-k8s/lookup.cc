@@ -79,6 +79,20 @@ void remember_from(const Config& conf, const CandidateReplies& r, Support s) {
     }
 }
 
+// A MATCHED reply for a later candidate must begin with QNAME CNAME that
+// candidate: anything else is not a reply option to trust.
+bool matches_named(const Config& conf, const Plan& plan, size_t start, const CandidateReplies& r) {
+  for (size_t q = 0; q < r.nq; q++) {
+    const Answer& a = r.answer[q];
+    if (a.option.status != autopath::kMatched || a.option.index == 0) continue;
+    dns::Name candidate;
+    if (!candidate_name(conf, plan, start + a.option.index, candidate) || !a.has_qname_cname ||
+        !dns::name_equal(a.qname_cname, candidate))
+      return false;
+  }
+  return true;
+}
+
 // Where the lookup goes after one autopath query.
 struct Next {
   bool done;      // the lookup is over
@@ -132,22 +146,28 @@ Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
       return Next{false, walk.next_after(at), false};
     }
     case autopath::kExhausted:
-    case autopath::kServfailSeen: {
       out.autopath_answered = true;
       out.classic_queries += uint16_t((n - start) * nq);
-      bool servfail = status == autopath::kServfailSeen;
       if (musl) {
-        out.status = servfail ? Status::try_again : Status::host_not_found;
+        out.status = Status::host_not_found;
         return kDone;
       }
-      Status first = servfail                                 ? Status::try_again
-                     : r.answer[0].rcode == dns::kNxDomain ? Status::host_not_found
-                                                           : Status::no_data;
-      walk.fail(start, first, servfail);
+      walk.fail(start, r.answer[0].rcode == dns::kNxDomain ? Status::host_not_found : Status::no_data,
+                false);
       for (size_t j = start + 1; j < n; j++) walk.fail(j, Status::host_not_found, false);
       walk.finish();
       return kDone;
-    }
+    case autopath::kServfailSeen:
+      if (musl) {
+        out.autopath_answered = true;
+        out.classic_queries += uint16_t((n - start) * nq);
+        out.status = Status::try_again;
+        return kDone;
+      }
+      // glibc's verdict depends on where the failure was and on what came
+      // after it: only the classic walk can tell.
+      out.fell_back = true;
+      return Next{false, start, true};
     default:
       out.fell_back = true;
       return Next{false, start, true};
@@ -181,10 +201,16 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
       out.fell_back = true;
       return Next{false, start, true};
     }
-  size_t with_option = 0;
-  for (size_t q = 0; q < r.nq; q++) with_option += has_option(r, q);
-
-  if (with_option == r.nq) {
+  size_t with_option = 0, rejected = 0;
+  for (size_t q = 0; q < r.nq; q++) {
+    with_option += has_option(r, q);
+    rejected += has_option(r, q) && r.answer[q].option.status == autopath::kRejected;
+  }
+  if (with_option == r.nq && !matches_named(conf, plan, start, r)) {
+    out.fell_back = true;  // not what a real implementation sends
+    return Next{false, start, true};
+  }
+  if (with_option == r.nq && rejected == 0) {
     remember_from(conf, r, Support::yes);
     bool matched = r.answer[0].option.status == autopath::kMatched;
     if (both && matched && (r.answer[0].option.flags & autopath::kFlagBoth)) {
@@ -203,10 +229,11 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
     return take_verdict(conf, plan, start, nq, r, walk, out);
   }
   out.fell_back = true;
-  if (with_option > 0) return Next{false, start, true};  // replicas disagree about support
-  // A plain answer for candidate `start`: final when positive, else the
-  // walk goes on after it.
-  remember_from(conf, r, Support::no);
+  if (with_option > rejected) return Next{false, start, true};  // replicas disagree
+  // A plain answer for candidate `start` (from a server without support, or
+  // one that rejected the option): final when positive, else the walk goes
+  // on after it.
+  if (rejected == 0) remember_from(conf, r, Support::no);
   out.classic_queries += uint16_t(r.nq);
   if (both) {
     Walk aaaa_walk(conf, plan, qtypes + 1, 1, exchange, out);

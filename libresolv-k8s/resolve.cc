@@ -84,11 +84,7 @@ int from_hosts(const GaiPlan& gp, Found& found) {
 int error_of(Status a, Status b) {
   if (a == Status::pass_through || b == Status::pass_through) return kLetLibcAnswer;
   if (a == Status::system || b == Status::system) return EAI_SYSTEM;
-  if (kLibc == Dialect::musl) {
-    return a == Status::try_again    ? EAI_AGAIN
-           : a == Status::no_recovery ? EAI_FAIL
-                                      : EAI_NONAME;
-  }
+  if (kLibc == Dialect::musl) return a == Status::try_again ? EAI_AGAIN : EAI_NONAME;
   if (a == Status::try_again && b == Status::try_again) return EAI_AGAIN;
   bool a_nodata = a == Status::try_again || a == Status::no_data;
   bool b_nodata = b == Status::try_again || b == Status::no_data;

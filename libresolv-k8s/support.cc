@@ -1,5 +1,6 @@
 // Which servers understand the autopath option, remembered for the whole
 // process: a "no" expires, so a server that gains support is found again.
+#include <pthread.h>
 #include <sys/socket.h>
 
 #include "lookup.h"
@@ -37,9 +38,19 @@ Slot* find(const Nameserver& ns) {
   return nullptr;
 }
 
+// A child forked while another thread held the lock starts afresh.
+void forget_in_child() {
+  for (Slot& s : slots) s = Slot{};
+  lock_word = 0;
+}
+
+pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+void register_atfork() { pthread_atfork(nullptr, nullptr, forget_in_child); }
+
 }  // namespace
 
 Support server_support(const Nameserver& ns, uint32_t now) {
+  pthread_once(&atfork_once, register_atfork);
   lock();
   Slot* s = find(ns);
   Support result = Support::unknown;

@@ -139,22 +139,19 @@ void Walk::finish() {
   else out_.status = last_;
 }
 
-// musl's name_from_dns: a missing reply or SERVFAIL ends the walk with
-// EAI_AGAIN, NXDOMAIN goes on, any other rcode ends it with EAI_FAIL, and a
-// NOERROR reply ends it whether or not it had addresses.
+// musl's name_from_dns: res_msend accepts only NOERROR and NXDOMAIN, so any
+// other rcode is a missing reply, which ends the walk with EAI_AGAIN;
+// NXDOMAIN goes on, and a NOERROR reply ends it, addresses or not.
 bool Walk::take_musl(size_t i, const CandidateReplies& r) {
   for (size_t q = 0; q < r.nq; q++) {
-    if (!replied(r, q) || r.answer[q].rcode == dns::kServFail) {
+    uint8_t rcode = replied(r, q) ? r.answer[q].rcode : uint8_t(dns::kServFail);
+    if (rcode != dns::kNoError && rcode != dns::kNxDomain) {
       out_.status = Status::try_again;
       return true;
     }
-    if (r.answer[q].rcode == dns::kNxDomain) {
+    if (rcode == dns::kNxDomain) {
       out_.status = Status::host_not_found;
       return false;
-    }
-    if (r.answer[q].rcode != dns::kNoError) {
-      out_.status = Status::no_recovery;
-      return true;
     }
   }
   collect(i, r);

@@ -66,7 +66,14 @@ for opts in 'timeout:1 attempts:1' 'timeout:1 attempts:2'; do
 		name=${name%.shop}
 		name=${name%/AAAA}
 		same "silent $drop, $opts" "$WORK/silent.conf" --drop="$drop" -- "$PROBE" "$name"
-		check "silent $drop, $opts: retries" "$(dropped "$WORK/glibc.log")" "$(dropped "$WORK/shim.log")"
+		if [[ $drop == */AAAA ]]; then
+			# Deliberate: after one family timed out glibc resends the pair
+			# one by one (send_dg's single-request switch); we do not.
+			check "silent $drop, $opts: no more retries than glibc" ok \
+				"$( (($(dropped "$WORK/shim.log") <= $(dropped "$WORK/glibc.log"))) && echo ok)"
+		else
+			check "silent $drop, $opts: retries" "$(dropped "$WORK/glibc.log")" "$(dropped "$WORK/shim.log")"
+		fi
 	done
 done
 conf two-silent '127.0.0.53 127.0.0.54' 'timeout:1 attempts:2'
