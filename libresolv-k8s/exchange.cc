@@ -51,7 +51,7 @@ static void on_reply(void* arg, int ares_status, int, unsigned char* msg, int le
   Reply::Status s = status_of(ares_status, msg);
   if (ares_status == ARES_ECANCELLED && step.refused) s = Reply::conn_refused;
   if (s == Reply::conn_refused) step.refused = true;
-  if (s == Reply::ok) {
+  if (ares_status == ARES_SUCCESS) {
     r.msg = keep_reply(*p.channels, p.index, msg, size_t(len));
     r.len = size_t(len);
     if (!r.msg) s = Reply::error;

@@ -73,7 +73,7 @@ void split_both(CandidateReplies& r) {
 
 void remember_from(const Config& conf, const CandidateReplies& r, Support s) {
   for (size_t q = 0; q < r.nq; q++)
-    if (r.reply[q].status == Reply::ok && r.reply[q].server < conf.ns.count) {
+    if (r.answer_ok[q] && r.reply[q].server < conf.ns.count) {
       remember_support(conf.ns[r.reply[q].server], s, now_seconds());
       return;
     }
@@ -179,10 +179,7 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
                     size_t nq, ExchangeFn exchange, Walk& walk, LookupResult& out) {
   Support support = server_support(conf.ns[0], now_seconds());
   if (support == Support::no || support == Support::formerr) return Next{false, start, true};
-  // STOP_ON_EXISTS for both libcs: glibc goes on past NODATA, so the walk
-  // must learn of it to end with EAI_NODATA as glibc does.
-  uint8_t flags = autopath::kFlagQ | autopath::kFlagStopOnExists;
-  if (nq == 2) flags |= autopath::kFlagPaired;
+  uint8_t flags = autopath_flags(nq);
   Plan rest = plan;
   rest.suffix.clear();
   for (size_t j = start; j < plan.suffix.count; j++) rest.suffix.push(plan.suffix[j]);
@@ -246,6 +243,10 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
 }
 
 }  // namespace
+
+uint8_t autopath_flags(size_t nq) {
+  return autopath::kFlagQ | autopath::kFlagStopOnExists | (nq == 2 ? autopath::kFlagPaired : 0);
+}
 
 // The protocol's client side: one query per family (one in all once the
 // server has shown support), again after each NODATA glibc walks past, and

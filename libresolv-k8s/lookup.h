@@ -45,6 +45,11 @@ using ExchangeFn = void (*)(const Config& conf, const Bytes* queries, Reply* rep
 void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
             ExchangeFn exchange, LookupResult& out);
 
+// The option's flags for a walk of `nq` query types: PAIRED when A and AAAA
+// go together; STOP_ON_EXISTS always (musl stops at NODATA, glibc must
+// learn of each NODATA it walks past to end with EAI_NODATA).
+uint8_t autopath_flags(size_t nq);
+
 // Per-server memory of autopath support, shared by all threads.
 enum class Support : uint8_t { unknown, yes, no, formerr };
 Support server_support(const Nameserver& ns, uint32_t now);

@@ -19,7 +19,9 @@ struct Reply {
     error,         // c-ares could not run: memory, descriptors
   };
   Status status = not_sent;
-  const uint8_t* msg = nullptr;  // valid until the next exchange on this thread
+  // The last reply received (status ok, servfail, refused or notimp),
+  // valid until the next exchange on this thread.
+  const uint8_t* msg = nullptr;
   size_t len = 0;
   uint8_t server = 0;  // index in Config::ns of the server that answered
 };

@@ -20,7 +20,9 @@ void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qt
                   size_t suffix_count, CandidateReplies& r) {
   for (size_t q = 0; q < r.nq; q++) {
     const Reply& rep = r.reply[q];
-    r.answer_ok[q] = rep.status == Reply::ok &&
+    bool came_back = rep.status == Reply::ok || rep.status == Reply::servfail ||
+                     rep.status == Reply::refused || rep.status == Reply::notimp;
+    r.answer_ok[q] = came_back && rep.msg &&
                      read_answer(conf.dialect, Bytes{rep.msg, rep.len}, qname, qtypes[q],
                                  conf.opt.autopath_code, suffix_count, r.answer[q]);
   }

@@ -13,7 +13,7 @@ struct CandidateReplies {
   size_t nq = 0;
   Reply reply[2];
   Answer answer[2];
-  bool answer_ok[2] = {};  // read_answer accepted the reply
+  bool answer_ok[2] = {};  // a reply came back (SERVFAIL, say) and read_answer accepted it
 };
 
 class Walk {

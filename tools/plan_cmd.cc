@@ -6,17 +6,16 @@
 #include <string>
 
 #include "cli.h"
-#include "plan.h"
+#include "lookup.h"
 
 namespace cli {
 namespace {
 
-// The flags lookup() sends: PAIRED for A and AAAA asked together,
-// STOP_ON_EXISTS for musl.
+// The flags lookup() sends: A and AAAA go together for AF_UNSPEC (glibc's
+// no-aaaa asks A only).
 uint8_t query_flags(const rk8s::Config& c, int family) {
   bool paired = family == AF_UNSPEC && !(c.dialect == rk8s::Dialect::glibc && c.opt.no_aaaa);
-  return rk8s::autopath::kFlagQ | (paired ? rk8s::autopath::kFlagPaired : 0) |
-         (c.dialect == rk8s::Dialect::musl ? rk8s::autopath::kFlagStopOnExists : 0);
+  return rk8s::autopath_flags(paired ? 2 : 1);
 }
 
 std::string flag_words(uint8_t flags) {
