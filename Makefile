@@ -103,8 +103,9 @@ fuzz-smoke: $(FUZZ_BIN)
 
 test: deps
 	$(MAKE) all fuzz
-	@set -e; for t in $(TESTS); do $(MAKE) --no-print-directory $$t; done
-	$(MAKE) --no-print-directory fuzz-smoke
+	@set -e; n=0; for t in $(TESTS) fuzz-smoke; do \
+	  echo "== $$t"; $(MAKE) --no-print-directory $$t; n=$$((n + 1)); \
+	done; echo "test: $$n passed, 0 failed"
 
 clean:
 	rm -rf $(B)/obj $(B)/glibc $(B)/musl $(B)/bin $(B)/tests $(B)/fuzz
