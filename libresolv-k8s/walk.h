@@ -1,7 +1,8 @@
 // The classic serial walk, one candidate at a time, with the stop rules of
 // the replaced libc (glibc's __res_context_search, musl's
-// name_from_dns_search). The autopath step feeds it candidate 0's replies
-// when the server did not walk the list itself.
+// name_from_dns_search). The autopath rounds (lookup.cc) tell it what the
+// server learnt, candidate by candidate, and hand it the plain replies of a
+// server that did not walk the list itself.
 #pragma once
 
 #include "lookup.h"
