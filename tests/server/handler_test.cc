@@ -171,6 +171,19 @@ TEST(HandlerModes, MalformedOptionIsRejectedAndAnsweredPlainly) {
   EXPECT_EQ(s->info.autopath->status, autopath::kRejected);
 }
 
+TEST(HandlerModes, DroppedCandidateDropsTheWholeAutopathQuery) {
+  Faults faults;
+  ASSERT_TRUE(faults.add_drop("nosuch.svc.cluster.local"));
+  HandlerConfig config{&test::fixture_store(), &faults, AutopathMode::on, kCode};
+  std::vector<uint8_t> payload = autopath_payload({"shop.svc.cluster.local", "svc.cluster.local"}, 0);
+  std::vector<dns::EdnsOption> options{{kCode, Bytes{payload.data(), payload.size()}}};
+  std::vector<uint8_t> q = query("nosuch.shop.svc.cluster.local", dns::kTypeA, 1232, options);
+  auto s = std::make_unique<Sent>();
+  s->size = handle_query(config, Bytes{q.data(), q.size()}, false, s->buf, sizeof s->buf, s->info);
+  EXPECT_EQ(s->size, 0u);
+  EXPECT_TRUE(s->info.dropped);
+}
+
 TEST(HandlerAnswer, AuthorityAndFlags) {
   auto s = send(query("nope.shop.svc.cluster.local", dns::kTypeA, 0));
   Parsed p = parse(*s);
