@@ -49,6 +49,18 @@ struct FixedVec {
   const T* end() const { return items + count; }
 };
 
+// A lock for a few lines of work. It is a plain word, so a child forked
+// while another thread held it can simply reset it.
+struct SpinLock {
+  int word = 0;
+
+  void lock() {
+    while (__atomic_exchange_n(&word, 1, __ATOMIC_ACQUIRE)) {
+    }
+  }
+  void unlock() { __atomic_store_n(&word, 0, __ATOMIC_RELEASE); }
+};
+
 inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; }
 
 inline uint16_t load16(const uint8_t* p) { return uint16_t(p[0] << 8 | p[1]); }

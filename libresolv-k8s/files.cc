@@ -32,17 +32,11 @@ Identity identity_of(const char* path) {
   return id;
 }
 
-// The parsed file and what it was parsed from; guarded by `lock_word`.
+// The parsed file and what it was parsed from; guarded by `guard`.
 Config cached;
 Identity cached_id;
 bool loaded;
-int lock_word;
-
-void lock() {
-  while (__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE)) {
-  }
-}
-void unlock() { __atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE); }
+SpinLock guard;
 
 void parse(const Identity& id) {
   FileBytes f;
@@ -111,7 +105,7 @@ namespace {
 // A child forked while another thread held the lock must not wait for it,
 // nor trust what that thread was writing.
 void forget_in_child() {
-  lock_word = 0;
+  guard = SpinLock{};
   loaded = false;
 }
 
@@ -122,13 +116,13 @@ void register_atfork() { pthread_atfork(nullptr, nullptr, forget_in_child); }
 
 void current_config(Config& out) {
   pthread_once(&atfork_once, register_atfork);
-  lock();
+  guard.lock();
   if (!loaded || !cached.opt.no_reload) {
     Identity id = identity_of("/etc/resolv.conf");
     if (!loaded || !same_identity(id, cached_id)) parse(id);
   }
   out = cached;
-  unlock();
+  guard.unlock();
 }
 
 HostsPlan current_hosts_plan() {

@@ -1,7 +1,5 @@
 #include "lookup.h"
 
-#include <time.h>
-
 #include "walk.h"
 
 namespace rk8s {
@@ -9,12 +7,6 @@ namespace {
 
 constexpr uint16_t kAutopathUdpSize = 1232;
 constexpr size_t kQueryBytes = 4608;
-
-uint32_t now_seconds() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint32_t(ts.tv_sec);
-}
 
 // One autopath query: candidate 0 as QNAME, the plan's suffixes in the option.
 struct AutopathQuery {
@@ -74,7 +66,7 @@ void split_both(CandidateReplies& r) {
 void remember_from(const Config& conf, const CandidateReplies& r, Support s) {
   for (size_t q = 0; q < r.nq; q++)
     if (r.answer_ok[q] && r.reply[q].server < conf.ns.count) {
-      remember_support(conf.ns[r.reply[q].server], s, now_seconds());
+      remember_support(conf.ns[r.reply[q].server], s);
       return;
     }
 }
@@ -177,7 +169,7 @@ Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
 // One autopath query for candidates start..: QNAME is candidate `start`.
 Next autopath_round(const Config& conf, const Plan& plan, size_t start, const uint16_t* qtypes,
                     size_t nq, ExchangeFn exchange, Walk& walk, LookupResult& out) {
-  Support support = server_support(conf.ns[0], now_seconds());
+  Support support = server_support(conf.ns[0]);
   if (support == Support::no || support == Support::formerr) return Next{false, start, true};
   uint8_t flags = autopath_flags(nq);
   Plan rest = plan;

@@ -2,6 +2,7 @@
 // process: a "no" expires, so a server that gains support is found again.
 #include <pthread.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "lookup.h"
 
@@ -19,17 +20,21 @@ struct Slot {
 
 Slot slots[kSlots];
 size_t next_victim;
-int lock_word;
-
-void lock() {
-  while (__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE)) {
-  }
-}
-void unlock() { __atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE); }
+SpinLock guard;
 
 bool same(const Nameserver& a, const Nameserver& b) {
   size_t n = a.family == AF_INET ? 4 : 16;
   return a.family == b.family && a.scope_id == b.scope_id && memcmp(a.addr, b.addr, n) == 0;
+}
+
+uint32_t now_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint32_t(ts.tv_sec);
+}
+
+bool current(const Slot& s, uint32_t now) {
+  return s.support != Support::unknown && (s.until == 0 || now < s.until);
 }
 
 Slot* find(const Nameserver& ns) {
@@ -41,7 +46,7 @@ Slot* find(const Nameserver& ns) {
 // A child forked while another thread held the lock starts afresh.
 void forget_in_child() {
   for (Slot& s : slots) s = Slot{};
-  lock_word = 0;
+  guard = SpinLock{};
 }
 
 pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -49,18 +54,19 @@ void register_atfork() { pthread_atfork(nullptr, nullptr, forget_in_child); }
 
 }  // namespace
 
-Support server_support(const Nameserver& ns, uint32_t now) {
+Support server_support(const Nameserver& ns) {
   pthread_once(&atfork_once, register_atfork);
-  lock();
+  uint32_t now = now_seconds();
+  guard.lock();
   Slot* s = find(ns);
-  Support result = Support::unknown;
-  if (s && (s->until == 0 || now < s->until)) result = s->support;
-  unlock();
+  Support result = s && current(*s, now) ? s->support : Support::unknown;
+  guard.unlock();
   return result;
 }
 
-void remember_support(const Nameserver& ns, Support support, uint32_t now) {
-  lock();
+void remember_support(const Nameserver& ns, Support support) {
+  uint32_t now = now_seconds();
+  guard.lock();
   Slot* s = find(ns);
   if (!s) {
     s = &slots[next_victim];
@@ -69,7 +75,17 @@ void remember_support(const Nameserver& ns, Support support, uint32_t now) {
   }
   s->support = support;
   s->until = support == Support::yes ? 0 : now + kForgetAfter;
-  unlock();
+  guard.unlock();
+}
+
+size_t known_support(ServerSupport* out, size_t cap) {
+  uint32_t now = now_seconds();
+  size_t n = 0;
+  guard.lock();
+  for (const Slot& s : slots)
+    if (n < cap && current(s, now)) out[n++] = ServerSupport{s.ns, s.support};
+  guard.unlock();
+  return n;
 }
 
 }  // namespace rk8s

@@ -1,5 +1,6 @@
 // RESOLV_K8S_STATS=PATH: the process's counters appended to PATH at exit,
 // as Prometheus text, one block per process labelled with its pid.
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -54,11 +55,22 @@ __attribute__((destructor)) void write_stats() {
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
   long pid = getpid();
-  char block[1024];  // exe and 8 lines always fit
+  char block[2048];  // exe, 8 counters and 8 servers always fit
   size_t len = size_t(snprintf(block, sizeof block, "# resolv-k8s pid=%ld exe=%s\n", pid, exe));
   for (const auto& m : metrics)
     len += size_t(snprintf(block + len, sizeof block - len, "resolv_k8s_%s_total{pid=\"%ld\"} %llu\n",
                            m.name, pid, (unsigned long long)m.value));
+  // What each server showed of autopath support.
+  static const char* const support_names[] = {"unknown", "yes", "no", "formerr"};
+  ServerSupport servers[8];
+  size_t count = known_support(servers, 8);
+  for (size_t i = 0; i < count; i++) {
+    char addr[64];
+    inet_ntop(servers[i].ns.family, servers[i].ns.addr, addr, sizeof addr);
+    len += size_t(snprintf(block + len, sizeof block - len,
+                           "resolv_k8s_server_autopath{pid=\"%ld\",server=\"%s\",support=\"%s\"} 1\n",
+                           pid, addr, support_names[int(servers[i].support)]));
+  }
   // One write with O_APPEND: blocks of processes sharing the file never interleave.
   int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd >= 0) {

@@ -24,17 +24,22 @@ const std::pair<const char*, const char*> kColumns[] = {
 struct Block {
   std::string pid, exe;
   std::map<std::string, unsigned long> values;
+  std::map<std::string, std::string> support;  // server -> what it showed
 };
 
 bool read_blocks(std::ifstream& f, std::vector<Block>& out) {
   static const std::regex header(R"(# resolv-k8s pid=(\d+) exe=(.*))");
   static const std::regex metric(R"re(resolv_k8s_(\w+)_total\{pid="(\d+)"\} (\d+))re");
+  static const std::regex server(
+      R"re(resolv_k8s_server_autopath\{pid="(\d+)",server="([^"]+)",support="(\w+)"\} 1)re");
   std::smatch m;
   for (std::string line; std::getline(f, line);) {
     if (std::regex_match(line, m, header)) {
-      out.push_back(Block{m[1], m[2], {}});
+      out.push_back(Block{m[1], m[2], {}, {}});
     } else if (std::regex_match(line, m, metric) && !out.empty() && m[2] == out.back().pid) {
       out.back().values[m[1]] = std::stoul(m[3]);
+    } else if (std::regex_match(line, m, server) && !out.empty() && m[1] == out.back().pid) {
+      out.back().support[m[2]] = m[3];
     } else if (!line.empty()) {
       return false;
     }
@@ -67,15 +72,18 @@ int stats_command(const Args& args) {
   for (auto [metric, heading] : kColumns) printf(" %9s", heading);
   printf("\n");
   std::map<std::string, unsigned long> total;
+  std::map<std::string, std::string> support;  // the last process's word wins
   for (Block& b : blocks) {
     print_row(b.pid, b.exe.substr(b.exe.rfind('/') + 1), b.values);
     for (auto& [k, v] : b.values) total[k] += v;
+    for (auto& [server, word] : b.support) support[server] = word;
   }
   print_row("total", std::to_string(blocks.size()) + " processes", total);
   unsigned long classic = total["queries_classic"];
   if (classic)
     printf("queries on the wire: %lu of the classic walk's %lu (%lu%% saved)\n",
            total["queries_sent"], classic, 100 * total["queries_saved"] / classic);
+  for (auto& [server, word] : support) printf("server %s: autopath support %s\n", server.c_str(), word.c_str());
   return 0;
 }
 

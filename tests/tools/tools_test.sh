@@ -91,14 +91,17 @@ resolv_k8s_queries_classic_total 6
 resolv_k8s_queries_saved_total 3
 resolv_k8s_autopath_total 2
 resolv_k8s_fallbacks_total 0
-resolv_k8s_libc_total 0"
+resolv_k8s_libc_total 0
+resolv_k8s_server_autopath{server=\"127.0.0.53\",support=\"yes\"} 1"
 check "stats: one block per process, the right counts" "$block
-$block" "$(grep -v '^#' "$stats" | sed 's/{pid="[0-9]*"}//')" "$(cat "$stats")"
+$block" "$(grep -v '^#' "$stats" | sed 's/pid="[0-9]*",\{0,1\}//; s/{}//')" "$(cat "$stats")"
 check "stats: each block names its process" "2 2" \
 	"$(grep -c "^# resolv-k8s pid=[0-9]* exe=$PROBE$" "$stats") $(cut -d'"' -f2 "$stats" | grep -v '^#' | sort -u | wc -l)"
 check "stats: the command's total" \
 "total    2 processes                  4         4         6        12         6         4         0         0" \
 	"$(cli "$build" stats "$stats" | grep ^total)"
+check "stats: what each server showed" "server 127.0.0.53: autopath support yes" \
+	"$(cli "$build" stats "$stats" | grep ^server)"
 
 rm -f "$stats"
 pod "$log" on "$here/kubelet.conf" -- env LD_PRELOAD="$SHIM" RESOLV_K8S=off RESOLV_K8S_STATS="$stats" \
