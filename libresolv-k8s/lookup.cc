@@ -55,7 +55,8 @@ void split_both(CandidateReplies& r) {
   const Answer& a = r.answer[0];
   aaaa = Answer{};
   aaaa.rcode = dns::kNoError;
-  aaaa.ancount = uint16_t(a.both_aaaa.count);
+  // Counted as a reply of its own would count: the synthesized CNAME too.
+  aaaa.ancount = uint16_t(a.both_aaaa.count + (a.option.index > 0));
   aaaa.addrs = a.both_aaaa;
   aaaa.canon = a.canon;
   aaaa.has_canon = a.has_canon;

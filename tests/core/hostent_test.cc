@@ -14,12 +14,20 @@ namespace {
 
 const uint8_t kAddrs[3][16] = {{10, 0, 0, 1}, {10, 0, 0, 2}, {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5}};
 
+// Entry i of a pointer list the builder may have put at any alignment, as
+// the caller's buffer had it (glibc does the same).
+char* entry(char** list, size_t i) {
+  char* p;
+  memcpy(&p, reinterpret_cast<const char*>(list) + i * sizeof p, sizeof p);
+  return p;
+}
+
 std::string render(const hostent& h) {
   std::string s = std::string(h.h_name) + (h.h_addrtype == AF_INET6 ? " inet6" : " inet");
-  for (char** a = h.h_aliases; *a; a++) s += " alias=" + std::string(*a);
-  for (char** a = h.h_addr_list; *a; a++) {
+  for (size_t i = 0; char* a = entry(h.h_aliases, i); i++) s += " alias=" + std::string(a);
+  for (size_t i = 0; char* a = entry(h.h_addr_list, i); i++) {
     char buf[INET6_ADDRSTRLEN];
-    inet_ntop(h.h_addrtype, *a, buf, sizeof buf);
+    inet_ntop(h.h_addrtype, a, buf, sizeof buf);
     s += " " + std::string(buf);
   }
   return s;

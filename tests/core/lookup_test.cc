@@ -249,6 +249,17 @@ TEST_F(LookupTest, AutopathFirstLookupTwoQueriesThenOne) {
   EXPECT_EQ(text_of(second.result.canon), "web.s2.test");
 }
 
+TEST_F(LookupTest, AutopathBothCarriesAaaaOfALaterCandidate) {
+  f.mode = Mode::autopath;
+  f.zone["late6.s2.test"] = {{dns::kTypeAAAA, "fd00::9"}};
+  Config c = config(Dialect::glibc, kPod);
+  run(c, "late6", kUnspec, 2);
+  Outcome second = run(c, "late6", kUnspec, 2);
+  EXPECT_EQ(second.log, (std::vector<std::string>{"late6.s1.test A +opt"}));
+  EXPECT_EQ(second.result.status, Status::found);
+  EXPECT_EQ(addrs(second.result), (std::vector<std::string>{"fd00::9"}));
+}
+
 TEST_F(LookupTest, AutopathCanonicalNameFollowsCnameChain) {
   f.mode = Mode::autopath;
   Outcome r = run(config(Dialect::glibc, kPod), "alias", kInet, 1);

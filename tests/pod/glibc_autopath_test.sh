@@ -73,6 +73,7 @@ payments
 -F canonname alias.example.com
 nodata=1 -f inet6 db.shop
 -f inet v6only.example.com
+v6only.example.com
 -f inet web
 empty.nonterminal.example.com
 EOF
