@@ -42,9 +42,7 @@ inside() {
 				before=$(wc -l < "$log")
 				t0=$EPOCHREALTIME
 				if [[ $prog == getent ]]; then
-					# getent asks for IDN conversion by default, which the library
-					# leaves to libc: --no-idn, as most programs ask.
-					answer=$(LD_PRELOAD=$shim RESOLV_K8S_STATS=$work/stats getent --no-idn ahosts "$name" |
+					answer=$(LD_PRELOAD=$shim RESOLV_K8S_STATS=$work/stats getent ahosts "$name" |
 						awk 'NR == 1 { print $1 }') || true
 					ms=$(( (${EPOCHREALTIME/./} - ${t0/./}) / 1000 ))
 				else
