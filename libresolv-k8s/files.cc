@@ -112,11 +112,15 @@ void forget_in_child() {
 pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 void register_atfork() { pthread_atfork(nullptr, nullptr, forget_in_child); }
 
+void lock_files() {
+  pthread_once(&atfork_once, register_atfork);
+  guard.lock();
+}
+
 }  // namespace
 
 void current_config(Config& out) {
-  pthread_once(&atfork_once, register_atfork);
-  guard.lock();
+  lock_files();
   if (!loaded || !cached.opt.no_reload) {
     Identity id = identity_of("/etc/resolv.conf");
     if (!loaded || !same_identity(id, cached_id)) parse(id);
@@ -125,18 +129,34 @@ void current_config(Config& out) {
   guard.unlock();
 }
 
+// glibc rereads nsswitch.conf when it changed (nss_database_check_reload).
 HostsPlan current_hosts_plan() {
-  FileBytes f;
-  if (!read_file("/etc/nsswitch.conf", f)) return nsswitch_hosts(nullptr, 0);
-  HostsPlan p = nsswitch_hosts(f.data, f.size);
-  free(f.data);
+  static Identity plan_id;
+  static HostsPlan plan;
+  static bool plan_loaded;
+  Identity id = identity_of("/etc/nsswitch.conf");
+  lock_files();
+  if (!plan_loaded || !same_identity(id, plan_id)) {
+    FileBytes f;
+    bool ok = id.exists && read_file("/etc/nsswitch.conf", f);
+    plan = ok ? nsswitch_hosts(f.data, f.size) : nsswitch_hosts(nullptr, 0);
+    free(f.data);
+    plan_id = id;
+    plan_loaded = true;
+  }
+  HostsPlan p = plan;
+  guard.unlock();
   return p;
 }
 
-// glibc's host.conf: `multi on|off`, the last line wins; RESOLV_MULTI
-// overrides it.
-bool hosts_multi() {
-  bool multi = false;
+namespace {
+
+bool multi;
+pthread_once_t multi_once = PTHREAD_ONCE_INIT;
+
+// glibc reads host.conf once per process: `multi on|off`, the last line
+// wins; RESOLV_MULTI overrides it.
+void read_host_conf() {
   FileBytes f;
   if (read_file("/etc/host.conf", f)) {
     for (char* line = f.data; line && *line;) {
@@ -154,6 +174,12 @@ bool hosts_multi() {
     free(f.data);
   }
   if (const char* v = resolver_env("RESOLV_MULTI")) multi = strcasecmp(v, "on") == 0;
+}
+
+}  // namespace
+
+bool hosts_multi() {
+  pthread_once(&multi_once, read_host_conf);
   return multi;
 }
 

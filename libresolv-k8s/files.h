@@ -1,7 +1,7 @@
 // The files a lookup reads, read when the replaced libc reads them:
-// resolv.conf is reparsed when it changed (glibc stats it on every lookup,
-// musl rereads it: the same answers), /etc/hosts and nsswitch.conf are read
-// on every lookup.
+// resolv.conf and nsswitch.conf are reparsed when they changed (glibc stats
+// them on every lookup; musl rereads resolv.conf: the same answers),
+// /etc/hosts is read on every lookup, host.conf once.
 #pragma once
 
 #include "conf.h"
