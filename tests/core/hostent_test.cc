@@ -46,8 +46,8 @@ size_t fitting_size(Build build, const HostentParts& p, size_t skew, std::string
     rendered = render(h);
     auto inside = [&](const void* q) { return q >= buf && q < buf + len; };
     EXPECT_TRUE(inside(h.h_name) && inside(h.h_aliases) && inside(h.h_addr_list));
-    for (char** a = h.h_addr_list; *a; a++) EXPECT_TRUE(inside(*a));
-    for (char** a = h.h_aliases; *a; a++) EXPECT_TRUE(inside(*a));
+    for (size_t i = 0; char* a = entry(h.h_addr_list, i); i++) EXPECT_TRUE(inside(a));
+    for (size_t i = 0; char* a = entry(h.h_aliases, i); i++) EXPECT_TRUE(inside(a));
     EXPECT_EQ(mem[skew + len], '\x55') << "wrote past the end";
     return len;
   }
