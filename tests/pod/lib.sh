@@ -26,6 +26,8 @@ pod_init() {
 	PROBE=$build/tests/gai-probe-glibc
 	# POD_SHIM= (empty) runs the "with shim" side without it: harness checks.
 	SHIM=${POD_SHIM-$build/glibc/libresolv-k8s.so}
+	local f
+	for f in $SHIM; do [[ -e $f ]] || { echo "no $f" >&2; exit 1; }; done
 	: "${POD_DATA:=--cluster $POD_ROOT/tests/fixtures/cluster.json
 		--zone $POD_ROOT/tests/fixtures/example.com.zone
 		--zone $POD_ROOT/tests/fixtures/corp.example.zone
