@@ -57,14 +57,13 @@ int from_hosts(const GaiPlan& gp, Found& found) {
              : gp.want_a && gp.want_aaaa    ? AF_UNSPEC
              : gp.want_a                    ? AF_INET
                                             : AF_INET6;
-  HostsResult first;
+  HostsResult first, second;  // both outlive `canon`
   hosts_lookup(q, Str{f.data, f.size}, str(gp.node), first);
   int rc = !first.complete ? kLetLibcAnswer : first.error;
   if (rc == 0) {
     found.take(first);
     const char* canon = first.canon();
     if (two_steps && (!gp.a_only_without_aaaa || found.count == 0)) {
-      HostsResult second;
       q.family = AF_INET;
       hosts_lookup(q, Str{f.data, f.size}, str(gp.node), second);
       if (!second.complete) rc = kLetLibcAnswer;
