@@ -4,12 +4,6 @@
 #include "libc.h"
 #include "trace.h"
 
-#ifndef __THROW
-#define __THROW
-#endif
-
-#define EXPORT extern "C" __attribute__((visibility("default")))
-
 EXPORT int getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
                        struct addrinfo** res) __THROW {
   using namespace rk8s;

@@ -8,12 +8,6 @@
 #include "libc.h"
 #include "trace.h"
 
-#ifndef __THROW
-#define __THROW
-#endif
-
-#define EXPORT extern "C" __attribute__((visibility("default")))
-
 namespace rk8s {
 namespace {
 

@@ -4,6 +4,13 @@
 
 #include <netdb.h>
 
+// Our definitions of the entry points: exported (everything else is hidden),
+// and declared as the libc's headers declare them (glibc's are noexcept).
+#ifndef __THROW
+#define __THROW
+#endif
+#define EXPORT extern "C" __attribute__((visibility("default")))
+
 namespace rk8s {
 
 struct LibcResolver {
