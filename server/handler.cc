@@ -125,7 +125,7 @@ size_t handle_query(const HandlerConfig& config, Bytes query, bool tcp, uint8_t*
     if (has_option && config.mode == AutopathMode::on) {
       if (autopath::decode_query(value, option) == autopath::QueryDecode::ok) {
         w = walk(*config.store, *config.faults, q.question.name, q.question.type, option);
-        use_walk = w.drop || w.option.status != autopath::kRejected;
+        use_walk = w.option.status != autopath::kRejected;
       }
       reply_option = w.option;
       info.autopath = w.option;
