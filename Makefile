@@ -62,6 +62,13 @@ FUZZ_BIN := $(FUZZ_SRC:fuzz/%.cc=$(B)/fuzz/%)
 FUZZ_CORE_SRC := $(shell grep -L -e '<ares.h>' -e '"channel.h"' $(CORE_SRC))
 FUZZ_CORE := $(B)/obj/fuzz/libresolv-k8s-core.a
 
+# The artifacts fragments name in each other's rules (mk/ is read in
+# alphabetical order, so they are defined here, before any of it).
+PRELOAD_SO := $(B)/glibc/libresolv-k8s.so $(B)/musl/libresolv-k8s.so
+SERVER_BIN := $(B)/bin/resolv-k8s-server
+TOOL_BIN := $(B)/bin/resolv-k8s
+GAI_PROBES := $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl $(B)/tests/gai-probe-musl-static
+
 ALL := $(CORE_LIBS)
 TESTS := test-core test-musl-link
 

@@ -38,8 +38,7 @@ $(MUSL_PROBE): tests/pod/gai-probe.c $(MUSL_STATIC)
 
 TESTS += test-musl
 .PHONY: test-musl
-# pod.mk and server.mk are read after this file: their paths spelled out.
 test-musl: $(MUSL_STATIC) $(MUSL_PROBE) $(B)/musl/libresolv-k8s.so $(B)/tests/gai-probe-musl \
-    $(B)/bin/resolv-k8s-server
+    $(SERVER_BIN)
 	tests/musl/static_test.sh $(B)
 	tests/musl/musl_diff_test.sh $(B)

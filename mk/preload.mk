@@ -2,7 +2,6 @@
 # copies of c-ares and mimalloc, exporting libc entry points only.
 
 PRELOAD_SRC := $(wildcard preload/*.cc)
-PRELOAD_SO := $(B)/glibc/libresolv-k8s.so $(B)/musl/libresolv-k8s.so
 ALL += $(PRELOAD_SO)
 
 THIRD_PARTY_FLAGS = -DCARES_STATICLIB -isystem $(B)/third_party/$(1)/include

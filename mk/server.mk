@@ -2,7 +2,6 @@
 
 SERVER_SRC := $(filter-out server/main.cc,$(wildcard server/*.cc))
 SERVER_OBJ := $(SERVER_SRC:%.cc=$(B)/obj/host/%.o)
-SERVER_BIN := $(B)/bin/resolv-k8s-server
 ALL += $(SERVER_BIN)
 
 $(SERVER_BIN): $(B)/obj/host/server/main.o $(SERVER_OBJ) $(B)/glibc/libresolv-k8s-core.a

@@ -2,7 +2,6 @@
 # with the same c-ares and mimalloc copies the preload uses; and its tests.
 
 TOOL_SRC := $(wildcard tools/*.cc)
-TOOL_BIN := $(B)/bin/resolv-k8s
 ALL += $(TOOL_BIN)
 
 $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): HOST_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
