@@ -8,7 +8,8 @@ namespace {
 constexpr uint16_t kAutopathUdpSize = 1232;
 constexpr size_t kQueryBytes = 4608;
 
-// One autopath query: candidate 0 as QNAME, the plan's suffixes in the option.
+// One autopath query: the round's first candidate as QNAME, the rest of the
+// plan's suffixes in the option.
 struct AutopathQuery {
   dns::Name qname;
   autopath::QueryOption option;
