@@ -95,12 +95,6 @@ struct Next {
 };
 constexpr Next kDone{true, 0, false};
 
-bool positive(const CandidateReplies& r) {
-  for (size_t q = 0; q < r.nq; q++)
-    if (r.answer_ok[q] && r.answer[q].rcode == dns::kNoError && r.answer[q].ancount > 0) return true;
-  return false;
-}
-
 // The server walked candidates start.. itself: every reply carries a valid
 // reply option. Candidates it skipped were NXDOMAIN (or SERVFAIL) to it.
 Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,

@@ -21,25 +21,20 @@ struct Found {
   bool complete = true;
 
   void take(const HostsResult& r) {
-    for (const HostsAddr& a : r.addrs) {
-      if (count == kMaxGaiAddrs) {
-        complete = false;
-        return;
-      }
-      addrs[count++] = GaiAddr{a.family, {}, a.scope_id};
-      memcpy(addrs[count - 1].addr, a.addr, 16);
-    }
+    for (const HostsAddr& a : r.addrs) push(a.family, a.addr, a.scope_id);
   }
   void take(const LookupResult& r) {
-    for (const Address& a : r.addrs) {
-      if (count == kMaxGaiAddrs) {
-        complete = false;
-        return;
-      }
-      addrs[count] = GaiAddr{};
-      addrs[count].family = a.family;
-      memcpy(addrs[count++].addr, a.addr, 16);
+    for (const Address& a : r.addrs) push(a.family, a.addr, 0);
+  }
+  void push(uint8_t family, const uint8_t* addr, uint32_t scope_id) {
+    if (count == kMaxGaiAddrs) {
+      complete = false;
+      return;
     }
+    GaiAddr& g = addrs[count++];
+    g.family = family;
+    memcpy(g.addr, addr, sizeof g.addr);
+    g.scope_id = scope_id;
   }
 };
 

@@ -10,11 +10,13 @@ bool replied(const CandidateReplies& r, size_t q) {
   return r.reply[q].status == Reply::ok && r.answer_ok[q];
 }
 
-bool positive(const CandidateReplies& r, size_t q) {
-  return replied(r, q) && r.answer[q].rcode == dns::kNoError && r.answer[q].ancount > 0;
-}
-
 }  // namespace
+
+bool positive(const CandidateReplies& r) {
+  for (size_t q = 0; q < r.nq; q++)
+    if (replied(r, q) && r.answer[q].rcode == dns::kNoError && r.answer[q].ancount > 0) return true;
+  return false;
+}
 
 void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qtypes,
                   size_t suffix_count, CandidateReplies& r) {
@@ -83,7 +85,7 @@ void Walk::run(size_t start) {
 // __res_context_query's verdict on a candidate, then __res_context_search's
 // decision whether to go on.
 bool Walk::take_glibc(size_t i, const CandidateReplies& r) {
-  if (positive(r, 0) || (r.nq == 2 && positive(r, 1))) {
+  if (positive(r)) {
     collect(i, r);
     return true;
   }

@@ -61,6 +61,9 @@ class Walk {
   Status last_ = Status::host_not_found;
 };
 
+// glibc's success: a reply of the candidate is NOERROR with answers.
+bool positive(const CandidateReplies& r);
+
 // Reads every reply of `r` that came back for candidate name `qname`.
 void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qtypes,
                   size_t suffix_count, CandidateReplies& r);
