@@ -5,6 +5,8 @@
 // c-ares is private, and nothing it allocates outlives this file's channels.
 #include "channel.h"
 
+#include "socket_pool.h"
+
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@ struct Channels {
   bool use_vc;
 
   ares_channel server[kMaxNameservers];
+  ServerSockets sockets[kMaxNameservers];
   uint8_t* reply[2];
   size_t reply_cap[2];
 };
@@ -53,11 +56,6 @@ static void init_once() {
   pthread_atfork(nullptr, nullptr, after_fork_in_child);
 }
 
-static bool same_server(const Nameserver& a, const Nameserver& b) {
-  return a.family == b.family && memcmp(a.addr, b.addr, sizeof a.addr) == 0 &&
-         a.scope_id == b.scope_id;
-}
-
 static bool built_from(const Channels& c, const Config& conf) {
   if (!c.built || c.generation != fork_generation || c.timeout != conf.opt.timeout ||
       c.use_vc != conf.opt.use_vc || c.ns.count != conf.ns.count)
@@ -88,7 +86,7 @@ static int timeout_ms(const Channels& c, size_t s) {
   return int(seconds ? seconds : 1) * 1000;
 }
 
-static ares_channel new_channel(const Channels& c, size_t s) {
+static ares_channel new_channel(Channels& c, size_t s) {
   static char lookups[] = "b";
   ares_options o;
   memset(&o, 0, sizeof o);
@@ -113,6 +111,8 @@ static ares_channel new_channel(const Channels& c, size_t s) {
     ares_destroy(ch);
     return nullptr;
   }
+  c.sockets[s] = ServerSockets{&c.ns[s], ARES_SOCKET_BAD, false, false, 0, 0, 0};
+  ares_set_socket_functions(ch, &kPooledSockets, &c.sockets[s]);
   return ch;
 }
 
@@ -144,11 +144,13 @@ ares_channel server_channel(Channels& c, size_t s) {
   return c.server[s];
 }
 
-void close_sockets(Channels& c, size_t s) {
+void close_sockets(Channels& c, size_t s, bool keep) {
+  c.sockets[s].keep = keep;
   if (c.server[s] && !set_server(c.server[s], c.ns[s])) {
     ares_destroy(c.server[s]);
     c.server[s] = nullptr;
   }
+  c.sockets[s].keep = false;
 }
 
 const uint8_t* keep_reply(Channels& c, size_t i, const uint8_t* msg, size_t len) {

@@ -23,9 +23,10 @@ Channels* thread_channels(const Config& conf);
 // nullptr when c-ares cannot be initialised.
 ares_channel server_channel(Channels& c, size_t s);
 
-// Closes the sockets of server `s`'s channel, as glibc closes its socket
-// after each res_send, so the next query gets a new source port.
-void close_sockets(Channels& c, size_t s);
+// Closes the sockets of server `s`'s channel after a step, as glibc closes
+// its socket after each res_send; with `keep`, the UDP socket goes back to
+// the pool (socket_pool.h) instead.
+void close_sockets(Channels& c, size_t s, bool keep);
 
 // Copies a reply into the thread's buffer `i` (0 or 1), kept until the next
 // exchange. nullptr when out of memory.

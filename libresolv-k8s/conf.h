@@ -27,6 +27,11 @@ struct Nameserver {
   uint32_t scope_id = 0;
 };
 
+inline bool same_server(const Nameserver& a, const Nameserver& b) {
+  return a.family == b.family && memcmp(a.addr, b.addr, sizeof a.addr) == 0 &&
+         a.scope_id == b.scope_id;
+}
+
 // Things worth telling the user; none of them stops the parse.
 enum Warning : uint32_t {
   kWarnLongLine = 1u << 0,          // musl would skip this line (> 255 bytes); we read it

@@ -104,6 +104,13 @@ static void send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, siz
   wait_for(ch, step);
 }
 
+// A socket that may still get a late reply or error is not reused.
+static bool every_reply_came(const Reply* replies, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (replies[i].status > Reply::notimp) return false;  // timeout and worse
+  return true;
+}
+
 // One step of the walk: every query to server s. True when a reply ends the
 // walk (glibc keeps one good reply of a pair and gives up on the other).
 static bool ask(Channels& c, const Config& conf, size_t s, const Bytes* queries,
@@ -122,11 +129,11 @@ static bool ask(Channels& c, const Config& conf, size_t s, const Bytes* queries,
     // glibc sends the second query only once the first is answered.
     send_and_wait(ch, queries, p, 1);
     if (replies[0].status == Reply::ok) {
-      if (reopen) close_sockets(c, s);
+      if (reopen) close_sockets(c, s, false);
       send_and_wait(ch, queries + 1, p + 1, 1);
     }
   }
-  close_sockets(c, s);
+  close_sockets(c, s, every_reply_came(replies, n));
   for (size_t i = 0; i < n; i++)
     if (replies[i].status == Reply::ok) return true;
   return false;

@@ -2,11 +2,13 @@
 // Runs inside `unshare --net` (mk/transport.mk): the namespace is private.
 #include <arpa/inet.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -483,6 +485,90 @@ TEST(Transport, CaresReadsNoConfigurationAndIgnoresTheEnvironment) {
   EXPECT_TRUE(mask & ARES_OPT_NOROTATE);
   EXPECT_FALSE(o.flags & ARES_FLAG_EDNS);
   ares_destroy_options(&o);
+}
+
+// The descriptor of our socket connected to 127.0.0.host:53, or -1.
+int socket_to(uint8_t host) {
+  for (int fd = 0; fd < 1024; fd++) {
+    sockaddr_in peer{};
+    socklen_t len = sizeof peer;
+    if (getpeername(fd, (sockaddr*)&peer, &len) == 0 && peer.sin_family == AF_INET &&
+        peer.sin_addr.s_addr == htonl(0x7f000000u | host) && peer.sin_port == htons(53))
+      return fd;
+  }
+  return -1;
+}
+
+std::vector<uint16_t> ports(Responder& r) {
+  std::vector<uint16_t> p;
+  for (auto& s : r.seen()) p.push_back(s.port);
+  return p;
+}
+
+TEST(Transport, SocketIsKeptBetweenExchangesAndRenewedEvery32) {
+  Responder s(40, answer(0x01010101));
+  Config c = config({40});
+  for (int i = 0; i < 70; i++) ASSERT_EQ(Exchange(c, 1).r[0].status, Reply::ok);
+  auto p = ports(s);
+  ASSERT_EQ(p.size(), 70u);
+  std::vector<size_t> changes;
+  for (size_t i = 1; i < p.size(); i++)
+    if (p[i] != p[i - 1]) changes.push_back(i);
+  EXPECT_EQ(changes, (std::vector<size_t>{32, 64}));
+}
+
+TEST(Transport, SocketThatMissedAReplyIsNotKept) {
+  std::atomic<int> n{0};
+  Responder s(41, [&](const Seen& q) {
+    return n++ == 0 ? std::vector<std::string>{} : std::vector<std::string>{reply(q.bytes, 0)};
+  });
+  Config c = config({41}, /*timeout=*/1, /*attempts=*/1);
+  EXPECT_EQ(Exchange(c, 1).r[0].status, Reply::timeout);
+  EXPECT_EQ(Exchange(c, 1).r[0].status, Reply::ok);
+  auto p = ports(s);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_NE(p[0], p[1]);
+}
+
+TEST(Transport, PooledDescriptorTheApplicationReusedIsLeftAlone) {
+  Responder s(42, answer(0x01010101));
+  Config c = config({42});
+  ASSERT_EQ(Exchange(c, 1).r[0].status, Reply::ok);
+  int fd = socket_to(42);
+  ASSERT_GE(fd, 3);
+  // The application closes it behind our back; the number now holds its own socket.
+  int mine = socket(AF_INET, SOCK_DGRAM, 0);
+  ASSERT_EQ(dup2(mine, fd), fd);
+  close(mine);
+  ASSERT_EQ(Exchange(c, 1).r[0].status, Reply::ok);
+  struct stat st;
+  EXPECT_EQ(fstat(fd, &st), 0);  // not closed by us
+  sockaddr_in peer{};
+  socklen_t len = sizeof peer;
+  EXPECT_NE(getpeername(fd, (sockaddr*)&peer, &len), 0);  // nor connected
+  EXPECT_EQ(s.seen().size(), 2u);
+  close(fd);
+}
+
+TEST(Transport, ForkedChildClosesThePooledSocketsAndUsesItsOwn) {
+  Responder s(43, answer(0x01010101));
+  Config c = config({43});
+  ASSERT_EQ(Exchange(c, 1).r[0].status, Reply::ok);
+  int fd = socket_to(43);
+  ASSERT_GE(fd, 3);
+  pid_t pid = fork();
+  if (pid == 0) {
+    bool closed = fcntl(fd, F_GETFD) == -1;
+    _exit(closed && Exchange(c, 1).r[0].status == Reply::ok ? 0 : 1);
+  }
+  int status = -1;
+  waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ASSERT_EQ(Exchange(c, 1).r[0].status, Reply::ok);
+  auto p = ports(s);
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_NE(p[1], p[0]);  // the child's
+  EXPECT_EQ(p[2], p[0]);  // the parent's, still pooled
 }
 
 TEST(Transport, RandomQueryIdsDiffer) {
