@@ -7,6 +7,14 @@
 #include <unistd.h>
 
 namespace rk8s {
+
+// /etc/hosts as last read, shared by the lookups using it; guarded by
+// `guard`, and freed by whoever drops the last reference.
+struct HostsText::Copy {
+  int refs;
+  FileBytes bytes;
+};
+
 namespace {
 
 struct Identity {
@@ -102,11 +110,25 @@ bool read_file(const char* path, FileBytes& out) {
 
 namespace {
 
+using HostsCopy = HostsText::Copy;
+HostsCopy* hosts;
+Identity hosts_id;
+bool hosts_loaded;
+
+void drop(HostsCopy* c) {
+  if (c && --c->refs == 0) {
+    free(c->bytes.data);
+    free(c);
+  }
+}
+
 // A child forked while another thread held the lock must not wait for it,
 // nor trust what that thread was writing.
 void forget_in_child() {
   guard = SpinLock{};
   loaded = false;
+  hosts = nullptr;
+  hosts_loaded = false;
 }
 
 pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -128,6 +150,37 @@ void current_config(Config& out) {
   out = cached;
   guard.unlock();
 }
+
+HostsText::HostsText() {
+  Identity id = identity_of("/etc/hosts");
+  lock_files();
+  if (!hosts_loaded || !same_identity(id, hosts_id)) {
+    drop(hosts);
+    hosts = nullptr;
+    FileBytes f;
+    if (id.exists && read_file("/etc/hosts", f)) {
+      hosts = static_cast<HostsCopy*>(malloc(sizeof *hosts));
+      if (hosts) *hosts = HostsCopy{1, f};
+      else free(f.data);
+    }
+    // A file that exists but cannot be read now (no descriptor left) is
+    // tried again by the next lookup.
+    hosts_loaded = hosts || !id.exists;
+    hosts_id = id;
+  }
+  copy_ = hosts;
+  if (copy_) copy_->refs++;
+  guard.unlock();
+}
+
+HostsText::~HostsText() {
+  if (!copy_) return;
+  lock_files();
+  drop(copy_);
+  guard.unlock();
+}
+
+Str HostsText::text() const { return Str{copy_->bytes.data, copy_->bytes.size}; }
 
 // glibc rereads nsswitch.conf when it changed (nss_database_check_reload).
 HostsPlan current_hosts_plan() {

@@ -1,7 +1,8 @@
-// The files a lookup reads, read when the replaced libc reads them:
-// resolv.conf and nsswitch.conf are reparsed when they changed (glibc stats
-// them on every lookup; musl rereads resolv.conf: the same answers),
-// /etc/hosts is read on every lookup, host.conf once.
+// The files a lookup reads. resolv.conf and nsswitch.conf are reparsed,
+// /etc/hosts reread, when they changed: glibc stats the first two on every
+// lookup and reads the others anew every time, musl rereads all; the same
+// answers, with a stat instead of open, read and close. host.conf is read
+// once, as glibc does.
 #pragma once
 
 #include "conf.h"
@@ -27,6 +28,23 @@ bool read_file(const char* path, FileBytes& out);
 // The current /etc/resolv.conf (with LOCALDOMAIN, RES_OPTIONS and the
 // hostname for glibc), copied into `out`.
 void current_config(Config& out);
+
+// The current /etc/hosts, held while in scope. Not ok() when the file is
+// missing or cannot be read (then the libc skips it too).
+class HostsText {
+ public:
+  HostsText();
+  ~HostsText();
+  HostsText(const HostsText&) = delete;
+  HostsText& operator=(const HostsText&) = delete;
+  bool ok() const { return copy_ != nullptr; }
+  Str text() const;
+
+  struct Copy;  // files.cc's shared copy of the file
+
+ private:
+  Copy* copy_;
+};
 
 // glibc's `hosts:` line; musl has none.
 HostsPlan current_hosts_plan();

@@ -83,14 +83,13 @@ bool glibc_numeric(const char* name, int af, hostent* h, char* buf, size_t len, 
 // answer: rc = kHostentLibc).
 bool glibc_files(const char* name, int af, hostent* h, char* buf, size_t len, hostent** result,
                  int* herr, int& rc) {
-  FileBytes f;
-  if (!read_file("/etc/hosts", f)) return false;
+  HostsText hosts;
+  if (!hosts.ok()) return false;
   HostsQuery q;
   q.family = af;
   q.multi = hosts_multi();
   HostsResult hr;
-  hosts_lookup(q, Str{f.data, f.size}, str(name), hr);
-  free(f.data);
+  hosts_lookup(q, hosts.text(), str(name), hr);
   if (!hr.complete) return rc = kHostentLibc, true;
   if (!hr.found()) return false;
   const char* names[kMaxHostsAliases + 1];

@@ -42,8 +42,8 @@ struct Found {
 // Returns 0, an EAI_* code (musl: the name is only of the other family) or
 // kLetLibcAnswer.
 int from_hosts(const GaiPlan& gp, Found& found) {
-  FileBytes f;
-  if (!read_file("/etc/hosts", f)) return 0;
+  HostsText hosts;
+  if (!hosts.ok()) return 0;
   HostsQuery q;
   q.dialect = kLibc;
   q.multi = kLibc == Dialect::glibc && hosts_multi();
@@ -53,14 +53,14 @@ int from_hosts(const GaiPlan& gp, Found& found) {
              : gp.want_a                    ? AF_INET
                                             : AF_INET6;
   HostsResult first, second;  // both outlive `canon`
-  hosts_lookup(q, Str{f.data, f.size}, str(gp.node), first);
+  hosts_lookup(q, hosts.text(), str(gp.node), first);
   int rc = !first.complete ? kLetLibcAnswer : first.error;
   if (rc == 0) {
     found.take(first);
     const char* canon = first.canon();
     if (two_steps && (!gp.a_only_without_aaaa || found.count == 0)) {
       q.family = AF_INET;
-      hosts_lookup(q, Str{f.data, f.size}, str(gp.node), second);
+      hosts_lookup(q, hosts.text(), str(gp.node), second);
       if (!second.complete) rc = kLetLibcAnswer;
       found.take(second);
       if (!first.found()) canon = second.canon();
@@ -69,7 +69,6 @@ int from_hosts(const GaiPlan& gp, Found& found) {
     memcpy(found.canon, canon, n);
     found.canon[n] = 0;
   }
-  free(f.data);
   return found.complete ? rc : kLetLibcAnswer;
 }
 

@@ -2,8 +2,8 @@
 # faults_test.sh BUILD_DIR: the glibc shim (servers with autopath on) against
 # plain glibc under faults, each run in its own pod sandbox and bounded by
 # timeout: dead and silent nameservers, SERVFAIL and REFUSED, resolv.conf
-# rewritten mid-run, descriptors exhausted or closed, a hostile responder,
-# 16 threads with a fork. Needs BUILD_DIR/tests/lookup-storm.
+# and /etc/hosts rewritten mid-run, descriptors exhausted or closed, a
+# hostile responder, 16 threads with a fork. Needs BUILD_DIR/tests/lookup-storm.
 set -uo pipefail
 source "$(dirname "$0")/../pod/lib.sh"
 pod_init "${1:?usage: faults_test.sh BUILD_DIR}"
@@ -124,6 +124,25 @@ check "rewritten resolv.conf: exit" 0 "$?"
 check "rewritten resolv.conf: outcomes" "yes" \
 	"$(awk '$2 != "10.96.0.1" && $0 !~ /^[0-9]+ error -[23]$/ { bad = 1 } END { if (!bad) print "yes" }' "$WORK/live")"
 check "rewritten resolv.conf: the last file counts" "600 10.96.0.1" "$(tail -1 "$WORK/live")"
+
+# /etc/hosts rewritten in place while one process looks up: web is 10.9.9.9
+# in the second file only, which stays.
+cp "$WORK/hosts" "$WORK/hosts.orig"
+{ cat "$WORK/hosts.orig"; printf '10.9.9.9\tweb\n'; } > "$WORK/hosts.web"
+swap_hosts() {
+	for ((i = 0; i < 150; i++)); do
+		cat "$WORK/hosts.orig" > "$WORK/hosts"
+		cat "$WORK/hosts.web" > "$WORK/hosts"
+	done
+}
+(export -f swap_hosts; export WORK
+ pod "$WORK/hosts.log" on "$WORK/shop.conf" -- timeout $LIMIT bash -c \
+	'swap_hosts & env LD_PRELOAD="$0" "$@"; wait; env LD_PRELOAD="$0" "$@"' \
+	"$SHIM" "$STORM" -t 4 -n 150 web) > "$WORK/hosts-live" 2>&1
+check "rewritten hosts: exit" 0 "$?"
+check "rewritten hosts: no error" "" "$(grep error "$WORK/hosts-live")"
+check "rewritten hosts: the last file counts" "600 10.9.9.9" "$(tail -1 "$WORK/hosts-live")"
+cp "$WORK/hosts.orig" "$WORK/hosts"
 
 # A hostile responder: nothing spoofed, glibc's answers wherever it answers.
 conf hostile 127.0.0.66
