@@ -1,6 +1,11 @@
 # `make bench`: the numbers of README's "Numbers" section, measured in one
 # run (tests/bench/bench.sh); writes $(B)/bench.md. Not part of `make test`.
 
+# lookup-bench: Google Benchmark over getaddrinfo (tests/bench/lookup_bench.cc).
+$(B)/tests/lookup-bench: $(B)/obj/host/tests/bench/lookup_bench.o
+	@mkdir -p $(@D)
+	$(CXX) -pthread -o $@ $^ -lbenchmark
+
 .PHONY: bench
-bench: $(B)/tests/lookup-storm $(GAI_PROBES) $(PRELOAD_SO) $(SERVER_BIN)
+bench: $(B)/tests/lookup-storm $(B)/tests/lookup-bench $(GAI_PROBES) $(PRELOAD_SO) $(SERVER_BIN)
 	tests/bench/bench.sh $(B)

@@ -3,39 +3,53 @@
 # without autopath (--autopath off) and with it, all measured in one run, in
 # pod sandboxes (ndots:5, 4 search domains). Prints a Markdown table and
 # writes it to BUILD_DIR/bench.md. Reports; asserts nothing.
+# Times are of the lookups alone, inside the process: gai-probe -T for the
+# 20 ms rows; for lookups per second of a first-candidate Service (no delay),
+# lookup-bench (Google Benchmark, wall clock), median of RUNS repetitions,
+# and for musl, which Google Benchmark cannot be linked against, gai-probe -T
+# over HITS lookups, median of RUNS runs.
 set -uo pipefail
 source "$(dirname "$0")/../pod/lib.sh"
 pod_init "${1:?usage: bench.sh BUILD_DIR}"
 build=$(cd "$1" && pwd)
 STORM=$build/tests/lookup-storm
+BENCH=$build/tests/lookup-bench
 REPEAT=${BENCH_REPEAT:-5}      # passes over NAMES for the query counts
-HITS=${BENCH_HITS:-3000}       # lookups of a first-candidate Service
+HITS=${BENCH_HITS:-3000}       # lookups of a first-candidate Service (musl)
+RUNS=${BENCH_RUNS:-5}          # runs (repetitions) of those, median taken
 VARIANTS=(glibc musl shim-off autopath)
 # Services by short name, other namespaces, external names, missing names.
 NAMES=(web db queue kubernetes.default kube-dns.kube-system www.example.com example.org
 	b.three.example.org nosuch nosuch.example.com)
+# The external and missing names (NAMES from the sixth on): glibc tries all 5
+# candidates for each, one round trip each, against one for autopath.
+WALK=("${NAMES[@]:5}")
 CONF=$WORK/bench.conf
 printf 'search shop.svc.cluster.local svc.cluster.local cluster.local ec2.internal
 nameserver 127.0.0.53\noptions ndots:5\n' > "$CONF"
 
-# variant V: sets mode (the server's --autopath) and cmd (the lookup program).
+# variant V: sets mode (the server's --autopath), cmd (the lookup program)
+# and gbench (lookup-bench the same way; none for musl).
 variant() {
 	case $1 in
-	glibc) mode=off cmd=("$PROBE") ;;
-	musl) mode=off cmd=("$build/tests/gai-probe-musl") ;;
-	shim-off) mode=off cmd=(env LD_PRELOAD="$SHIM" "$PROBE") ;;
-	autopath) mode=on cmd=(env LD_PRELOAD="$SHIM" "$PROBE") ;;
+	glibc) mode=off cmd=("$PROBE") gbench=("$BENCH") ;;
+	musl) mode=off cmd=("$build/tests/gai-probe-musl") gbench=() ;;
+	shim-off) mode=off cmd=(env LD_PRELOAD="$SHIM" "$PROBE") gbench=(env LD_PRELOAD="$SHIM" "$BENCH") ;;
+	autopath) mode=on cmd=(env LD_PRELOAD="$SHIM" "$PROBE") gbench=(env LD_PRELOAD="$SHIM" "$BENCH") ;;
 	esac
 }
 
-# elapsed_us CMD...: CMD's wall time in microseconds, its output discarded.
-elapsed_us() {
-	local t0=$EPOCHREALTIME
-	"$@" > /dev/null
-	local t1=$EPOCHREALTIME
-	echo $(( (${t1/./} - ${t0/./}) ))
+# median: the median of the numbers on stdin, one a line.
+median() { sort -n | awk '{ v[NR] = $1 } END { printf "%d\n", (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'; }
+
+# bench_median: the median items_per_second in lookup-bench's JSON on stdin,
+# or "error" (and lookup-bench's error message on stderr).
+bench_median() {
+	awk -F': ' '$1 ~ /"aggregate_name"/ { agg = $2 }
+		$1 ~ /"items_per_second"/ && agg ~ /"median"/ { lps = int($2) }
+		$1 ~ /"error_message"/ && !err++ { sub(/,$/, "", $2); print "lookup-bench: " $2 > "/dev/stderr" }
+		END { print lps == "" ? "error" : lps }'
 }
-export -f elapsed_us
 
 # in_pod V [FAULT...] -- CMD...: CMD's output, in a pod serving variant V.
 in_pod() {
@@ -44,7 +58,7 @@ in_pod() {
 	pod "$WORK/log" "$mode" "$CONF" "$@"
 }
 
-declare -A q qafter ms lps
+declare -A q qafter ms mswalk lps
 all=()
 for ((i = 0; i < REPEAT; i++)); do all+=("${NAMES[@]}"); done
 for v in "${VARIANTS[@]}"; do
@@ -55,10 +69,19 @@ for v in "${VARIANTS[@]}"; do
 	first=$(wc -l < "$WORK/log")
 	q[$v]=$(bc <<<"scale=2; $total / ${#all[@]}")
 	qafter[$v]=$(bc <<<"scale=2; ($total - $first) / (${#all[@]} - 1)")
-	us=$(in_pod "$v" --delay-ms=20 -- bash -c 'elapsed_us "$@"' - "${cmd[@]}" "${NAMES[@]}")
+	us=$(in_pod "$v" --delay-ms=20 -- "${cmd[@]}" -T "${NAMES[@]}" 2>&1 > /dev/null)
 	ms[$v]=$(bc <<<"scale=1; $us / 1000 / ${#NAMES[@]}")
-	us=$(in_pod "$v" -- bash -c 'elapsed_us "$@"' - "${cmd[@]}" -n "$HITS" web)
-	lps[$v]=$(bc <<<"$HITS * 1000000 / $us")
+	us=$(in_pod "$v" --delay-ms=20 -- "${cmd[@]}" -T "${WALK[@]}" 2>&1 > /dev/null)
+	mswalk[$v]=$(bc <<<"scale=1; $us / 1000 / ${#WALK[@]}")
+	if ((${#gbench[@]})); then
+		lps[$v]=$(in_pod "$v" -- "${gbench[@]}" --benchmark_repetitions="$RUNS" \
+			--benchmark_report_aggregates_only=true --benchmark_format=json web | bench_median)
+	else
+		# shellcheck disable=SC2016 # expanded by the pod's bash
+		us=$(in_pod "$v" -- bash -c 'n=$1; shift; for ((i = 0; i < n; i++)); do "$@" 2>&1 > /dev/null; done' \
+			- "$RUNS" "${cmd[@]}" -T -n "$HITS" web | median)
+		lps[$v]=$(bc <<<"$HITS * 1000000 / $us")
+	fi
 done
 
 rss() { pod "$WORK/log" on "$CONF" -- env ${1:+LD_PRELOAD=$1} "$STORM" -m -n 200 www.example.com |
@@ -80,8 +103,13 @@ row() { printf '| %s | %s | %s | %s | %s | %s |\n' "$@"; }
 	row --- --- --- --- --- ---
 	row "queries per lookup ($REPEAT passes)" "${q[glibc]}" "${q[musl]}" "${q[shim-off]}" "${q[autopath]}" "$(ratio "${q[glibc]}" "${q[autopath]}")"
 	row "queries per lookup after the first" "${qafter[glibc]}" "${qafter[musl]}" "${qafter[shim-off]}" "${qafter[autopath]}" "$(ratio "${qafter[glibc]}" "${qafter[autopath]}")"
-	row "ms per lookup, server delay 20 ms" "${ms[glibc]}" "${ms[musl]}" "${ms[shim-off]}" "${ms[autopath]}" "$(ratio "${ms[glibc]}" "${ms[autopath]}")x faster"
+	row "ms per lookup, server delay 20 ms, all names" "${ms[glibc]}" "${ms[musl]}" "${ms[shim-off]}" "${ms[autopath]}" "$(ratio "${ms[glibc]}" "${ms[autopath]}")x faster"
+	row "ms per lookup, server delay 20 ms, names walking the whole list" "${mswalk[glibc]}" "${mswalk[musl]}" "${mswalk[shim-off]}" "${mswalk[autopath]}" "$(ratio "${mswalk[glibc]}" "${mswalk[autopath]}")x faster"
 	row "lookups/s, first-candidate Service" "${lps[glibc]}" "${lps[musl]}" "${lps[shim-off]}" "${lps[autopath]}" "$(ratio "${lps[autopath]}" "${lps[glibc]}")x"
 	row "RSS after 200 lookups (KiB)" "$rss_plain" - - "$rss_shim" "+$((rss_shim - rss_plain)) KiB"
 	row "server queries/s (dnsperf, plain / autopath)" - - "$qps_plain" "$qps_auto" "$(ratio "$qps_auto" "$qps_plain")"
+	echo
+	echo "Names walking the whole list: ${WALK[*]}."
+	echo "Lookups/s of web, one process, no delay: glibc and shim columns, lookup-bench (Google Benchmark," \
+		"wall clock), median of $RUNS repetitions; musl, gai-probe-musl -T -n $HITS, median of $RUNS runs."
 } | tee "$build/bench.md"

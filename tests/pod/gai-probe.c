@@ -2,15 +2,16 @@
  *
  *   gai-probe [-f inet|inet6|unspec] [-t stream|dgram|raw|0] [-p PROTO_NUMBER]
  *             [-s SERVICE] [-F passive,canonname,numerichost,numericserv,
- *             addrconfig,v4mapped,all] [-n N] NAME...
- *   gai-probe -H [-R] [-f inet|inet6] [-n N] NAME...
+ *             addrconfig,v4mapped,all] [-n N] [-T] NAME...
+ *   gai-probe -H [-R] [-f inet|inet6] [-n N] [-T] NAME...
  *
  * getaddrinfo: "NAME: error EAI_X", or one line per result in result order,
  * "NAME: family socktype protocol address port [canon=CANON]".
  * -H: gethostbyname (gethostbyname2 with -f), -R: their _r variants;
  * "NAME: name H_NAME family", "NAME: alias A", "NAME: address A", or
  * "NAME: error h_errno=X" (with -R also "ret=N", the function's result).
- * -n N repeats each lookup N times and prints the last. Exit status 0, or 2
+ * -n N repeats each lookup N times and prints the last. -T prints the wall
+ * time of all the lookups, in microseconds, on stderr. Exit status 0, or 2
  * for a bad command line. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct name { int value; const char *name; };
@@ -55,8 +57,8 @@ static const struct name flags[] = {
 static void usage(void)
 {
 	fputs("usage: gai-probe [-f inet|inet6|unspec] [-t stream|dgram|raw|0] [-p PROTO] [-s SERVICE]\n"
-	      "                 [-F flag,...] [-n N] NAME...\n"
-	      "       gai-probe -H [-R] [-f inet|inet6] [-n N] NAME...\n", stderr);
+	      "                 [-F flag,...] [-n N] [-T] NAME...\n"
+	      "       gai-probe -H [-R] [-f inet|inet6] [-n N] [-T] NAME...\n", stderr);
 	exit(2);
 }
 
@@ -177,9 +179,9 @@ int main(int argc, char **argv)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC };
 	const char *service = 0;
-	int hostent = 0, reentrant = 0, family = -1, repeat = 1, c;
+	int hostent = 0, reentrant = 0, timed = 0, family = -1, repeat = 1, c;
 
-	while ((c = getopt(argc, argv, "f:t:p:s:F:n:HR")) != -1) {
+	while ((c = getopt(argc, argv, "f:t:p:s:F:n:HRT")) != -1) {
 		switch (c) {
 		case 'f': hints.ai_family = family = value_of(families, optarg); break;
 		case 't': hints.ai_socktype = value_of(socktypes, optarg); break;
@@ -189,15 +191,22 @@ int main(int argc, char **argv)
 		case 'n': if ((repeat = atoi(optarg)) < 1) usage(); break;
 		case 'H': hostent = 1; break;
 		case 'R': reentrant = 1; break;
+		case 'T': timed = 1; break;
 		default: usage();
 		}
 	}
 	if (optind == argc || (reentrant && !hostent)) usage();
 
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (int i = optind; i < argc; i++) {
 		if (hostent) probe_gethostbyname(argv[i], family, reentrant, repeat);
 		else probe_getaddrinfo(argv[i], service, &hints, repeat);
 		fflush(stdout);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (timed)
+		fprintf(stderr, "%lld\n", (long long)(t1.tv_sec - t0.tv_sec) * 1000000 +
+		                         (t1.tv_nsec - t0.tv_nsec) / 1000);
 	return 0;
 }
