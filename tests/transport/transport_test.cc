@@ -571,6 +571,22 @@ TEST(Transport, ForkedChildClosesThePooledSocketsAndUsesItsOwn) {
   EXPECT_EQ(p[2], p[0]);  // the parent's, still pooled
 }
 
+TEST(Transport, ThreadsShareThePool) {
+  Responder s(44, answer(0x01010101));
+  Config c = config({44});
+  std::atomic<int> ok{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; t++)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 40; i++) ok += Exchange(c, 2).r[1].status == Reply::ok;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(ok, 320);
+  auto p = ports(s);
+  ASSERT_EQ(p.size(), 640u);
+  EXPECT_LT(std::set<uint16_t>(p.begin(), p.end()).size(), 100u);  // reused, not one per exchange
+}
+
 TEST(Transport, RandomQueryIdsDiffer) {
   std::set<uint16_t> ids;
   for (int i = 0; i < 64; i++) ids.insert(random_query_id());
