@@ -5,9 +5,9 @@
 # writes it to BUILD_DIR/bench.md. Reports; asserts nothing.
 # Times are of the lookups alone, inside the process: gai-probe -T for the
 # 20 ms rows; for lookups per second of a first-candidate Service (no delay),
-# lookup-bench (Google Benchmark, wall clock), median of RUNS repetitions,
-# and for musl, which Google Benchmark cannot be linked against, gai-probe -T
-# over HITS lookups, median of RUNS runs.
+# lookup-bench (Google Benchmark, wall clock), and for musl, which Google
+# Benchmark cannot be linked against, gai-probe -T over HITS lookups; the
+# median of RUNS rounds.
 set -uo pipefail
 source "$(dirname "$0")/../pod/lib.sh"
 pod_init "${1:?usage: bench.sh BUILD_DIR}"
@@ -16,7 +16,7 @@ STORM=$build/tests/lookup-storm
 BENCH=$build/tests/lookup-bench
 REPEAT=${BENCH_REPEAT:-5}      # passes over NAMES for the query counts
 HITS=${BENCH_HITS:-3000}       # lookups of a first-candidate Service (musl)
-RUNS=${BENCH_RUNS:-5}          # runs (repetitions) of those, median taken
+RUNS=${BENCH_RUNS:-5}          # rounds of lookups/s measures, median taken
 VARIANTS=(glibc musl shim-off autopath)
 # Services by short name, other namespaces, external names, missing names.
 NAMES=(web db queue kubernetes.default kube-dns.kube-system www.example.com example.org
@@ -42,13 +42,12 @@ variant() {
 # median: the median of the numbers on stdin, one a line.
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%d\n", (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'; }
 
-# bench_median: the median items_per_second in lookup-bench's JSON on stdin,
-# or "error" (and lookup-bench's error message on stderr).
-bench_median() {
-	awk -F': ' '$1 ~ /"aggregate_name"/ { agg = $2 }
-		$1 ~ /"items_per_second"/ && agg ~ /"median"/ { lps = int($2) }
+# bench_lps: items_per_second in lookup-bench's JSON on stdin, or 0 (and
+# lookup-bench's error message on stderr).
+bench_lps() {
+	awk -F': ' '$1 ~ /"items_per_second"/ { lps = int($2) }
 		$1 ~ /"error_message"/ && !err++ { sub(/,$/, "", $2); print "lookup-bench: " $2 > "/dev/stderr" }
-		END { print lps == "" ? "error" : lps }'
+		END { print lps == "" ? 0 : lps }'
 }
 
 # in_pod V [FAULT...] -- CMD...: CMD's output, in a pod serving variant V.
@@ -73,16 +72,24 @@ for v in "${VARIANTS[@]}"; do
 	ms[$v]=$(bc <<<"scale=1; $us / 1000 / ${#NAMES[@]}")
 	us=$(in_pod "$v" --delay-ms=20 -- "${cmd[@]}" -T "${WALK[@]}" 2>&1 > /dev/null)
 	mswalk[$v]=$(bc <<<"scale=1; $us / 1000 / ${#WALK[@]}")
-	if ((${#gbench[@]})); then
-		lps[$v]=$(in_pod "$v" -- "${gbench[@]}" --benchmark_repetitions="$RUNS" \
-			--benchmark_report_aggregates_only=true --benchmark_format=json web | bench_median)
-	else
-		# shellcheck disable=SC2016 # expanded by the pod's bash
-		us=$(in_pod "$v" -- bash -c 'n=$1; shift; for ((i = 0; i < n; i++)); do "$@" 2>&1 > /dev/null; done' \
-			- "$RUNS" "${cmd[@]}" -T -n "$HITS" web | median)
-		lps[$v]=$(bc <<<"$HITS * 1000000 / $us")
-	fi
 done
+
+# Lookups per second: the variants take turns, RUNS rounds, so that a slow
+# spell of the shared machine falls on all of them alike.
+declare -A runs
+for ((r = 0; r < RUNS; r++)); do
+	for v in "${VARIANTS[@]}"; do
+		variant "$v"
+		if ((${#gbench[@]})); then
+			x=$(in_pod "$v" -- "${gbench[@]}" --benchmark_format=json web | bench_lps)
+		else
+			us=$(in_pod "$v" -- "${cmd[@]}" -T -n "$HITS" web 2>&1 > /dev/null)
+			x=$((HITS * 1000000 / us))
+		fi
+		runs[$v]+="$x "
+	done
+done
+for v in "${VARIANTS[@]}"; do lps[$v]=$(tr ' ' '\n' <<<"${runs[$v]}" | grep . | median); done
 
 rss() { pod "$WORK/log" on "$CONF" -- env ${1:+LD_PRELOAD=$1} "$STORM" -m -n 200 www.example.com |
 	awk '/VmRSS/ { print $2 }'; }
@@ -111,5 +118,5 @@ row() { printf '| %s | %s | %s | %s | %s | %s |\n' "$@"; }
 	echo
 	echo "Names walking the whole list: ${WALK[*]}."
 	echo "Lookups/s of web, one process, no delay: glibc and shim columns, lookup-bench (Google Benchmark," \
-		"wall clock), median of $RUNS repetitions; musl, gai-probe-musl -T -n $HITS, median of $RUNS runs."
+		"wall clock); musl, gai-probe-musl -T -n $HITS; median of $RUNS rounds, the variants taking turns."
 } | tee "$build/bench.md"
