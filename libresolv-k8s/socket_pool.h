@@ -1,8 +1,8 @@
 // UDP sockets kept between lookups. glibc opens, connects and closes a
-// socket for every lookup; a pod asks the same server all day. A socket that
-// got every reply of its step goes back to a small process-wide pool, and
-// the next step to that server takes it, already connected. c-ares reaches
-// this file through ares_set_socket_functions.
+// socket for every query (or pair) it sends; a pod asks the same server all
+// day. A socket that got every reply of its step goes back to a small
+// process-wide pool, and the next step to that server takes it, already
+// connected. c-ares reaches this file through ares_set_socket_functions.
 //
 // The source port still changes: a socket serves at most a few dozen steps.
 // A socket is never pooled on descriptors 0-2, and one taken from the pool
