@@ -2,8 +2,8 @@
 # faults_test.sh BUILD_DIR: the glibc shim (servers with autopath on) against
 # plain glibc under faults, each run in its own pod sandbox and bounded by
 # timeout: dead and silent nameservers, SERVFAIL and REFUSED, resolv.conf
-# and /etc/hosts rewritten mid-run, descriptors exhausted or closed, a
-# hostile responder, 16 threads with a fork. Needs BUILD_DIR/tests/lookup-storm.
+# and /etc/hosts rewritten mid-run, descriptors exhausted or closed, the
+# server restarting, EINTR, a hostile responder, 16 threads with a fork. Needs BUILD_DIR/tests/lookup-storm.
 set -uo pipefail
 source "$(dirname "$0")/../pod/lib.sh"
 pod_init "${1:?usage: faults_test.sh BUILD_DIR}"
@@ -143,6 +143,40 @@ check "rewritten hosts: exit" 0 "$?"
 check "rewritten hosts: no error" "" "$(grep error "$WORK/hosts-live")"
 check "rewritten hosts: the last file counts" "600 10.9.9.9" "$(tail -1 "$WORK/hosts-live")"
 cp "$WORK/hosts.orig" "$WORK/hosts"
+
+# The server restarted three times while lookups run: no crash and no hang,
+# the libc's error while it is down, its answer once it is back.
+restarts() {
+	local d i
+	(while [[ ! -e $WORK/restarted ]]; do "$@" -t 2 -n 100 web; done) > "$WORK/during" &
+	for i in 1 2 3; do
+		sleep 0.3
+		for d in /proc/[0-9]*; do
+			[[ $(readlink "$d/exe") == "$POD_SERVER" ]] && kill "${d#/proc/}"
+		done
+		sleep 0.3
+		# shellcheck disable=SC2086 # POD_DATA is a list of words
+		"$POD_SERVER" --listen 127.0.0.53:53 $POD_DATA --autopath on 2> /dev/null &
+	done
+	touch "$WORK/restarted"
+	wait %1
+	sleep 0.3
+	"$@" -n 50 web
+}
+(export -f restarts; export WORK
+ pod "$WORK/restart.log" on "$WORK/one.conf" -- timeout $LIMIT bash -c 'restarts "$@"' - \
+	env LD_PRELOAD="$SHIM" "$STORM") > "$WORK/restart" 2>&1
+check "server restarts: exit" 0 "$?"
+check "server restarts: after" "50 fd00:10:96::110" "$(< "$WORK/restart")"
+check "server restarts: only the answer or EAI_AGAIN" "" \
+	"$(awk '$2 != "fd00:10:96::110" && $0 !~ /^[0-9]+ error -3$/' "$WORK/during")"
+check "server restarts: lookups failed while it was down" "yes" \
+	"$(grep -q 'error -3' "$WORK/during" && echo yes)"
+
+# EINTR: every thread signalled every 500 us while it waits for a slow
+# server; glibc's answers.
+same "EINTR" "$WORK/one.conf" --delay-ms=5 -- "$STORM" -t 2 -n 20 -i www.example.com
+check "EINTR: signals delivered" "" "$(grep 'no interrupt' "$WORK/shim")"
 
 # A hostile responder: nothing spoofed, glibc's answers wherever it answers.
 conf hostile 127.0.0.66

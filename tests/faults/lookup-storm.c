@@ -1,7 +1,9 @@
-/* lookup-storm [-t THREADS] [-n LOOKUPS] [-k] [-e] [-m] NAME: THREADS threads
- * (1) each look NAME up LOOKUPS times (100), AF_UNSPEC. -m: print the VmRSS
- * and VmHWM lines of /proc/self/status at the end. With -e, every free file
- * descriptor is taken first (opened on /dev/null until EMFILE). With -k, thread 0 forks half-way
+/* lookup-storm [-t THREADS] [-n LOOKUPS] [-k] [-e] [-i] [-m] NAME: THREADS
+ * threads (1) each look NAME up LOOKUPS times (100), AF_UNSPEC. -m: print the
+ * VmRSS and VmHWM lines of /proc/self/status at the end. With -e, every free
+ * file descriptor is taken first (opened on /dev/null until EMFILE). With -i,
+ * every thread gets a SIGUSR1 (handled, without SA_RESTART) every 500 us, so
+ * the libc's waits return EINTR. With -k, thread 0 forks half-way
  * through; the child looks NAME up 20 times on its own and must see what the
  * parent saw first (bounded by alarm: a deadlocked child counts as failed).
  * Prints "COUNT OUTCOME" per distinct outcome, sorted by first appearance:
@@ -12,6 +14,7 @@
 #include <netdb.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,8 @@
 
 static const char *name;
 static int lookups = 100, fork_midway;
+static int finished;  /* threads done looking up */
+static volatile long interrupts;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char outcomes[MAX_OUTCOMES][64];
 static int counts[MAX_OUTCOMES], n_outcomes;
@@ -83,18 +88,36 @@ static void *run(void *arg)
 				? "child-ok" : "child-failed");
 		}
 	}
+	__atomic_add_fetch(&finished, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static void on_usr1(int sig) { (void)sig; interrupts++; }
+
+static pthread_t tid[256];
+static int threads = 1;
+
+static void *interrupter(void *arg)
+{
+	(void)arg;
+	/* The workers are joined only after this returns: their IDs stay valid. */
+	while (__atomic_load_n(&finished, __ATOMIC_ACQUIRE) < threads) {
+		for (int i = 0; i < threads; i++) pthread_kill(tid[i], SIGUSR1);
+		usleep(500);
+	}
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	int threads = 1, exhaust = 0, memory = 0, c;
-	while ((c = getopt(argc, argv, "t:n:kem")) != -1) {
+	int exhaust = 0, interrupt = 0, memory = 0, c;
+	while ((c = getopt(argc, argv, "t:n:keim")) != -1) {
 		switch (c) {
 		case 't': threads = atoi(optarg); break;
 		case 'n': lookups = atoi(optarg); break;
 		case 'k': fork_midway = 1; break;
 		case 'e': exhaust = 1; break;
+		case 'i': interrupt = 1; break;
 		case 'm': memory = 1; break;
 		default: goto usage;
 		}
@@ -103,12 +126,22 @@ int main(int argc, char **argv)
 	name = argv[optind];
 	while (exhaust && open("/dev/null", O_RDONLY) >= 0) {}
 
-	pthread_t tid[256];
+	struct sigaction sa = { .sa_handler = on_usr1 };  /* no SA_RESTART */
+	sigaction(SIGUSR1, &sa, 0);
 	for (int i = 0; i < threads; i++)
 		if (pthread_create(&tid[i], 0, run, i == 0 ? (void *)1 : 0)) {
 			perror("pthread_create");
 			return 1;
 		}
+	pthread_t signaller;
+	if (interrupt && pthread_create(&signaller, 0, interrupter, 0)) {
+		perror("pthread_create");
+		return 1;
+	}
+	if (interrupt) {
+		pthread_join(signaller, 0);
+		if (!interrupts) fputs("lookup-storm: no interrupt delivered\n", stderr);
+	}
 	for (int i = 0; i < threads; i++) pthread_join(tid[i], 0);
 	for (int i = 0; i < n_outcomes; i++) printf("%d %s\n", counts[i], outcomes[i]);
 	char line[256];
@@ -117,6 +150,6 @@ int main(int argc, char **argv)
 		if (!strncmp(line, "VmRSS:", 6) || !strncmp(line, "VmHWM:", 6)) fputs(line, stdout);
 	return 0;
 usage:
-	fputs("usage: lookup-storm [-t THREADS] [-n LOOKUPS] [-k] [-e] [-m] NAME\n", stderr);
+	fputs("usage: lookup-storm [-t THREADS] [-n LOOKUPS] [-k] [-e] [-i] [-m] NAME\n", stderr);
 	return 2;
 }
