@@ -104,44 +104,42 @@ run shim "$WORK/one.conf" -- bash -c 'exec 0<&- 1>&- 2>&- "$@"' - "$PROBE" "${NA
 check "0-2 closed: exit" "$(< "$WORK/glibc")" "$(< "$WORK/shim")"
 check "0-2 closed: the shim still asks" "yes" "$([[ -s $WORK/shim.log ]] && echo yes)"
 
-# resolv.conf rewritten in place while one process looks up: kubernetes is
-# kubernetes.default only under the second file's search list.
+# rewrite_during FILE FIRST SECOND CONF NAME: one process looks NAME up (4
+# threads x 150) while FILE is rewritten in place 150 times, FIRST then
+# SECOND, and once more afterwards; the outcomes in $WORK/rewrite.
+rewrite_during() {
+	local file=$1 first=$2 second=$3 conf=$4 name=$5
+	swap() {
+		for ((i = 0; i < 150; i++)); do
+			cat "$first" > "$file"
+			cat "$second" > "$file"
+		done
+	}
+	(export -f swap; export file first second
+	 pod "$WORK/rewrite.log" on "$conf" -- timeout $LIMIT bash -c \
+		'swap & env LD_PRELOAD="$0" "$@"; wait; env LD_PRELOAD="$0" "$@"' \
+		"$SHIM" "$STORM" -t 4 -n 150 "$name") > "$WORK/rewrite" 2>&1
+}
+
+# resolv.conf: kubernetes is kubernetes.default only under the second
+# file's search list.
 conf live '127.0.0.53 127.0.0.54'
 conf shop '127.0.0.53'
 printf 'search default.svc.cluster.local\nnameserver 127.0.0.54\noptions ndots:5 timeout:1 attempts:1\n' \
 	> "$WORK/default.conf"
-swap() {
-	for ((i = 0; i < 150; i++)); do
-		cat "$WORK/shop.conf" > "$WORK/live.conf"
-		cat "$WORK/default.conf" > "$WORK/live.conf"
-	done
-}
-(export -f swap; export WORK
- pod "$WORK/live.log" on "$WORK/live.conf" -- timeout $LIMIT bash -c \
-	'swap & env LD_PRELOAD="$0" "$@"; wait; env LD_PRELOAD="$0" "$@"' \
-	"$SHIM" "$STORM" -t 4 -n 150 kubernetes) > "$WORK/live" 2>&1
+rewrite_during "$WORK/live.conf" "$WORK/shop.conf" "$WORK/default.conf" "$WORK/live.conf" kubernetes
 check "rewritten resolv.conf: exit" 0 "$?"
 check "rewritten resolv.conf: outcomes" "yes" \
-	"$(awk '$2 != "10.96.0.1" && $0 !~ /^[0-9]+ error -[23]$/ { bad = 1 } END { if (!bad) print "yes" }' "$WORK/live")"
-check "rewritten resolv.conf: the last file counts" "600 10.96.0.1" "$(tail -1 "$WORK/live")"
+	"$(awk '$2 != "10.96.0.1" && $0 !~ /^[0-9]+ error -[23]$/ { bad = 1 } END { if (!bad) print "yes" }' "$WORK/rewrite")"
+check "rewritten resolv.conf: the last file counts" "600 10.96.0.1" "$(tail -1 "$WORK/rewrite")"
 
-# /etc/hosts rewritten in place while one process looks up: web is 10.9.9.9
-# in the second file only, which stays.
+# /etc/hosts: web is 10.9.9.9 in the second file only.
 cp "$WORK/hosts" "$WORK/hosts.orig"
 { cat "$WORK/hosts.orig"; printf '10.9.9.9\tweb\n'; } > "$WORK/hosts.web"
-swap_hosts() {
-	for ((i = 0; i < 150; i++)); do
-		cat "$WORK/hosts.orig" > "$WORK/hosts"
-		cat "$WORK/hosts.web" > "$WORK/hosts"
-	done
-}
-(export -f swap_hosts; export WORK
- pod "$WORK/hosts.log" on "$WORK/shop.conf" -- timeout $LIMIT bash -c \
-	'swap_hosts & env LD_PRELOAD="$0" "$@"; wait; env LD_PRELOAD="$0" "$@"' \
-	"$SHIM" "$STORM" -t 4 -n 150 web) > "$WORK/hosts-live" 2>&1
+rewrite_during "$WORK/hosts" "$WORK/hosts.orig" "$WORK/hosts.web" "$WORK/shop.conf" web
 check "rewritten hosts: exit" 0 "$?"
-check "rewritten hosts: no error" "" "$(grep error "$WORK/hosts-live")"
-check "rewritten hosts: the last file counts" "600 10.9.9.9" "$(tail -1 "$WORK/hosts-live")"
+check "rewritten hosts: no error" "" "$(grep error "$WORK/rewrite")"
+check "rewritten hosts: the last file counts" "600 10.9.9.9" "$(tail -1 "$WORK/rewrite")"
 cp "$WORK/hosts.orig" "$WORK/hosts"
 
 # The server restarted three times while lookups run: no crash and no hang,
