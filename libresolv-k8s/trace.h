@@ -12,4 +12,14 @@ void traced_exchange(const Config& conf, const Bytes* queries, Reply* replies, s
 // The outcome of one getaddrinfo call.
 void trace_outcome(const char* node, int rc, const ResolveTrace& trace);
 
+// resolve(exchange, trace) for `name`, logged when `debug`.
+template <class Resolve>
+int maybe_traced(bool debug, const char* name, Resolve resolve) {
+  if (!debug) return resolve(exchange, nullptr);
+  ResolveTrace trace;
+  int rc = resolve(traced_exchange, &trace);
+  trace_outcome(name, rc, trace);
+  return rc;
+}
+
 }  // namespace rk8s

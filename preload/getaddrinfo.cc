@@ -9,14 +9,9 @@ EXPORT int getaddrinfo(const char* node, const char* service, const struct addri
   using namespace rk8s;
   if (switched_off()) return libc_resolver().getaddrinfo(node, service, hints, res);
   start_transport();
-  int rc;
-  if (debug_on()) {
-    ResolveTrace trace;
-    rc = resolve_addrinfo(node, service, hints, res, traced_exchange, &trace);
-    trace_outcome(node, rc, trace);
-  } else {
-    rc = resolve_addrinfo(node, service, hints, res, exchange, nullptr);
-  }
+  int rc = maybe_traced(debug_on(), node, [&](ExchangeFn ex, ResolveTrace* trace) {
+    return resolve_addrinfo(node, service, hints, res, ex, trace);
+  });
   if (rc != kLetLibcAnswer) return rc;
   count_libc_call();
   return libc_resolver().getaddrinfo(node, service, hints, res);

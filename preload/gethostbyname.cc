@@ -14,11 +14,9 @@ namespace {
 int lookup(const char* name, int af, hostent* h, char* buf, size_t len, hostent** result,
            int* herr) {
   start_transport();
-  if (!debug_on()) return resolve_hostent(name, af, h, buf, len, result, herr, exchange, nullptr);
-  ResolveTrace trace;
-  int rc = resolve_hostent(name, af, h, buf, len, result, herr, traced_exchange, &trace);
-  trace_outcome(name, rc, trace);
-  return rc;
+  return maybe_traced(debug_on(), name, [&](ExchangeFn ex, ResolveTrace* trace) {
+    return resolve_hostent(name, af, h, buf, len, result, herr, ex, trace);
+  });
 }
 
 // v2: gethostbyname2(_r); else gethostbyname(_r), which libc answers
