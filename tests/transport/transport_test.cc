@@ -499,6 +499,12 @@ int socket_to(uint8_t host) {
   return -1;
 }
 
+// Looks up once through c (one server) and returns the socket it pooled.
+int pooled_by_one_exchange(const Config& c) {
+  EXPECT_EQ(Exchange(c, 1).r[0].status, Reply::ok);
+  return socket_to(c.ns[0].addr[3]);
+}
+
 std::vector<uint16_t> ports(Responder& r) {
   std::vector<uint16_t> p;
   for (auto& s : r.seen()) p.push_back(s.port);
@@ -533,8 +539,7 @@ TEST(Transport, SocketThatMissedAReplyIsNotKept) {
 TEST(Transport, PooledDescriptorTheApplicationReusedIsLeftAlone) {
   Responder s(42, answer(0x01010101));
   Config c = config({42});
-  ASSERT_EQ(Exchange(c, 1).r[0].status, Reply::ok);
-  int fd = socket_to(42);
+  int fd = pooled_by_one_exchange(c);
   ASSERT_GE(fd, 3);
   // The application closes it behind our back; the number now holds its own socket.
   int mine = socket(AF_INET, SOCK_DGRAM, 0);
@@ -553,8 +558,7 @@ TEST(Transport, PooledDescriptorTheApplicationReusedIsLeftAlone) {
 TEST(Transport, ForkedChildClosesThePooledSocketsAndUsesItsOwn) {
   Responder s(43, answer(0x01010101));
   Config c = config({43});
-  ASSERT_EQ(Exchange(c, 1).r[0].status, Reply::ok);
-  int fd = socket_to(43);
+  int fd = pooled_by_one_exchange(c);
   ASSERT_GE(fd, 3);
   pid_t pid = fork();
   if (pid == 0) {
