@@ -9,8 +9,8 @@
 namespace rk8s {
 namespace {
 
-// The source port changes at least every kStepsPerSocket steps (glibc:
-// every lookup), so an off-path forger still has to guess it.
+// The source port changes at least every kStepsPerSocket steps (glibc: on
+// every query or pair), so an off-path forger still has to guess it.
 constexpr uint16_t kStepsPerSocket = 32;
 constexpr size_t kPoolSize = 8;
 
@@ -92,8 +92,9 @@ ares_socket_t open_socket(int domain, int type, int protocol, void* data) {
   }
   // With socket functions set, c-ares leaves the socket's flags to us.
   int fd = socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, protocol);
-  if (fd < 0 || type != SOCK_DGRAM) return fd < 0 ? ARES_SOCKET_BAD : fd;
-  struct stat st;
+  if (fd < 0) return ARES_SOCKET_BAD;
+  if (type != SOCK_DGRAM) return fd;
+  struct stat st{};
   ss.udp = fd;
   ss.connected = false;
   // Without its identity, the socket cannot be checked later: never pooled.
