@@ -127,7 +127,7 @@ int main(int argc, char **argv)
 	while (exhaust && open("/dev/null", O_RDONLY) >= 0) {}
 
 	struct sigaction sa = { .sa_handler = on_usr1 };  /* no SA_RESTART */
-	sigaction(SIGUSR1, &sa, 0);
+	if (interrupt) sigaction(SIGUSR1, &sa, 0);
 	for (int i = 0; i < threads; i++)
 		if (pthread_create(&tid[i], 0, run, i == 0 ? (void *)1 : 0)) {
 			perror("pthread_create");
