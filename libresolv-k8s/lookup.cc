@@ -5,7 +5,6 @@
 namespace rk8s {
 namespace {
 
-constexpr uint16_t kAutopathUdpSize = 1232;
 constexpr size_t kQueryBytes = 4608;
 
 // One autopath query: the round's first candidate as QNAME, the rest of the
@@ -26,7 +25,7 @@ void send_autopath(const Config& conf, AutopathQuery& aq, uint8_t flags, const u
   Bytes queries[2];
   for (size_t q = 0; q < nq; q++) {
     size_t n = dns::build_query(aq.bytes[q], kQueryBytes, random_query_id(), aq.qname, qtypes[q],
-                                kAutopathUdpSize, &opt, 1);
+                                dns::kEdnsUdpSize, &opt, 1);
     queries[q] = Bytes{aq.bytes[q], n};
   }
   r.nq = nq;

@@ -13,6 +13,9 @@ namespace rk8s::dns {
 constexpr size_t kMaxName = 255;   // wire bytes, root label included
 constexpr size_t kHeaderSize = 12;
 constexpr size_t kClassicUdpSize = 512;
+// The EDNS0 UDP size both our sides advertise (DNS Flag Day 2020): no
+// fragmentation on any common path.
+constexpr uint16_t kEdnsUdpSize = 1232;
 
 enum Type : uint16_t {
   kTypeA = 1,

@@ -6,7 +6,6 @@ namespace rk8s::server {
 
 namespace {
 
-constexpr uint16_t kOurUdpSize = 1232;
 constexpr uint8_t kBadVers = 16;
 
 struct Query {
@@ -81,7 +80,7 @@ size_t encode(const Query& q, const Reply& r, size_t limit, uint8_t* out, size_t
   for (const RrRef& x : r.additional) write_rr(w, dns::kAdditional, x.owner, *x.rr);
   if (r.opt) {
     w.release(opt_size);
-    w.opt(kOurUdpSize, uint8_t(r.rcode >> 4), 0, r.options.data(), r.options.size());
+    w.opt(dns::kEdnsUdpSize, uint8_t(r.rcode >> 4), 0, r.options.data(), r.options.size());
   }
   return w.size();
 }
