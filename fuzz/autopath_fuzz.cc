@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "autopath.h"
+#include "dns/autopath.h"
 
 using namespace rk8s;
 using namespace rk8s::autopath;

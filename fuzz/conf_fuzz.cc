@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "conf.h"
+#include "conf/resolv_conf.h"
 
 using namespace rk8s;
 

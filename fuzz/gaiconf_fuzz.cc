@@ -1,7 +1,7 @@
 // /etc/gai.conf bytes: never crash, tables always end in a catch-all rule.
 #include <stdlib.h>
 
-#include "gaiconf.h"
+#include "files/gai_conf.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   rk8s::GaiConf conf;

@@ -3,7 +3,7 @@
 // then the name; the rest is the file.
 #include <stdlib.h>
 
-#include "hosts.h"
+#include "files/hosts.h"
 
 using namespace rk8s;
 

@@ -3,7 +3,7 @@
 // file. Checks the protocol's promise: base + suffix[i] is candidate i.
 #include <stdlib.h>
 
-#include "plan.h"
+#include "plan/plan.h"
 
 using namespace rk8s;
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "wire.h"
+#include "dns/wire.h"
 
 using namespace rk8s;
 using namespace rk8s::dns;

@@ -6,9 +6,13 @@ CARES_DEB := c-ares=1.18.1-3
 MIMALLOC_DEB := mimalloc=2.0.9+ds-2
 CARES_SRC := $(TP)/src/c-ares-1.18.1
 MIMALLOC_SRC := $(TP)/src/mimalloc-2.0.9+ds
-TP_LIBS := $(foreach libc,glibc musl,$(TP)/$(libc)/lib/libcares.a $(TP)/$(libc)/lib/libmimalloc.a)
-
+# What code built against LIBC's c-ares compiles with: $(call THIRD_PARTY_FLAGS,LIBC).
 # The build defines CARES_STATICLIB; code including ares.h defines it too.
+THIRD_PARTY_FLAGS = -DCARES_STATICLIB -isystem $(TP)/$(1)/include
+# Linked by path: the archives of LIBC, $(call THIRD_PARTY_LIBS,LIBC).
+THIRD_PARTY_LIBS = $(TP)/$(1)/lib/libcares.a $(TP)/$(1)/lib/libmimalloc.a
+TP_LIBS := $(call THIRD_PARTY_LIBS,glibc) $(call THIRD_PARTY_LIBS,musl)
+
 CARES_CMAKE := -DCARES_STATIC=ON -DCARES_STATIC_PIC=ON -DCARES_SHARED=OFF \
   -DCARES_BUILD_TOOLS=OFF -DCARES_BUILD_TESTS=OFF
 # MI_OVERRIDE=OFF: the library allocates with mi_* only and never replaces
@@ -42,13 +46,13 @@ TESTS += test-third-party
 .PHONY: test-third-party
 test-third-party: deps $(B)/tests/gai-probe-musl
 	@mkdir -p $(B)/tests
-	musl-gcc -static -O2 -DCARES_STATICLIB -I$(TP)/musl/include tests/pod/third-party-check.c \
-	  $(TP)/musl/lib/libcares.a $(TP)/musl/lib/libmimalloc.a -o $(B)/tests/third-party-check-musl
+	musl-gcc -static -O2 $(call THIRD_PARTY_FLAGS,musl) tests/pod/third-party-check.c \
+	  $(call THIRD_PARTY_LIBS,musl) -o $(B)/tests/third-party-check-musl
 	$(B)/tests/third-party-check-musl
-	musl-gcc -shared -fPIC -O2 -DPRELOAD -DCARES_STATICLIB -I$(TP)/musl/include tests/pod/third-party-check.c \
-	  $(TP)/musl/lib/libcares.a $(TP)/musl/lib/libmimalloc.a -o $(B)/tests/third-party-check-musl.so
+	musl-gcc -shared -fPIC -O2 -DPRELOAD $(call THIRD_PARTY_FLAGS,musl) tests/pod/third-party-check.c \
+	  $(call THIRD_PARTY_LIBS,musl) -o $(B)/tests/third-party-check-musl.so
 	LD_PRELOAD=$(abspath $(B)/tests/third-party-check-musl.so) $(B)/tests/gai-probe-musl -F numerichost 127.0.0.1
-	gcc -shared -fPIC -O2 -DPRELOAD -DCARES_STATICLIB -I$(TP)/glibc/include tests/pod/third-party-check.c \
-	  $(TP)/glibc/lib/libcares.a $(TP)/glibc/lib/libmimalloc.a -pthread -o $(B)/tests/third-party-check.so
+	gcc -shared -fPIC -O2 -DPRELOAD $(call THIRD_PARTY_FLAGS,glibc) tests/pod/third-party-check.c \
+	  $(call THIRD_PARTY_LIBS,glibc) -pthread -o $(B)/tests/third-party-check.so
 	LD_PRELOAD=$(abspath $(B)/tests/third-party-check.so) /bin/true
 	@! nm -D --defined-only $(B)/tests/third-party-check.so $(B)/tests/third-party-check-musl.so | grep -E ' (ares|mi|_mi)_'

@@ -9,8 +9,7 @@ MUSL_LIBC_A := /usr/lib/x86_64-linux-musl/libc.a
 MUSL_STATIC := $(B)/musl/libresolv-k8s.a
 ALL += $(MUSL_STATIC)
 
-# (preload.mk is read after this file: its PRELOAD_SRC is still empty here.)
-MUSL_STATIC_OBJ := $(filter-out preload/libc.cc,$(wildcard preload/*.cc)) preload/static/libc.cc
+MUSL_STATIC_OBJ := $(filter-out preload/libc.cc,$(PRELOAD_SRC)) preload/static/libc.cc
 MUSL_STATIC_OBJ := $(MUSL_STATIC_OBJ:%.cc=$(B)/obj/musl/%.o) $(B)/musl/libc-renamed.o
 
 # The libc.a objects defining the entry points, each entry point renamed
@@ -24,9 +23,8 @@ $(B)/musl/libc-renamed.o: $(MUSL_LIBC_A) preload/exports.map
 	objcopy $(foreach s,$(ENTRY_POINTS),--redefine-sym $(s)=__rk8s_musl_$(s)) $@
 	rm -rf $@.d
 
-$(MUSL_STATIC): $(MUSL_STATIC_OBJ) $(B)/musl/libresolv-k8s-core.a $(TP_LIBS)
-	ld -r -d -o $@.o $(MUSL_STATIC_OBJ) --start-group $(B)/musl/libresolv-k8s-core.a \
-	  $(B)/third_party/musl/lib/libcares.a $(B)/third_party/musl/lib/libmimalloc.a --end-group
+$(MUSL_STATIC): $(MUSL_STATIC_OBJ) $(CORE_MUSL_A) $(call THIRD_PARTY_LIBS,musl)
+	ld -r -d -o $@.o $(MUSL_STATIC_OBJ) --start-group $(CORE_MUSL_A) $(call THIRD_PARTY_LIBS,musl) --end-group
 	objcopy $(ENTRY_POINTS:%=--keep-global-symbol=%) $@.o
 	rm -f $@ && ar rcs $@ $@.o && rm $@.o
 
@@ -35,10 +33,3 @@ MUSL_PROBE := $(B)/tests/gai-probe-musl-rk8s
 $(MUSL_PROBE): tests/pod/gai-probe.c $(MUSL_STATIC)
 	@mkdir -p $(@D)
 	musl-gcc -static $(PROBE_CFLAGS) $^ -Wl,-Map=$@.map -o $@
-
-TESTS += test-musl
-.PHONY: test-musl
-test-musl: $(MUSL_STATIC) $(MUSL_PROBE) $(B)/musl/libresolv-k8s.so $(B)/tests/gai-probe-musl \
-    $(SERVER_BIN)
-	tests/musl/static_test.sh $(B)
-	tests/musl/musl_diff_test.sh $(B)

@@ -1,6 +1,9 @@
-# The pod-sandbox harness: gai-probe built against each libc, and its test.
+# Pod-sandbox tests (need root): gai-probe built against each libc and the
+# harness's own test; the glibc shim against glibc (differential, autopath,
+# real programs, gethostbyname); the musl builds against musl.
 
 PROBE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra
+GAI_PROBES := $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl $(B)/tests/gai-probe-musl-static
 ALL += $(GAI_PROBES)
 
 $(B)/tests/gai-probe-glibc: tests/pod/gai-probe.c
@@ -13,7 +16,28 @@ $(B)/tests/gai-probe-musl-static: tests/pod/gai-probe.c
 	@mkdir -p $(@D)
 	musl-gcc -static $(PROBE_CFLAGS) $< -o $@
 
-TESTS += test-pod-harness
-.PHONY: test-pod-harness
+POD_TEST_DEPS := $(B)/glibc/libresolv-k8s.so $(SERVER_BIN) $(B)/tests/gai-probe-glibc
+
+TESTS += test-pod-harness test-glibc-diff test-glibc-autopath test-programs test-hostent test-musl
+.PHONY: test-pod-harness test-glibc-diff test-glibc-autopath test-programs test-hostent test-musl
+
 test-pod-harness: $(GAI_PROBES)
 	tests/pod/harness_test.sh $(B)/tests
+
+# PATTERN=... runs only the cases whose line holds it.
+test-glibc-diff: $(POD_TEST_DEPS)
+	tests/pod/glibc_diff_test.sh $(B) $(PATTERN)
+
+test-glibc-autopath: $(POD_TEST_DEPS)
+	tests/pod/glibc_autopath_test.sh $(B)
+
+test-programs: $(POD_TEST_DEPS)
+	tests/pod/programs_test.sh $(B)
+
+test-hostent: $(POD_TEST_DEPS) $(PRELOAD_SO) $(B)/tests/gai-probe-musl
+	tests/pod/hostent_test.sh $(B)
+
+test-musl: $(MUSL_STATIC) $(MUSL_PROBE) $(B)/musl/libresolv-k8s.so $(B)/tests/gai-probe-musl \
+    $(SERVER_BIN)
+	tests/musl/static_test.sh $(B)
+	tests/musl/musl_diff_test.sh $(B)

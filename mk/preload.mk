@@ -2,22 +2,24 @@
 # copies of c-ares and mimalloc, exporting libc entry points only.
 
 PRELOAD_SRC := $(wildcard preload/*.cc)
+PRELOAD_SO := $(B)/glibc/libresolv-k8s.so $(B)/musl/libresolv-k8s.so
 ALL += $(PRELOAD_SO)
+# The libc entry points we stand in front of (and export, and nothing else).
+ENTRY_POINTS := $(shell sed -n 's/^ *\([a-z0-9_]*\);$$/\1/p' preload/exports.map)
 
-THIRD_PARTY_FLAGS = -DCARES_STATICLIB -isystem $(B)/third_party/$(1)/include
 $(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o): CORE_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
 $(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): CORE_FLAGS += $(call THIRD_PARTY_FLAGS,musl)
-$(PRELOAD_SRC:%.cc=$(B)/obj/%.o): | $(TP_LIBS)
+$(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o) $(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): | $(TP_LIBS)
 
-.SECONDEXPANSION:
 # Linked by the C driver: the link fails if anything needs a C++ runtime.
-preload_objs = $(PRELOAD_SRC:%.cc=$(B)/obj/$(1)/%.o)
-$(B)/%/libresolv-k8s.so: $$(call preload_objs,$$*) $(B)/%/libresolv-k8s-core.a \
-    preload/exports.map $(TP_LIBS)
-	$(if $(filter musl,$*),musl-gcc,$(CC)) -shared -o $@ $(filter %.o,$^) \
-	  $(B)/$*/libresolv-k8s-core.a $(B)/third_party/$*/lib/libcares.a \
-	  $(B)/third_party/$*/lib/libmimalloc.a -Wl,--version-script=preload/exports.map \
+define preload_so
+$(B)/$(1)/libresolv-k8s.so: $(PRELOAD_SRC:%.cc=$(B)/obj/$(1)/%.o) $(B)/$(1)/libresolv-k8s-core.a \
+    preload/exports.map $(call THIRD_PARTY_LIBS,$(1))
+	$(2) -shared -o $$@ $$(filter %.o %.a,$$^) -Wl,--version-script=preload/exports.map \
 	  -Wl,-z,defs -pthread
+endef
+$(eval $(call preload_so,glibc,$(CC)))
+$(eval $(call preload_so,musl,musl-gcc))
 
 TESTS += test-exports
 .PHONY: test-exports

@@ -1,25 +1,18 @@
-# The companion DNS server (server/README.md), its tests and fuzz targets.
+# resolv-k8s-server (server/README.md): its binary, unit tests and dig tests.
 
+SERVER_BIN := $(B)/bin/resolv-k8s-server
 SERVER_SRC := $(filter-out server/main.cc,$(wildcard server/*.cc))
 SERVER_OBJ := $(SERVER_SRC:%.cc=$(B)/obj/host/%.o)
 ALL += $(SERVER_BIN)
 
-$(SERVER_BIN): $(B)/obj/host/server/main.o $(SERVER_OBJ) $(B)/glibc/libresolv-k8s-core.a
+$(SERVER_BIN): $(B)/obj/host/server/main.o $(SERVER_OBJ) $(CORE_A)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^
 
-$(B)/obj/host/tests/server/%.o: HOST_FLAGS += -I.
 SERVER_TEST_SRC := $(wildcard tests/server/*_test.cc)
-$(B)/tests/server-tests: $(SERVER_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(SERVER_OBJ) \
-    $(B)/glibc/libresolv-k8s-core.a
+$(B)/tests/server-tests: $(SERVER_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(SERVER_OBJ) $(CORE_A)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ -lgtest -lgtest_main
-
-# Fuzz targets that need the server's sources, linked with the fuzz-built
-# core (Makefile).
-SERVER_FUZZ := $(patsubst fuzz/%.cc,$(B)/fuzz/%,$(wildcard fuzz/server_*_fuzz.cc))
-$(SERVER_FUZZ): $(B)/fuzz/%: fuzz/%.cc $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(FUZZ_CORE)
-	$(CLANGXX) $(FUZZ_FLAGS) -I. $< $(filter %.o %.a,$^) -o $@
 
 TESTS += test-server-unit test-server-dig
 .PHONY: test-server-unit test-server-dig test-server-load

@@ -1,15 +1,15 @@
 # resolv-k8s, the diagnostic command: ordinary C++ over the glibc core,
 # with the same c-ares and mimalloc copies the preload uses; and its tests.
 
+TOOL_BIN := $(B)/bin/resolv-k8s
 TOOL_SRC := $(wildcard tools/*.cc)
 ALL += $(TOOL_BIN)
 
 $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): HOST_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
 $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): | $(TP_LIBS)
-$(TOOL_BIN): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(B)/glibc/libresolv-k8s-core.a $(TP_LIBS)
+$(TOOL_BIN): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(CORE_A) $(call THIRD_PARTY_LIBS,glibc)
 	@mkdir -p $(@D)
-	$(CXX) -pthread -o $@ $(filter %.o,$^) $(B)/glibc/libresolv-k8s-core.a \
-	  $(TP)/glibc/lib/libcares.a $(TP)/glibc/lib/libmimalloc.a
+	$(CXX) -pthread -o $@ $^
 
 TESTS += test-tools
 .PHONY: test-tools

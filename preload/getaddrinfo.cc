@@ -1,8 +1,8 @@
 // getaddrinfo and freeaddrinfo, in front of libc's.
-#include "addrinfo.h"
-#include "files.h"
+#include "results/addrinfo.h"
+#include "files/files.h"
 #include "libc.h"
-#include "trace.h"
+#include "resolve/trace.h"
 
 EXPORT int getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
                        struct addrinfo** res) __THROW {

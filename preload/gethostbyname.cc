@@ -3,10 +3,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "files.h"
-#include "hostent.h"
+#include "files/files.h"
+#include "results/hostent.h"
 #include "libc.h"
-#include "trace.h"
+#include "resolve/trace.h"
 
 namespace rk8s {
 namespace {

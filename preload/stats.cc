@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "libc.h"
-#include "resolve.h"
+#include "resolve/resolve.h"
 
 namespace rk8s {
 namespace {

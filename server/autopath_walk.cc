@@ -1,4 +1,4 @@
-#include "autopath_walk.h"
+#include "server/autopath_walk.h"
 
 #include <algorithm>
 

@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include "autopath.h"
-#include "faults.h"
+#include "dns/autopath.h"
+#include "server/faults.h"
 
 namespace rk8s::server {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "ip.h"
-#include "json.h"
-#include "store.h"
+#include "server/ip.h"
+#include "server/json.h"
+#include "server/store.h"
 
 namespace rk8s::server {
 

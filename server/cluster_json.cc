@@ -1,6 +1,6 @@
-#include "cluster.h"
+#include "server/cluster.h"
 
-#include "load_error.h"
+#include "server/load_error.h"
 
 namespace rk8s::server {
 

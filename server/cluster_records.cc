@@ -2,8 +2,8 @@
 
 #include <map>
 
-#include "cluster.h"
-#include "load_error.h"
+#include "server/cluster.h"
+#include "server/load_error.h"
 
 namespace rk8s::server {
 

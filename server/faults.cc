@@ -1,4 +1,4 @@
-#include "faults.h"
+#include "server/faults.h"
 
 #include <charconv>
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "lookup.h"
+#include "server/lookup.h"
 
 namespace rk8s::server {
 

@@ -1,4 +1,4 @@
-#include "flags.h"
+#include "server/flags.h"
 
 #include <arpa/inet.h>
 

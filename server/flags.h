@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "handler.h"
+#include "server/handler.h"
 
 namespace rk8s::server {
 

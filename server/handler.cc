@@ -1,4 +1,4 @@
-#include "handler.h"
+#include "server/handler.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "autopath_walk.h"
+#include "server/autopath_walk.h"
 
 namespace rk8s::server {
 

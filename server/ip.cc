@@ -1,4 +1,4 @@
-#include "ip.h"
+#include "server/ip.h"
 
 #include <arpa/inet.h>
 

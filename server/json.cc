@@ -1,8 +1,8 @@
-#include "json.h"
+#include "server/json.h"
 
 #include <cstdlib>
 
-#include "load_error.h"
+#include "server/load_error.h"
 
 namespace rk8s::server {
 

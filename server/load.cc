@@ -1,4 +1,4 @@
-#include "load.h"
+#include "server/load.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "zone_file.h"
+#include "server/zone_file.h"
 
 namespace rk8s::server {
 

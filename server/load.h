@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cluster.h"
+#include "server/cluster.h"
 
 namespace rk8s::server {
 

@@ -1,4 +1,4 @@
-#include "lookup.h"
+#include "server/lookup.h"
 
 #include <algorithm>
 

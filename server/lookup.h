@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "store.h"
+#include "server/store.h"
 
 namespace rk8s::server {
 

@@ -7,10 +7,10 @@
 #include <memory>
 #include <thread>
 
-#include "load.h"
-#include "metrics.h"
-#include "query_log.h"
-#include "transport.h"
+#include "server/load.h"
+#include "server/metrics.h"
+#include "server/query_log.h"
+#include "server/transport.h"
 
 using namespace rk8s::server;
 

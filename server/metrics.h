@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "handler.h"
+#include "server/handler.h"
 
 namespace rk8s::server {
 

@@ -1,4 +1,4 @@
-#include "names.h"
+#include "server/names.h"
 
 namespace rk8s::server {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "wire.h"
+#include "dns/wire.h"
 
 namespace rk8s::server {
 

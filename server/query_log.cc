@@ -1,4 +1,4 @@
-#include "query_log.h"
+#include "server/query_log.h"
 
 #include <cerrno>
 #include <cstring>

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <string>
 
-#include "handler.h"
+#include "server/handler.h"
 
 namespace rk8s::server {
 

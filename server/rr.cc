@@ -1,4 +1,4 @@
-#include "rr.h"
+#include "server/rr.h"
 
 namespace rk8s::server {
 

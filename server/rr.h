@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "names.h"
+#include "server/names.h"
 
 namespace rk8s::server {
 

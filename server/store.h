@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "rr.h"
+#include "server/rr.h"
 
 namespace rk8s::server {
 

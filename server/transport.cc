@@ -1,4 +1,4 @@
-#include "transport.h"
+#include "server/transport.h"
 
 #include <arpa/inet.h>
 #include <sys/socket.h>

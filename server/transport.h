@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "flags.h"
+#include "server/flags.h"
 
 namespace rk8s::server {
 

@@ -1,4 +1,4 @@
-#include "zone_file.h"
+#include "server/zone_file.h"
 
 #include <arpa/inet.h>
 
@@ -6,8 +6,8 @@
 #include <map>
 #include <optional>
 
-#include "load_error.h"
-#include "zone_lexer.h"
+#include "server/load_error.h"
+#include "server/zone_lexer.h"
 
 namespace rk8s::server {
 

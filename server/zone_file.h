@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "store.h"
+#include "server/store.h"
 
 namespace rk8s::server {
 

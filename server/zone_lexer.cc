@@ -1,6 +1,6 @@
-#include "zone_lexer.h"
+#include "server/zone_lexer.h"
 
-#include "load_error.h"
+#include "server/load_error.h"
 
 namespace rk8s::server {
 

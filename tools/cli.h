@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "conf.h"
-#include "wire.h"
+#include "conf/resolv_conf.h"
+#include "dns/wire.h"
 
 namespace cli {
 

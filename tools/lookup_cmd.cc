@@ -7,10 +7,10 @@
 
 #include <string>
 
-#include "addrinfo.h"
+#include "results/addrinfo.h"
 #include "cli.h"
-#include "files.h"
-#include "trace.h"
+#include "files/files.h"
+#include "resolve/trace.h"
 
 namespace cli {
 namespace {

@@ -13,7 +13,7 @@
 #include <iterator>
 
 #include "cli.h"
-#include "files.h"
+#include "files/files.h"
 
 namespace cli {
 

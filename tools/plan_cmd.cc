@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli.h"
-#include "lookup.h"
+#include "lookup/lookup.h"
 
 namespace cli {
 namespace {

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "addrinfo.h"
+#include "results/addrinfo.h"
 #include "cases.h"
-#include "hosts.h"
+#include "files/hosts.h"
 
 namespace {
 

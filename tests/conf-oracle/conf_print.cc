@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "conf.h"
+#include "conf/resolv_conf.h"
 
 int main() {
   std::string text;

@@ -22,8 +22,8 @@
 #include <thread>
 #include <vector>
 
-#include "channel.h"
-#include "transport.h"
+#include "transport/channel.h"
+#include "transport/exchange.h"
 
 using namespace rk8s;
 

@@ -1,0 +1,40 @@
+// The search list, packed into Config::search_text.
+#include "conf/parse.h"
+
+namespace rk8s::conf {
+
+// A new list replaces the old one, and with it the old one's overflow.
+void search_clear(Config& c) {
+  c.search_start.clear();
+  c.search_len.clear();
+  c.complete = true;
+}
+
+static size_t search_used(const Config& c) {
+  size_t n = c.search_count();
+  return n ? c.search_start[n - 1] + c.search_len[n - 1] : 0;
+}
+
+// An empty domain is the root to glibc's walk, as "." is.
+void search_add(Config& c, Str domain) {
+  if (!c.complete) return;
+  if (domain.size == 0) domain = str(".");
+  size_t used = search_used(c);
+  if (c.search_start.full() || domain.size > kSearchBytes - used) {
+    c.complete = false;
+    return;
+  }
+  memcpy(c.search_text + used, domain.data, domain.size);
+  c.search_start.push(uint16_t(used));
+  c.search_len.push(uint16_t(domain.size));
+}
+
+void search_add_words(Config& c, Str text, CharClass sep) {
+  for (text = skip(text, sep); text.size; text = skip(text, sep)) {
+    Str w = word(text, sep);
+    search_add(c, w);
+    text = drop(text, w.size);
+  }
+}
+
+}  // namespace rk8s::conf

@@ -1,0 +1,52 @@
+// The autopath option payloads (../shared/autopath-protocol.md).
+#include "dns/autopath.h"
+
+namespace rk8s::autopath {
+
+size_t encode_query(const QueryOption& q, uint8_t* out, size_t cap) {
+  if (q.count == 0 || q.count > kMaxSuffixes || cap < 2) return 0;
+  size_t n = 0;
+  out[n++] = kVersion;
+  out[n++] = q.flags;
+  for (size_t i = 0; i < q.count; i++) {
+    const dns::Name& s = q.suffix[i];
+    if (cap - n < s.len) return 0;
+    memcpy(out + n, s.wire, s.len);
+    n += s.len;
+  }
+  return n;
+}
+
+QueryDecode decode_query(Bytes payload, QueryOption& out) {
+  if (payload.size >= 1 && payload.data[0] != kVersion) return QueryDecode::bad_version;
+  if (payload.size < 3 || !(payload.data[1] & kFlagQ)) return QueryDecode::malformed;
+  out.flags = payload.data[1];
+  out.count = 0;
+  size_t off = 2;
+  while (off < payload.size) {
+    if (out.count == kMaxSuffixes || !dns::name_from_wire(payload, off, out.suffix[out.count]))
+      return QueryDecode::malformed;
+    out.count++;
+  }
+  return QueryDecode::ok;
+}
+
+size_t encode_reply(const ReplyOption& r, uint8_t* out, size_t cap) {
+  if (cap < 4) return 0;
+  out[0] = kVersion;
+  out[1] = r.flags;
+  out[2] = r.status;
+  out[3] = r.index;
+  return 4;
+}
+
+bool decode_reply(Bytes payload, size_t suffix_count, ReplyOption& out) {
+  if (payload.size != 4 || payload.data[0] != kVersion) return false;
+  uint8_t flags = payload.data[1], status = payload.data[2], index = payload.data[3];
+  if ((flags & ~kFlagBoth) != 0 || status > kRejected) return false;
+  if (status == kMatched ? index >= suffix_count : index != kNoIndex) return false;
+  out = ReplyOption{flags, status, index};
+  return true;
+}
+
+}  // namespace rk8s::autopath

@@ -1,0 +1,57 @@
+// The autopath EDNS0 option, version 1 (../shared/autopath-protocol.md):
+// query and reply payloads.
+#pragma once
+
+#include "dns/wire.h"
+
+namespace rk8s::autopath {
+
+constexpr uint8_t kVersion = 1;
+constexpr size_t kMaxSuffixes = 64;
+constexpr uint8_t kNoIndex = 255;
+
+enum Flags : uint8_t {
+  kFlagQ = 0x01,
+  kFlagPaired = 0x02,
+  kFlagStopOnExists = 0x04,
+  kFlagBoth = 0x08,
+};
+
+enum Status : uint8_t {
+  kMatched = 0,
+  kExhausted = 1,
+  kServfailSeen = 2,
+  kRejected = 3,
+};
+
+struct QueryOption {
+  uint8_t flags = kFlagQ;
+  size_t count = 0;
+  dns::Name suffix[kMaxSuffixes];
+};
+
+struct ReplyOption {
+  uint8_t flags = 0;
+  uint8_t status = kRejected;
+  uint8_t index = kNoIndex;
+};
+
+enum class QueryDecode : uint8_t {
+  ok,
+  bad_version,  // the server answers plainly with REJECTED
+  malformed,    // likewise: no suffix, a bad name, more than 64, Q clear, junk after
+};
+
+// Payload bytes into `out`; 0 when they do not fit `cap` or count is 0.
+size_t encode_query(const QueryOption& q, uint8_t* out, size_t cap);
+QueryDecode decode_query(Bytes payload, QueryOption& out);
+
+// Always 4 bytes; 0 when cap < 4.
+size_t encode_reply(const ReplyOption& r, uint8_t* out, size_t cap);
+// True only for a reply a real implementation produces: version 1, exactly
+// 4 bytes, Q clear, a known status; MATCHED with an index below
+// `suffix_count`, any other status with kNoIndex. A verbatim echo of our
+// query option is not a reply.
+bool decode_reply(Bytes payload, size_t suffix_count, ReplyOption& out);
+
+}  // namespace rk8s::autopath

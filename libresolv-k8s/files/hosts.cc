@@ -1,0 +1,228 @@
+// /etc/hosts lookups, one function per libc (see hosts.h).
+#include "files/hosts.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+
+#include "conf/parse.h"
+
+namespace rk8s {
+
+using conf::drop;
+using conf::find;
+using conf::is_space;
+using conf::skip;
+using conf::take;
+using conf::word;
+
+static size_t names_end(const HostsResult& r) {
+  if (r.alias_at.count == 0) return strlen(r.names) + 1;
+  size_t last = r.alias_at[r.alias_at.count - 1];
+  return last + strlen(r.names + last) + 1;
+}
+
+static void set_canon(HostsResult& r, Str s) {
+  if (s.size >= kHostsNameBytes) {
+    r.complete = false;
+    return;
+  }
+  memcpy(r.names, s.data, s.size);
+  r.names[s.size] = 0;
+}
+
+static void add_alias(HostsResult& r, Str s) {
+  size_t at = names_end(r);
+  if (at + s.size + 1 > kHostsNameBytes || !r.alias_at.push(uint16_t(at))) {
+    r.complete = false;
+    return;
+  }
+  memcpy(r.names + at, s.data, s.size);
+  r.names[at + s.size] = 0;
+}
+
+static void add_addr(HostsResult& r, const HostsAddr& a) {
+  if (!r.addrs.push(a)) r.complete = false;
+}
+
+static bool equal_nocase(Str a, Str b) {
+  if (a.size != b.size) return false;
+  for (size_t i = 0; i < a.size; i++)
+    if (ascii_lower(a.data[i]) != ascii_lower(b.data[i])) return false;
+  return true;
+}
+
+// inet_pton as nss_files calls it for `family` (the IPv4 and IPv6 text
+// forms glibc and musl accept are the same).
+static bool glibc_address(int family, Str token, HostsAddr& a) {
+  char buf[64];
+  if (token.size >= sizeof buf) return false;
+  memcpy(buf, token.data, token.size);
+  buf[token.size] = 0;
+  if (family != AF_INET6 && inet_pton(AF_INET, buf, a.addr) == 1) {
+    a.family = AF_INET;
+    return true;
+  }
+  in6_addr a6;
+  if (inet_pton(AF_INET6, buf, &a6) != 1) return false;
+  if (family != AF_INET) {
+    a.family = AF_INET6;
+    memcpy(a.addr, &a6, 16);
+    return true;
+  }
+  a.family = AF_INET;
+  if (IN6_IS_ADDR_V4MAPPED(&a6)) {
+    memcpy(a.addr, a6.s6_addr + 12, 4);
+    return true;
+  }
+  if (IN6_IS_ADDR_LOOPBACK(&a6)) {
+    store32(a.addr, INADDR_LOOPBACK);
+    return true;
+  }
+  return false;
+}
+
+static bool names_match(Str name, Str h_name, Str aliases) {
+  if (equal_nocase(name, h_name)) return true;
+  for (Str w = aliases; w.size; w = skip(drop(w, word(w, is_space).size), is_space))
+    if (equal_nocase(name, word(w, is_space))) return true;
+  return false;
+}
+
+// A line as __nss_readline hands it on, or empty for blank and comment
+// lines. Leading white space is removed with memmove(buf, p, strlen(p)),
+// which leaves the NUL where it was: a line without a newline (the last
+// one, or one cut short by a NUL byte) ends with its own last characters
+// again. That copy goes to `buf`; `fits` is false when it does not fit.
+static Str glibc_line(Str raw, bool newline, char (&buf)[512], bool& fits) {
+  size_t nul = find(raw, '\0');
+  if (nul < raw.size) {
+    raw = take(raw, nul);
+    newline = false;
+  }
+  size_t n = raw.size - skip(raw, is_space).size;
+  if (n == raw.size || raw.data[n] == '#') return Str{};
+  if (newline || n == 0) return drop(raw, n);
+  fits = raw.size <= sizeof buf;
+  if (!fits) return Str{};
+  memcpy(buf, raw.data + n, raw.size - n);
+  memcpy(buf + raw.size - n, raw.data + raw.size - n, n);
+  return Str{buf, raw.size};
+}
+
+static void hosts_glibc(const HostsQuery& q, Str text, Str name, HostsResult& out) {
+  bool matched = false;
+  while (text.size && out.complete) {
+    size_t eol = find(text, '\n');
+    char buf[512];
+    Str line = glibc_line(take(text, eol), eol < text.size, buf, out.complete);
+    text = drop(text, eol + 1);
+    line = take(line, find(line, '#'));
+    Str addr = word(line, is_space);
+    Str rest = skip(drop(line, addr.size), is_space);
+    Str h_name = word(rest, is_space);
+    Str aliases = skip(drop(rest, h_name.size), is_space);
+    HostsAddr a;
+    if (!line.size || !glibc_address(q.family, addr, a) || !names_match(name, h_name, aliases))
+      continue;
+    add_addr(out, a);
+    if (!matched) set_canon(out, h_name);
+    if (q.family != AF_UNSPEC) {
+      // gethostbyname3: aliases, and the later lines' names that differ (strcmp).
+      for (Str w = aliases; w.size; w = skip(drop(w, word(w, is_space).size), is_space))
+        add_alias(out, word(w, is_space));
+      if (matched && !(h_name == str(out.names))) add_alias(out, h_name);
+    }
+    matched = true;
+    if (!q.multi) return;
+  }
+}
+
+static bool musl_valid_hostname(Str s) {
+  if (s.size == 0 || s.size > 254) return false;
+  for (size_t i = 0; i < s.size; i++) {
+    uint8_t c = uint8_t(s.data[i]);
+    bool ok = c >= 0x80 || c == '.' || c == '-' || (c >= '0' && c <= '9') ||
+              ((c | 32) >= 'a' && (c | 32) <= 'z');
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// strstr from the second byte on, until an occurrence has white space (or
+// the newline the comment cut left) on both sides; the terminating NUL is
+// not white space.
+static bool musl_line_names(const char* line, size_t len, Str name) {
+  for (size_t p = 1; p + name.size <= len; p++)
+    if (memcmp(line + p, name.data, name.size) == 0 && is_space(line[p - 1]) &&
+        is_space(line[p + name.size]))
+      return true;
+  return false;
+}
+
+// __lookup_ipliteral: 1, 0 (no address: the line is skipped) or EAI_NONAME
+// (the other family, or an IPv6 scope musl rejects).
+static int musl_address(int family, Str token, HostsAddr& a) {
+  Nameserver ns;
+  if (conf::parse_nameserver(Dialect::musl, token, ns)) {
+    if (family != AF_UNSPEC && family != ns.family) return EAI_NONAME;
+    a.family = ns.family;
+    memcpy(a.addr, ns.addr, 16);
+    a.scope_id = ns.scope_id;
+    return 1;
+  }
+  size_t percent = find(token, '%');
+  char buf[64];
+  in6_addr a6;
+  if (percent == token.size || percent >= sizeof buf) return 0;
+  memcpy(buf, token.data, percent);
+  buf[percent] = 0;
+  return inet_pton(AF_INET6, buf, &a6) == 1 ? EAI_NONAME : 0;
+}
+
+static void hosts_musl(const HostsQuery& q, Str text, Str name, HostsResult& out) {
+  name = take(name, find(name, '\0'));
+  if (name.size == 0) return;
+  set_canon(out, name);
+  bool have_canon = false;
+  while (text.size && !out.addrs.full()) {
+    // fgets(line, 512, f), then the string functions stop at a NUL.
+    size_t n = find(take(text, 511), '\n');
+    n = n < 511 && n < text.size ? n + 1 : (text.size < 511 ? text.size : 511);
+    char line[513];
+    memcpy(line, text.data, n);
+    line[n] = 0;
+    text = drop(text, n);
+    if (char* hash = strchr(line, '#')) hash[0] = '\n', hash[1] = 0;
+    size_t len = strlen(line);
+    if (!musl_line_names(line, len, name)) continue;
+    Str addr = word(Str{line, len}, is_space);
+    switch (musl_address(q.family, addr, out.addrs.items[out.addrs.count])) {
+      case 1:
+        out.addrs.count++;
+        break;
+      case 0:
+        continue;
+      default:
+        out.error = EAI_NONAME;
+    }
+    if (have_canon) continue;
+    Str first = word(skip(drop(Str{line, len}, addr.size + 1), is_space), is_space);
+    if (musl_valid_hostname(first)) {
+      set_canon(out, first);
+      have_canon = true;
+    }
+  }
+  if (out.found()) out.error = 0;
+}
+
+size_t hosts_lookup(const HostsQuery& q, Str text, Str name, HostsResult& out) {
+  out = HostsResult{};
+  if (q.dialect == Dialect::musl)
+    hosts_musl(q, text, name, out);
+  else
+    hosts_glibc(q, text, name, out);
+  return out.addrs.count;
+}
+
+}  // namespace rk8s

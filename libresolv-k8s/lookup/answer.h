@@ -1,0 +1,59 @@
+// What one DNS reply says about one candidate name, read the way the
+// replaced libc reads it (glibc's nss_dns, musl's name_from_dns).
+#pragma once
+
+#include "dns/autopath.h"
+#include "conf/resolv_conf.h"
+#include "dns/wire.h"
+
+namespace rk8s {
+
+constexpr size_t kMaxAddresses = 128;  // glibc has no limit: beyond this we pass through
+constexpr size_t kMuslMaxAddresses = 48;
+
+struct Address {
+  uint8_t family = 0;  // AF_INET or AF_INET6
+  uint8_t addr[16] = {};
+};
+
+using AddressList = FixedVec<Address, kMaxAddresses>;
+
+// glibc's h_aliases material (getanswer_r): the question name, then every
+// CNAME target in answer order, as text; glibc keeps the host names only.
+struct AliasNames {
+  char text[1024] = {};
+  FixedVec<uint16_t, 17> at;
+  uint32_t host_name = 0;  // bit i: name i is a host name
+  bool overflow = false;   // more than we hold
+
+  void add(const dns::Name& n, bool is_host_name);
+  void drop_first();  // an autopath reply's question name, before its CNAME
+  const char* operator[](size_t i) const { return text + at[i]; }
+};
+
+struct Answer {
+  uint8_t rcode = 0;
+  uint16_t ancount = 0;
+  bool has_canon = false;        // `canon` was found in this reply
+  dns::Name canon;               // glibc: final CNAME target; musl: last CNAME target
+  AddressList addrs;             // records of the question's type, in answer order
+  bool overflow = false;         // more addresses than we hold
+  bool has_option = false;       // a valid autopath reply option (decode_reply)
+  autopath::ReplyOption option;
+  AddressList both_aaaa;         // BOTH: AAAA records of the matched name (additional)
+  AliasNames aliases;            // glibc only
+  bool bad_answers = false;      // the answer section broke off: glibc takes no address
+                                 // from it, musl those before the break
+  bool has_qname_cname = false;  // the first answer is a CNAME at the question name
+  dns::Name qname_cname;         // its target (autopath: the matched candidate)
+};
+
+// Reads `msg`, the reply to a query for (`qname`, `qtype`). False when its
+// header or question is malformed or not ours (glibc and musl drop those
+// replies too); records that break off are noted, as the libcs read them.
+// `option_code` and `suffix_count` describe the autopath option we sent
+// (suffix_count 0: none sent).
+bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qtype,
+                 uint16_t option_code, size_t suffix_count, Answer& out);
+
+}  // namespace rk8s

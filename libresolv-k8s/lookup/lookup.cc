@@ -1,0 +1,257 @@
+#include "lookup/lookup.h"
+
+#include "lookup/walk.h"
+
+namespace rk8s {
+namespace {
+
+constexpr size_t kQueryBytes = 4608;
+
+// One autopath query: the round's first candidate as QNAME, the rest of the
+// plan's suffixes in the option.
+struct AutopathQuery {
+  dns::Name qname;
+  autopath::QueryOption option;
+  uint8_t payload[4096];
+  size_t payload_len = 0;
+  uint8_t bytes[2][kQueryBytes];
+};
+
+void send_autopath(const Config& conf, AutopathQuery& aq, uint8_t flags, const uint16_t* qtypes,
+                   size_t nq, CandidateReplies& r, ExchangeFn exchange, LookupResult& out) {
+  aq.option.flags = flags;
+  aq.payload_len = autopath::encode_query(aq.option, aq.payload, sizeof aq.payload);
+  dns::EdnsOption opt{conf.opt.autopath_code, Bytes{aq.payload, aq.payload_len}};
+  Bytes queries[2];
+  for (size_t q = 0; q < nq; q++) {
+    size_t n = dns::build_query(aq.bytes[q], kQueryBytes, random_query_id(), aq.qname, qtypes[q],
+                                dns::kEdnsUdpSize, &opt, 1);
+    queries[q] = Bytes{aq.bytes[q], n};
+  }
+  r.nq = nq;
+  exchange(conf, queries, r.reply, nq);
+  out.queries += uint16_t(nq);
+  read_replies(conf, aq.qname, qtypes, aq.option.count, r);
+}
+
+// Joins the AAAA reply, sent on its own, to the A reply before it.
+void add_second(CandidateReplies& r, const CandidateReplies& aaaa) {
+  r.nq = 2;
+  r.reply[1] = aaaa.reply[0];
+  r.answer[1] = aaaa.answer[0];
+  r.answer_ok[1] = aaaa.answer_ok[0];
+}
+
+bool has_option(const CandidateReplies& r, size_t q) {
+  return r.answer_ok[q] && r.answer[q].has_option;
+}
+
+// The AAAA half of a BOTH reply, as if it had come back on its own.
+void split_both(CandidateReplies& r) {
+  r.nq = 2;
+  r.reply[1] = r.reply[0];
+  r.answer_ok[1] = true;
+  Answer& aaaa = r.answer[1];
+  const Answer& a = r.answer[0];
+  aaaa = Answer{};
+  aaaa.rcode = dns::kNoError;
+  // Counted as a reply of its own would count: the synthesized CNAME too.
+  aaaa.ancount = uint16_t(a.both_aaaa.count + (a.option.index > 0));
+  aaaa.addrs = a.both_aaaa;
+  aaaa.canon = a.canon;
+  aaaa.has_canon = a.has_canon;
+  aaaa.has_option = true;
+  aaaa.option = a.option;
+}
+
+void remember_from(const Config& conf, const CandidateReplies& r, Support s) {
+  for (size_t q = 0; q < r.nq; q++)
+    if (r.answer_ok[q] && r.reply[q].server < conf.ns.count) {
+      remember_support(conf.ns[r.reply[q].server], s);
+      return;
+    }
+}
+
+// A MATCHED reply for a later candidate must begin with QNAME CNAME that
+// candidate: anything else is not a reply option to trust.
+bool matches_named(const Config& conf, const Plan& plan, size_t start, const CandidateReplies& r) {
+  for (size_t q = 0; q < r.nq; q++) {
+    const Answer& a = r.answer[q];
+    if (a.option.status != autopath::kMatched || a.option.index == 0) continue;
+    dns::Name candidate;
+    if (!candidate_name(conf, plan, start + a.option.index, candidate) || !a.has_qname_cname ||
+        !dns::name_equal(a.qname_cname, candidate))
+      return false;
+  }
+  return true;
+}
+
+// Where the lookup goes after one autopath query.
+struct Next {
+  bool done;      // the lookup is over
+  size_t at;      // else the candidate to go on with
+  bool classic;   // and whether only the classic walk can
+};
+constexpr Next kDone{true, 0, false};
+
+// The server walked candidates start.. itself: every reply carries a valid
+// reply option. Candidates it skipped were NXDOMAIN (or SERVFAIL) to it.
+Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
+                  CandidateReplies& r, Walk& walk, LookupResult& out) {
+  uint8_t status = r.answer[0].option.status;
+  uint8_t index = r.answer[0].option.index;
+  bool agree = true;
+  for (size_t q = 1; q < r.nq; q++) {
+    if (r.answer[q].option.status != status) status = autopath::kRejected;
+    if (r.answer[q].option.index != index) agree = false;
+    if (r.answer[q].option.index < index) index = r.answer[q].option.index;
+  }
+  size_t n = plan.suffix.count;
+  bool musl = conf.dialect == Dialect::musl;
+  switch (status) {
+    case autopath::kMatched: {
+      out.autopath_answered = true;
+      out.classic_queries += uint16_t((index + 1) * nq);
+      size_t at = start + index;
+      for (size_t j = start; j < at; j++) walk.fail(j, Status::host_not_found, false);
+      if (!agree) {
+        // Two replicas saw different data: the lower candidate, asked
+        // plainly, so results come from one candidate only.
+        CandidateReplies again;
+        walk.query(at, again);
+        walk.resume(at, again);
+        return kDone;
+      }
+      if (index > 0)  // the synthesized CNAME is not the candidate's answer
+        for (size_t q = 0; q < r.nq; q++) r.answer[q].ancount -= r.answer[q].ancount > 0;
+      if (musl || positive(r)) {
+        walk.collect(at, r);
+        return kDone;
+      }
+      // NODATA (STOP_ON_EXISTS): glibc remembers it and walks on.
+      walk.fail(at, Status::no_data, false);
+      return Next{false, walk.next_after(at), false};
+    }
+    case autopath::kExhausted:
+      out.autopath_answered = true;
+      out.classic_queries += uint16_t((n - start) * nq);
+      if (musl) {
+        out.status = Status::host_not_found;
+        return kDone;
+      }
+      walk.fail(start, r.answer[0].rcode == dns::kNxDomain ? Status::host_not_found : Status::no_data,
+                false);
+      for (size_t j = start + 1; j < n; j++) walk.fail(j, Status::host_not_found, false);
+      walk.finish();
+      return kDone;
+    case autopath::kServfailSeen:
+      if (musl) {
+        out.autopath_answered = true;
+        out.classic_queries += uint16_t((n - start) * nq);
+        out.status = Status::try_again;
+        return kDone;
+      }
+      // glibc's verdict depends on where the failure was and on what came
+      // after it: only the classic walk can tell.
+      out.fell_back = true;
+      return Next{false, start, true};
+    default:
+      out.fell_back = true;
+      return Next{false, start, true};
+  }
+}
+
+// One autopath query for candidates start..: QNAME is candidate `start`.
+Next autopath_round(const Config& conf, const Plan& plan, size_t start, const uint16_t* qtypes,
+                    size_t nq, ExchangeFn exchange, Walk& walk, LookupResult& out) {
+  Support support = server_support(conf.ns[0]);
+  if (support == Support::no || support == Support::formerr) return Next{false, start, true};
+  uint8_t flags = autopath_flags(nq);
+  Plan rest = plan;
+  rest.suffix.clear();
+  for (size_t j = start; j < plan.suffix.count; j++) rest.suffix.push(plan.suffix[j]);
+  AutopathQuery aq;
+  if (!autopath_query(conf, rest, flags, aq.qname, aq.option) ||
+      autopath::encode_query(aq.option, aq.payload, sizeof aq.payload) == 0)
+    return Next{false, start, true};
+
+  bool both = nq == 2 && support == Support::yes;
+  CandidateReplies r;
+  send_autopath(conf, aq, both ? flags | autopath::kFlagBoth : flags, qtypes, both ? 1 : nq, r,
+                exchange, out);
+  for (size_t q = 0; q < r.nq; q++)
+    if (r.answer_ok[q] && r.answer[q].rcode == dns::kFormErr && !r.answer[q].has_option) {
+      remember_from(conf, r, Support::formerr);
+      out.fell_back = true;
+      return Next{false, start, true};
+    }
+  size_t with_option = 0, rejected = 0;
+  for (size_t q = 0; q < r.nq; q++) {
+    with_option += has_option(r, q);
+    rejected += has_option(r, q) && r.answer[q].option.status == autopath::kRejected;
+  }
+  if (with_option == r.nq && !matches_named(conf, plan, start, r)) {
+    out.fell_back = true;  // not what a real implementation sends
+    return Next{false, start, true};
+  }
+  if (with_option == r.nq && rejected == 0) {
+    remember_from(conf, r, Support::yes);
+    bool matched = r.answer[0].option.status == autopath::kMatched;
+    if (both && matched && (r.answer[0].option.flags & autopath::kFlagBoth)) {
+      split_both(r);
+    } else if (both && matched) {
+      // BOTH not honoured: the AAAA question is still open. (A PAIRED walk
+      // that ended without a match speaks for both families.)
+      CandidateReplies aaaa;
+      send_autopath(conf, aq, flags, qtypes + 1, 1, aaaa, exchange, out);
+      if (!has_option(aaaa, 0)) {
+        out.fell_back = true;
+        return Next{false, start, true};
+      }
+      add_second(r, aaaa);
+    }
+    return take_verdict(conf, plan, start, nq, r, walk, out);
+  }
+  out.fell_back = true;
+  if (with_option > rejected) return Next{false, start, true};  // replicas disagree
+  // A plain answer for candidate `start` (from a server without support, or
+  // one that rejected the option): final when positive, else the walk goes
+  // on after it.
+  if (rejected == 0) remember_from(conf, r, Support::no);
+  out.classic_queries += uint16_t(r.nq);
+  if (both) {
+    Walk aaaa_walk(conf, plan, qtypes + 1, 1, exchange, out);
+    CandidateReplies aaaa;
+    aaaa_walk.query(start, aaaa);
+    add_second(r, aaaa);
+  }
+  walk.resume(start, r);
+  return kDone;
+}
+
+}  // namespace
+
+uint8_t autopath_flags(size_t nq) {
+  return autopath::kFlagQ | autopath::kFlagStopOnExists | (nq == 2 ? autopath::kFlagPaired : 0);
+}
+
+// The protocol's client side: one query per family (one in all once the
+// server has shown support), again after each NODATA glibc walks past, and
+// the classic walk wherever the server did not walk the plan itself.
+void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+            ExchangeFn exchange, LookupResult& out) {
+  out = LookupResult{};
+  Walk walk(conf, plan, qtypes, nq, exchange, out);
+  size_t at = 0;
+  if (conf.opt.autopath && !walk.aaaa_as_a()) {
+    while (at < plan.suffix.count) {
+      Next next = autopath_round(conf, plan, at, qtypes, nq, exchange, walk, out);
+      if (next.done) return;
+      at = next.at;
+      if (next.classic) break;
+    }
+  }
+  walk.run(at);
+}
+
+}  // namespace rk8s

@@ -1,0 +1,66 @@
+// One name, one or two query types: the autopath query first, then the
+// classic serial walk of the replaced libc wherever autopath cannot answer.
+#pragma once
+
+#include "lookup/answer.h"
+#include "plan/plan.h"
+#include "transport/exchange.h"
+
+namespace rk8s {
+
+// How a lookup ended, in glibc's h_errno vocabulary; musl's EAI codes map
+// onto it (EAI_NONAME = host_not_found, EAI_FAIL = no_recovery).
+enum class Status : uint8_t {
+  found,
+  host_not_found,
+  no_data,
+  try_again,
+  no_recovery,
+  system,       // the transport could not run (descriptors exhausted, ...)
+  pass_through, // beyond what we hold: let libc answer the whole call
+};
+
+struct LookupResult {
+  Status status = Status::host_not_found;
+  AddressList addrs;  // the libc's order before sorting
+  dns::Name canon;
+  // glibc's gethostbyname3_r reads more of the walk: the reply's names, a
+  // reply that ended the walk with answers but no address (NO_RECOVERY),
+  // and whether the last query went unanswered (errno then ETIMEDOUT).
+  AliasNames aliases;
+  bool empty_answer = false;
+  bool last_unanswered = false;
+  // What it cost, against what the classic walk would have cost.
+  uint16_t queries = 0;
+  uint16_t classic_queries = 0;
+  bool autopath_answered = false;
+  bool fell_back = false;  // the server showed no support, or failed us
+};
+
+// The transport, as a parameter so tests can stand in a fake server.
+using ExchangeFn = void (*)(const Config& conf, const Bytes* queries, Reply* replies, size_t n);
+
+// `qtypes`: {A}, {AAAA} or {A, AAAA} (AF_UNSPEC: sent together, a
+// candidate matches on either).
+void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+            ExchangeFn exchange, LookupResult& out);
+
+// The option's flags for a walk of `nq` query types: PAIRED when A and AAAA
+// go together; STOP_ON_EXISTS always (musl stops at NODATA, glibc must
+// learn of each NODATA it walks past to end with EAI_NODATA).
+uint8_t autopath_flags(size_t nq);
+
+// Per-server memory of autopath support, shared by all threads; a "no"
+// and a "formerr" are forgotten after a while.
+enum class Support : uint8_t { unknown, yes, no, formerr };
+Support server_support(const Nameserver& ns);
+void remember_support(const Nameserver& ns, Support s);
+
+// What the process knows now of the servers it asked (for the counters).
+struct ServerSupport {
+  Nameserver ns;
+  Support support;
+};
+size_t known_support(ServerSupport* out, size_t cap);
+
+}  // namespace rk8s

@@ -1,0 +1,213 @@
+#include "lookup/walk.h"
+
+namespace rk8s {
+namespace {
+
+constexpr uint16_t kGlibcEdnsSize = 1200;  // RESOLV_EDNS_BUFFER_SIZE
+constexpr uint16_t kAsA[] = {dns::kTypeA};
+
+bool replied(const CandidateReplies& r, size_t q) {
+  return r.reply[q].status == Reply::ok && r.answer_ok[q];
+}
+
+}  // namespace
+
+bool positive(const CandidateReplies& r) {
+  for (size_t q = 0; q < r.nq; q++)
+    if (replied(r, q) && r.answer[q].rcode == dns::kNoError && r.answer[q].ancount > 0) return true;
+  return false;
+}
+
+void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qtypes,
+                  size_t suffix_count, CandidateReplies& r) {
+  for (size_t q = 0; q < r.nq; q++) {
+    const Reply& rep = r.reply[q];
+    bool came_back = rep.status == Reply::ok || rep.status == Reply::servfail ||
+                     rep.status == Reply::refused || rep.status == Reply::notimp;
+    r.answer_ok[q] = came_back && rep.msg &&
+                     read_answer(conf.dialect, Bytes{rep.msg, rep.len}, qname, qtypes[q],
+                                 conf.opt.autopath_code, suffix_count, r.answer[q]);
+  }
+}
+
+Walk::Walk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+           ExchangeFn exchange, LookupResult& out)
+    : conf_(conf), plan_(plan), qtypes_(qtypes), nq_(nq), exchange_(exchange), out_(out) {
+  // glibc's no-aaaa asks A instead of AAAA and keeps only the rcode, so a
+  // name that exists is NODATA and one that does not is NXDOMAIN.
+  aaaa_as_a_ = conf.dialect == Dialect::glibc && conf.opt.no_aaaa && nq == 1 &&
+               qtypes[0] == dns::kTypeAAAA;
+}
+
+void Walk::query(size_t i, CandidateReplies& r) {
+  dns::Name qname;
+  candidate_name(conf_, plan_, i, qname);
+  uint8_t buf[2][512];
+  Bytes queries[2];
+  uint16_t edns = conf_.dialect == Dialect::glibc && conf_.opt.edns0 ? kGlibcEdnsSize : 0;
+  const uint16_t* qtypes = aaaa_as_a_ ? kAsA : qtypes_;
+  if (aaaa_as_a_) edns = 0;
+  for (size_t q = 0; q < nq_; q++) {
+    size_t n = dns::build_query(buf[q], sizeof buf[q], random_query_id(), qname, qtypes[q], edns,
+                                nullptr, 0);
+    queries[q] = Bytes{buf[q], n};
+  }
+  r.nq = nq_;
+  exchange_(conf_, queries, r.reply, nq_);
+  out_.queries += uint16_t(nq_);
+  out_.classic_queries += uint16_t(nq_);
+  read_replies(conf_, qname, qtypes, 0, r);
+  if (aaaa_as_a_) r.answer[0].ancount = 0, r.answer[0].addrs.clear();
+}
+
+void Walk::resume(size_t i, CandidateReplies& r) {
+  if (!take(i, r)) run(next_after(i));
+}
+
+bool Walk::take(size_t i, CandidateReplies& r) {
+  for (size_t q = 0; q < r.nq; q++)
+    if (r.reply[q].status == Reply::error) {
+      out_.status = Status::system;
+      return true;
+    }
+  return conf_.dialect == Dialect::glibc ? take_glibc(i, r) : take_musl(i, r);
+}
+
+void Walk::run(size_t start) {
+  for (size_t i = start; i < plan_.suffix.count; i = next_after(i)) {
+    CandidateReplies r;
+    query(i, r);
+    if (take(i, r)) return;
+  }
+  finish();
+}
+
+// __res_context_query's verdict on a candidate, then __res_context_search's
+// decision whether to go on.
+bool Walk::take_glibc(size_t i, const CandidateReplies& r) {
+  if (positive(r)) {
+    collect(i, r);
+    return true;
+  }
+  Status herr;
+  bool servfail = false;
+  bool any = replied(r, 0) || (r.nq == 2 && replied(r, 1));
+  out_.last_unanswered = !any;
+  if (!any) {
+    // res_send failed: every server refused, failed or stayed silent.
+    bool refused_everywhere = true;
+    for (size_t q = 0; q < r.nq; q++) {
+      refused_everywhere &= r.reply[q].status == Reply::conn_refused;
+      servfail |= r.reply[q].status == Reply::servfail;
+    }
+    if (refused_everywhere) {
+      out_.status = Status::try_again;
+      return true;
+    }
+    herr = Status::try_again;
+  } else {
+    // hp is the first reply that came back, hp2 the second (or hp again).
+    const Answer& hp = replied(r, 0) ? r.answer[0] : r.answer[1];
+    const Answer& hp2 = r.nq == 2 && replied(r, 1) ? r.answer[1] : hp;
+    switch (hp.rcode == dns::kNoError ? hp2.rcode : hp.rcode) {
+      case dns::kNxDomain: herr = Status::host_not_found; break;
+      case dns::kServFail: herr = Status::try_again, servfail = hp.rcode == dns::kServFail; break;
+      case dns::kNoError: herr = Status::no_data; break;
+      default: herr = Status::no_recovery; break;
+    }
+  }
+  fail(i, herr, servfail);
+  return false;
+}
+
+// __res_context_search after candidate i failed with `herr`: remember it,
+// and stop searching on anything but NXDOMAIN, NODATA and SERVFAIL.
+void Walk::fail(size_t i, Status herr, bool servfail) {
+  last_ = herr;
+  if (names_as_is(i)) tried_as_is_ = true;
+  bool as_is = plan_.suffix[i] == kAsIs;
+  if (as_is && i == 0 && plan_.suffix.count > 1) {
+    saved_ = herr;
+  } else if (!as_is) {
+    if (herr == Status::no_data) got_nodata_ = true;
+    else if (herr == Status::try_again && servfail) got_servfail_ = true;
+    else if (herr != Status::host_not_found) done_ = true;
+  }
+}
+
+void Walk::finish() {
+  if (conf_.dialect == Dialect::musl) return;
+  if (saved_ != Status::found) out_.status = saved_;
+  else if (got_nodata_) out_.status = Status::no_data;
+  else if (got_servfail_) out_.status = Status::try_again;
+  else out_.status = last_;
+}
+
+// musl's name_from_dns: res_msend accepts only NOERROR and NXDOMAIN, so any
+// other rcode is a missing reply, which ends the walk with EAI_AGAIN;
+// NXDOMAIN goes on, and a NOERROR reply ends it, addresses or not.
+bool Walk::take_musl(size_t i, const CandidateReplies& r) {
+  for (size_t q = 0; q < r.nq; q++) {
+    uint8_t rcode = replied(r, q) ? r.answer[q].rcode : uint8_t(dns::kServFail);
+    if (rcode != dns::kNoError && rcode != dns::kNxDomain) {
+      out_.status = Status::try_again;
+      return true;
+    }
+    if (rcode == dns::kNxDomain) {
+      out_.status = Status::host_not_found;
+      return false;
+    }
+  }
+  collect(i, r);
+  return true;
+}
+
+// Whether candidate i is the name as typed: as-is, or a "." search domain.
+bool Walk::names_as_is(size_t i) const {
+  return plan_.suffix[i] == kAsIs || conf_.search(plan_.suffix[i]) == Str{".", 1};
+}
+
+// After a glibc "done" the rest of the search list is skipped, but the name
+// as typed is still tried unless it already was (tried_as_is, root_on_list);
+// with no-tld-query a dotless name never is.
+size_t Walk::next_after(size_t i) const {
+  size_t end = plan_.suffix.count;
+  if (!done_) return i + 1;
+  if (tried_as_is_ || (conf_.opt.no_tld_query && name_label_count(plan_.base) <= 1)) return end;
+  for (size_t j = i + 1; j < end; j++)
+    if (names_as_is(j)) return j;
+  return end;
+}
+
+void Walk::collect(size_t i, const CandidateReplies& r) {
+  out_.addrs.clear();
+  bool have_canon = false;
+  for (size_t q = 0; q < r.nq; q++) {
+    if (!replied(r, q)) continue;
+    const Answer& a = r.answer[q];
+    if (a.overflow) {
+      out_.status = Status::pass_through;
+      return;
+    }
+    size_t cap = conf_.dialect == Dialect::musl ? kMuslMaxAddresses : kMaxAddresses;
+    for (const Address& addr : a.addrs)
+      if (out_.addrs.count < cap) out_.addrs.push(addr);
+    // glibc keeps the name of the first reply with addresses; musl lets
+    // every CNAME it reads overwrite the name.
+    bool take_canon = conf_.dialect == Dialect::musl
+                          ? a.has_canon
+                          : a.has_canon && a.addrs.count > 0 && !have_canon;
+    if (take_canon) out_.canon = a.canon, have_canon = true;
+  }
+  if (!have_canon) candidate_name(conf_, plan_, i, out_.canon);
+  out_.status = out_.addrs.count ? Status::found : Status::host_not_found;
+  out_.empty_answer = out_.addrs.count == 0;
+  if (replied(r, 0)) {
+    out_.aliases = r.answer[0].aliases;
+    const autopath::ReplyOption& o = r.answer[0].option;
+    if (r.answer[0].has_option && o.status == autopath::kMatched && o.index > 0)
+      out_.aliases.drop_first();
+  }
+}
+
+}  // namespace rk8s

@@ -1,0 +1,41 @@
+// The search plan: the names the replaced libc would ask DNS for, in order
+// (../shared/resolver-semantics.md), and the autopath query standing for
+// them (../shared/autopath-protocol.md). Numeric addresses and /etc/hosts
+// come first in both libcs; the plan starts where they found nothing.
+#pragma once
+
+#include "dns/autopath.h"
+#include "conf/resolv_conf.h"
+
+namespace rk8s {
+
+constexpr uint8_t kAsIs = 255;
+
+struct Plan {
+  enum Kind : uint8_t {
+    dns,           // ask for the candidates in order
+    invalid_name,  // the libc never asks DNS for this name; it fails with `error`
+  } kind = invalid_name;
+  int error = 0;  // invalid_name: the EAI_* getaddrinfo returns
+  dns::Name base;  // the name as typed, as an absolute name
+  // Per candidate: the search domain's index, or kAsIs. A candidate the libc
+  // cannot encode (over 255 bytes, an empty or long label) ends the list as
+  // it ends the libc's walk: musl stops there; glibc stops searching and
+  // still tries the name as-is (unless it is already in the list).
+  FixedVec<uint8_t, kMaxSearch + 1> suffix;
+};
+
+// Only the first `name.size` bytes up to a NUL count, as in a C string.
+void build_plan(const Config& conf, Str name, Plan& out);
+
+// Candidate i, absolute. False when i is out of range.
+bool candidate_name(const Config& conf, const Plan& plan, size_t i, dns::Name& out);
+
+// QNAME = candidate 0; the option lists every candidate's suffix in order
+// (the root for as-is), with `flags | kFlagQ`. False when there is nothing
+// to send with an option: fewer than two candidates (`qname` is still
+// candidate 0 when there is one), or more than autopath::kMaxSuffixes.
+bool autopath_query(const Config& conf, const Plan& plan, uint8_t flags, dns::Name& qname,
+                    autopath::QueryOption& opt);
+
+}  // namespace rk8s

@@ -1,0 +1,25 @@
+// The debug log (RESOLV_K8S_DEBUG=1, `resolv-k8s lookup`): every query and
+// reply of a lookup, then its outcome, one line each on stderr.
+#pragma once
+
+#include "resolve/resolve.h"
+
+namespace rk8s {
+
+// The transport, writing each query and what came back.
+void traced_exchange(const Config& conf, const Bytes* queries, Reply* replies, size_t n);
+
+// The outcome of one getaddrinfo call.
+void trace_outcome(const char* node, int rc, const ResolveTrace& trace);
+
+// resolve(exchange, trace) for `name`, logged when `debug`.
+template <class Resolve>
+int maybe_traced(bool debug, const char* name, Resolve resolve) {
+  if (!debug) return resolve(exchange, nullptr);
+  ResolveTrace trace;
+  int rc = resolve(traced_exchange, &trace);
+  trace_outcome(name, rc, trace);
+  return rc;
+}
+
+}  // namespace rk8s

@@ -1,0 +1,167 @@
+// Per-thread c-ares channels, built from a Config alone, dropped at thread
+// exit, rebuilt after fork and when the Config changes.
+//
+// c-ares allocates with its default hooks (the libc's malloc): our copy of
+// c-ares is private, and nothing it allocates outlives this file's channels.
+#include "transport/channel.h"
+
+#include "transport/socket_pool.h"
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+
+namespace rk8s {
+
+struct Channels {
+  bool built;
+  unsigned generation;
+  // The Config fields the channels are built from.
+  FixedVec<Nameserver, kMaxNameservers> ns;
+  uint8_t timeout;
+  bool use_vc;
+
+  ares_channel server[kMaxNameservers];
+  ServerSockets sockets[kMaxNameservers];
+  uint8_t* reply[2];
+  size_t reply_cap[2];
+};
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_key_t key;
+static bool have_key;
+// Bumped in the child after fork: older channels hold the parent's sockets.
+static unsigned fork_generation;
+
+static void destroy_channels(Channels& c) {
+  for (ares_channel& ch : c.server) {
+    if (ch) ares_destroy(ch);
+    ch = nullptr;
+  }
+}
+
+static void free_channels(void* p) {
+  Channels* c = static_cast<Channels*>(p);
+  destroy_channels(*c);
+  free(c->reply[0]);
+  free(c->reply[1]);
+  free(c);
+}
+
+static void after_fork_in_child() { fork_generation++; }
+
+static void init_once() {
+  have_key = pthread_key_create(&key, free_channels) == 0;
+  pthread_atfork(nullptr, nullptr, after_fork_in_child);
+}
+
+static bool built_from(const Channels& c, const Config& conf) {
+  if (!c.built || c.generation != fork_generation || c.timeout != conf.opt.timeout ||
+      c.use_vc != conf.opt.use_vc || c.ns.count != conf.ns.count)
+    return false;
+  for (size_t i = 0; i < c.ns.count; i++)
+    if (!same_server(c.ns[i], conf.ns[i])) return false;
+  return true;
+}
+
+// ares_set_servers_ports also drops the server's sockets: it is how a
+// channel gets a new socket without losing its other state.
+static bool set_server(ares_channel ch, const Nameserver& ns) {
+  ares_addr_port_node node;
+  memset(&node, 0, sizeof node);
+  node.family = ns.family;
+  if (ns.family == AF_INET)
+    memcpy(&node.addr.addr4, ns.addr, 4);
+  else
+    memcpy(&node.addr.addr6, ns.addr, 16);
+  return ares_set_servers_ports(ch, &node) == ARES_SUCCESS;
+}
+
+// glibc 2.36's send_dg waits (timeout << server index) seconds, divided by
+// the server count past the first server, and at least 1 s.
+static int timeout_ms(const Channels& c, size_t s) {
+  unsigned seconds = unsigned(c.timeout) << s;
+  if (s > 0) seconds /= unsigned(c.ns.count);
+  return int(seconds ? seconds : 1) * 1000;
+}
+
+static ares_channel new_channel(Channels& c, size_t s) {
+  static char lookups[] = "b";
+  ares_options o;
+  memset(&o, 0, sizeof o);
+  // NOCHECKRESP: SERVFAIL, REFUSED and NOTIMP come back to us, so the walk
+  // over servers is ours. STAYOPEN: the sockets close when we say so, not
+  // between the two queries of single-request. No EDNS flag: c-ares would
+  // cut 11 bytes off our query on FORMERR.
+  o.flags = ARES_FLAG_NOCHECKRESP | ARES_FLAG_STAYOPEN | (c.use_vc ? ARES_FLAG_USEVC : 0);
+  o.timeout = timeout_ms(c, s);
+  o.tries = 1;
+  o.ndots = 1;
+  o.lookups = lookups;
+  // With servers, domains, lookups, sortlist, ndots, timeout, tries and
+  // rotation all given, ares_init_options opens no configuration file and
+  // every field LOCALDOMAIN or RES_OPTIONS could set is taken.
+  int mask = ARES_OPT_FLAGS | ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES | ARES_OPT_NDOTS |
+             ARES_OPT_NOROTATE | ARES_OPT_SERVERS | ARES_OPT_DOMAINS | ARES_OPT_LOOKUPS |
+             ARES_OPT_SORTLIST;
+  ares_channel ch;
+  if (ares_init_options(&ch, &o, mask) != ARES_SUCCESS) return nullptr;
+  if (!set_server(ch, c.ns[s])) {
+    ares_destroy(ch);
+    return nullptr;
+  }
+  c.sockets[s] = ServerSockets{&c.ns[s], ARES_SOCKET_BAD, false, false, 0, 0, 0};
+  ares_set_socket_functions(ch, &kPooledSockets, &c.sockets[s]);
+  return ch;
+}
+
+Channels* thread_channels(const Config& conf) {
+  pthread_once(&once, init_once);
+  if (!have_key) return nullptr;
+  Channels* c = static_cast<Channels*>(pthread_getspecific(key));
+  if (!c) {
+    c = static_cast<Channels*>(calloc(1, sizeof *c));
+    if (!c) return nullptr;
+    if (pthread_setspecific(key, c) != 0) {
+      free(c);
+      return nullptr;
+    }
+  }
+  if (!built_from(*c, conf)) {
+    destroy_channels(*c);
+    c->built = true;
+    c->generation = fork_generation;
+    c->ns = conf.ns;
+    c->timeout = conf.opt.timeout;
+    c->use_vc = conf.opt.use_vc;
+  }
+  return c;
+}
+
+ares_channel server_channel(Channels& c, size_t s) {
+  if (!c.server[s]) c.server[s] = new_channel(c, s);
+  return c.server[s];
+}
+
+void close_sockets(Channels& c, size_t s, bool keep) {
+  c.sockets[s].keep = keep;
+  if (c.server[s] && !set_server(c.server[s], c.ns[s])) {
+    ares_destroy(c.server[s]);
+    c.server[s] = nullptr;
+  }
+  c.sockets[s].keep = false;
+}
+
+const uint8_t* keep_reply(Channels& c, size_t i, const uint8_t* msg, size_t len) {
+  if (len > c.reply_cap[i]) {
+    uint8_t* p = static_cast<uint8_t*>(realloc(c.reply[i], len));
+    if (!p) return nullptr;
+    c.reply[i] = p;
+    c.reply_cap[i] = len;
+  }
+  memcpy(c.reply[i], msg, len);
+  return c.reply[i];
+}
+
+}  // namespace rk8s

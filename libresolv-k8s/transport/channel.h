@@ -1,0 +1,35 @@
+// The calling thread's c-ares channels: one per nameserver of its Config.
+//
+// One channel per server, not one for all: c-ares 1.18.1 does not tell which
+// server answered, and its own walk over servers differs from glibc's
+// (per-query order, its timeout doubling, no SERVFAIL status). With one
+// server per channel and tries = 1, the walk is ours and exact; c-ares still
+// matches replies to queries, drops spoofed ones and does TC -> TCP.
+#pragma once
+
+#include <ares.h>
+
+#include "conf/resolv_conf.h"
+
+namespace rk8s {
+
+struct Channels;
+
+// The calling thread's channels for `conf`, rebuilt when the fields they were
+// built from changed or after fork. nullptr when out of memory.
+Channels* thread_channels(const Config& conf);
+
+// The channel of server `s` of the Config last passed, created on first use.
+// nullptr when c-ares cannot be initialised.
+ares_channel server_channel(Channels& c, size_t s);
+
+// Closes the sockets of server `s`'s channel after a step, as glibc closes
+// its socket after each res_send; with `keep`, the UDP socket goes back to
+// the pool (socket_pool.h) instead.
+void close_sockets(Channels& c, size_t s, bool keep);
+
+// Copies a reply into the thread's buffer `i` (0 or 1), kept until the next
+// exchange. nullptr when out of memory.
+const uint8_t* keep_reply(Channels& c, size_t i, const uint8_t* msg, size_t len);
+
+}  // namespace rk8s

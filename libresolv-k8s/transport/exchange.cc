@@ -1,0 +1,170 @@
+// glibc 2.36's res_send walk: attempts, then servers (from a rotating start
+// with `rotate`); each step sends the queries to one server and waits.
+// Differences left in: c-ares sends queries over 512 bytes and retries
+// replies over 512 bytes over TCP; it ignores a 12-byte REFUSED without a
+// question (glibc accepts it); glibc's switch to single-request after a
+// half-answered timeout is not made.
+#include <errno.h>
+#include <poll.h>
+
+#include "transport/channel.h"
+#include "transport/exchange.h"
+
+namespace rk8s {
+
+// The queries sent to one server together.
+struct Step {
+  int outstanding;
+  // A socket error (ICMP unreachable) reaches only one of the queries
+  // sharing the socket; glibc gives up on the server for both.
+  bool refused;
+};
+
+struct Pending {
+  Channels* channels;
+  Reply* reply;
+  size_t index;  // of the reply buffer
+  uint8_t server;
+  Step* step;
+};
+
+static Reply::Status status_of(int ares_status, const uint8_t* msg) {
+  switch (ares_status) {
+    case ARES_SUCCESS:
+      switch (msg[3] & 0x0f) {  // c-ares passes on nothing shorter than a header
+        case 2: return Reply::servfail;
+        case 4: return Reply::notimp;
+        case 5: return Reply::refused;
+        default: return Reply::ok;
+      }
+    case ARES_ETIMEOUT: return Reply::timeout;
+    case ARES_ECONNREFUSED: return Reply::conn_refused;
+    default: return Reply::error;
+  }
+}
+
+static void on_reply(void* arg, int ares_status, int, unsigned char* msg, int len) {
+  Pending& p = *static_cast<Pending*>(arg);
+  Step& step = *p.step;
+  --step.outstanding;
+  Reply& r = *p.reply;
+  Reply::Status s = status_of(ares_status, msg);
+  if (ares_status == ARES_ECANCELLED && step.refused) s = Reply::conn_refused;
+  if (s == Reply::conn_refused) step.refused = true;
+  if (ares_status == ARES_SUCCESS) {
+    r.msg = keep_reply(*p.channels, p.index, msg, size_t(len));
+    r.len = size_t(len);
+    if (!r.msg) s = Reply::error;
+  }
+  r.server = p.server;
+  // glibc reports "connection refused" only when no server got anywhere.
+  if (s != Reply::conn_refused || r.status == Reply::not_sent) r.status = s;
+}
+
+static void wait_for(ares_channel ch, const Step& step) {
+  while (step.outstanding > 0) {
+    if (step.refused) {
+      ares_cancel(ch);  // runs every callback left, with ARES_ECANCELLED
+      return;
+    }
+    ares_socket_t socks[ARES_GETSOCK_MAXNUM];
+    int bits = ares_getsock(ch, socks, ARES_GETSOCK_MAXNUM);
+    pollfd pfd[ARES_GETSOCK_MAXNUM];
+    nfds_t n = 0;
+    for (int i = 0; i < ARES_GETSOCK_MAXNUM; i++) {
+      short events = short((ARES_GETSOCK_READABLE(bits, i) ? POLLIN : 0) |
+                           (ARES_GETSOCK_WRITABLE(bits, i) ? POLLOUT : 0));
+      if (events) pfd[n++] = pollfd{socks[i], events, 0};
+    }
+    timeval tv;
+    const timeval* left = ares_timeout(ch, nullptr, &tv);
+    int ms = left ? int(left->tv_sec * 1000 + (left->tv_usec + 999) / 1000) : -1;
+    int ready = poll(pfd, n, ms);
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      ares_cancel(ch);
+      return;
+    }
+    if (ready == 0) ares_process_fd(ch, ARES_SOCKET_BAD, ARES_SOCKET_BAD);
+    for (nfds_t i = 0; i < n; i++) {
+      short ev = pfd[i].revents;
+      if (!ev) continue;
+      ares_process_fd(ch, ev & (POLLIN | POLLERR | POLLHUP) ? pfd[i].fd : ARES_SOCKET_BAD,
+                      ev & POLLOUT ? pfd[i].fd : ARES_SOCKET_BAD);
+    }
+  }
+}
+
+static void send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, size_t n) {
+  Step step = {int(n), false};
+  for (size_t i = 0; i < n; i++) {
+    p[i].step = &step;
+    ares_send(ch, queries[i].data, int(queries[i].size), on_reply, &p[i]);
+  }
+  wait_for(ch, step);
+}
+
+// A socket that may still get a late reply or error is not reused.
+static bool every_reply_came(const Reply* replies, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (replies[i].status > Reply::notimp) return false;  // timeout and worse
+  return true;
+}
+
+// One step of the walk: every query to server s. True when a reply ends the
+// walk (glibc keeps one good reply of a pair and gives up on the other).
+static bool ask(Channels& c, const Config& conf, size_t s, const Bytes* queries,
+                Reply* replies, size_t n) {
+  ares_channel ch = server_channel(c, s);
+  if (!ch) {
+    for (size_t i = 0; i < n; i++) replies[i].status = Reply::error;
+    return false;
+  }
+  Pending p[2];
+  for (size_t i = 0; i < n; i++) p[i] = Pending{&c, &replies[i], i, uint8_t(s), nullptr};
+  bool reopen = conf.opt.single_request_reopen;
+  if (n == 1 || !(conf.opt.single_request || reopen)) {
+    send_and_wait(ch, queries, p, n);
+  } else {
+    // glibc sends the second query only once the first is answered.
+    send_and_wait(ch, queries, p, 1);
+    if (replies[0].status == Reply::ok) {
+      if (reopen) close_sockets(c, s, false);
+      send_and_wait(ch, queries + 1, p + 1, 1);
+    }
+  }
+  close_sockets(c, s, every_reply_came(replies, n));
+  for (size_t i = 0; i < n; i++)
+    if (replies[i].status == Reply::ok) return true;
+  return false;
+}
+
+// glibc's rotate: a process-wide counter that starts at a random server.
+static size_t first_server(size_t count) {
+  static unsigned next;  // bit 0: seeded
+  unsigned v = __atomic_fetch_add(&next, 2, __ATOMIC_RELAXED);
+  if (!(v & 1)) {
+    v = unsigned(random_query_id()) << 1 | 1;
+    __atomic_store_n(&next, v + 2, __ATOMIC_RELAXED);
+  }
+  return (v >> 1) % count;
+}
+
+void exchange(const Config& conf, const Bytes* queries, Reply* replies, size_t n) {
+  for (size_t i = 0; i < n; i++) replies[i] = Reply{};
+  size_t count = conf.ns.count;
+  if (count == 0 || conf.opt.attempts == 0) return;
+  Channels* c = thread_channels(conf);
+  if (!c) {
+    for (size_t i = 0; i < n; i++) replies[i].status = Reply::error;
+    return;
+  }
+  // Over TCP (use-vc) glibc makes one pass over the servers.
+  unsigned attempts = conf.opt.use_vc ? 1 : conf.opt.attempts;
+  size_t first = conf.opt.rotate && count > 1 ? first_server(count) : 0;
+  for (unsigned a = 0; a < attempts; a++)
+    for (size_t k = 0; k < count; k++)
+      if (ask(*c, conf, (first + k) % count, queries, replies, n)) return;
+}
+
+}  // namespace rk8s

@@ -1,0 +1,1 @@
+# The public C API (include/resolv-k8s.h).

@@ -1,0 +1,29 @@
+# libFuzzer targets: fuzz/NAME_fuzz.cc -> $(B)/fuzz/NAME_fuzz, linked with
+# the core built once with the sanitizers (minus the transport: it needs
+# c-ares and parses nothing); server_*_fuzz also with the server's sources.
+
+FUZZ_SRC := $(wildcard fuzz/*_fuzz.cc)
+FUZZ_BIN := $(FUZZ_SRC:fuzz/%.cc=$(B)/fuzz/%)
+FUZZ_CORE := $(B)/obj/fuzz/libresolv-k8s-core.a
+SERVER_FUZZ := $(filter $(B)/fuzz/server_%,$(FUZZ_BIN))
+
+$(FUZZ_CORE): $(patsubst %.cc,$(B)/obj/fuzz/%.o,$(filter-out $(TRANSPORT_SRC),$(CORE_SRC)))
+	rm -f $@ && ar rcs $@ $^
+$(filter-out $(SERVER_FUZZ),$(FUZZ_BIN)): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(FUZZ_CORE)
+	@mkdir -p $(@D)
+	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@
+$(SERVER_FUZZ): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(FUZZ_CORE)
+	@mkdir -p $(@D)
+	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@
+
+.PHONY: fuzz fuzz-smoke
+fuzz: $(FUZZ_BIN)
+
+FUZZ_SECONDS ?= 10
+fuzz-smoke: $(FUZZ_BIN)
+	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); \
+	  mkdir -p $(B)/fuzz/work/$$n; \
+	  echo "fuzz-smoke $$n ($(FUZZ_SECONDS) s)"; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $(B)/fuzz/work/$$n fuzz/corpus/$$n 2>$(B)/fuzz/work/$$n.log \
+	    || { tail -40 $(B)/fuzz/work/$$n.log; exit 1; }; \
+	done
