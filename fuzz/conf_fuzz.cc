@@ -27,7 +27,7 @@ static void check_invariants(const Config& c, Dialect d) {
   bool musl = d == Dialect::musl;
   check(c.dialect == d);
   check(c.ns.count >= 1 && c.ns.count <= kMaxNameservers);
-  for (const Nameserver& ns : c.ns) check(ns.family == 2 || ns.family == 10);  // AF_INET, AF_INET6
+  for (const IpAddr& ns : c.ns) check(ns.family == 2 || ns.family == 10);  // AF_INET, AF_INET6
   check(c.search_start.count == c.search_len.count && c.search_count() <= kMaxSearch);
   size_t end = 0;
   for (size_t i = 0; i < c.search_count(); i++) {
@@ -45,7 +45,7 @@ static void check_invariants(const Config& c, Dialect d) {
   check(o.ndots <= 15 && o.timeout <= (musl ? 60 : 30) && o.attempts <= (musl ? 10 : 5));
   check(!musl || o.attempts >= 1);
   check((o.attempts == 0) <= bool(c.warnings & kWarnAttemptsZero));
-  check(o.autopath_code >= kMinAutopathCode && o.autopath_code <= kMaxAutopathCode);
+  check(o.autopath_code >= autopath::kMinCode && o.autopath_code <= autopath::kMaxCode);
   check(c.complete == !(c.warnings & kWarnTooLarge));
   check((c.warnings & ~uint32_t(2 * kWarnTooLarge - 1)) == 0);
   check(musl || !(c.warnings & kWarnLongLine));

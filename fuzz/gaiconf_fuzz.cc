@@ -5,7 +5,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   rk8s::GaiConf conf;
-  rk8s::parse_gaiconf(reinterpret_cast<const char*>(data), size, conf);
+  rk8s::parse_gai_conf(reinterpret_cast<const char*>(data), size, conf);
   const decltype(conf.labels)* tables[] = {&conf.labels, &conf.precedence};
   for (const auto* t : tables) {
     if (t->count == 0 || (*t)[t->count - 1].bits != 0) abort();

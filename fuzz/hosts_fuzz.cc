@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(memchr(r.names, 0, sizeof r.names) != nullptr);
   for (size_t i = 0; i < r.alias_count(); i++)
     check(r.alias_at[i] < sizeof r.names && memchr(r.alias(i), 0, sizeof r.names - r.alias_at[i]));
-  for (const HostsAddr& a : r.addrs) {
+  for (const IpAddr& a : r.addrs) {
     check(a.family == AF_INET || a.family == AF_INET6);
     if (q.family != AF_UNSPEC) check(a.family == q.family);
     if (a.family == AF_INET || q.dialect == Dialect::glibc) check(a.scope_id == 0);

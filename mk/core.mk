@@ -28,8 +28,10 @@ $(B)/tests/core-tests: $(CORE_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(CORE_A)
 
 TRANSPORT_TEST_SRC := $(wildcard tests/transport/*_test.cc)
 $(TRANSPORT_TEST_SRC:%.cc=$(B)/obj/host/%.o): HOST_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
+# The layer and what it uses, alone (TSan builds no more than that).
+TRANSPORT_LAYER_SRC := $(TRANSPORT_SRC) $(wildcard libresolv-k8s/util/*.cc)
 $(B)/tests/transport-tests: $(TRANSPORT_TEST_SRC:%.cc=$(B)/obj/host/%.o) \
-    $(TRANSPORT_SRC:%.cc=$(B)/obj/glibc/%.o)
+    $(TRANSPORT_LAYER_SRC:%.cc=$(B)/obj/glibc/%.o)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ $(TP)/glibc/lib/libcares.a -lgtest -lgtest_main -ldl
 

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 
 #include "files/files.h"
-#include "results/hostent.h"
 #include "libc.h"
 #include "resolve/trace.h"
 

@@ -1,6 +1,5 @@
 // RESOLV_K8S_STATS=PATH: the process's counters appended to PATH at exit,
 // as Prometheus text, one block per process labelled with its pid.
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "libc.h"
+#include "lookup/support.h"
 #include "resolve/resolve.h"
 
 namespace rk8s {
@@ -61,15 +61,14 @@ __attribute__((destructor)) void write_stats() {
     len += size_t(snprintf(block + len, sizeof block - len, "resolv_k8s_%s_total{pid=\"%ld\"} %llu\n",
                            m.name, pid, (unsigned long long)m.value));
   // What each server showed of autopath support.
-  static const char* const support_names[] = {"unknown", "yes", "no", "formerr"};
   ServerSupport servers[8];
   size_t count = known_support(servers, 8);
   for (size_t i = 0; i < count; i++) {
     char addr[64];
-    inet_ntop(servers[i].ns.family, servers[i].ns.addr, addr, sizeof addr);
+    ip_to_text(servers[i].server, addr, sizeof addr);
     len += size_t(snprintf(block + len, sizeof block - len,
                            "resolv_k8s_server_autopath{pid=\"%ld\",server=\"%s\",support=\"%s\"} 1\n",
-                           pid, addr, support_names[int(servers[i].support)]));
+                           pid, addr, support_name(servers[i].support)));
   }
   // One write with O_APPEND: blocks of processes sharing the file never interleave.
   int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);

@@ -1,3 +1,4 @@
+#include "util/text.h"
 #include "server/cluster.h"
 
 #include "server/load_error.h"

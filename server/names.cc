@@ -1,3 +1,4 @@
+#include "util/text.h"
 #include "server/names.h"
 
 namespace rk8s::server {

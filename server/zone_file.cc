@@ -1,3 +1,4 @@
+#include "util/text.h"
 #include "server/zone_file.h"
 
 #include <arpa/inet.h>

@@ -13,7 +13,7 @@ namespace {
 void print_conf(const rk8s::Config& c) {
   const rk8s::Options& o = c.opt;
   printf("dialect     %s\n", c.dialect == rk8s::Dialect::musl ? "musl" : "glibc");
-  for (const rk8s::Nameserver& ns : c.ns) {
+  for (const rk8s::IpAddr& ns : c.ns) {
     char addr[INET6_ADDRSTRLEN];
     inet_ntop(ns.family, ns.addr, addr, sizeof addr);
     printf("nameserver  %s", addr);

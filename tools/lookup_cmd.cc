@@ -10,6 +10,7 @@
 #include "results/addrinfo.h"
 #include "cli.h"
 #include "files/files.h"
+#include "lookup/support.h"
 #include "resolve/trace.h"
 
 namespace cli {
@@ -67,13 +68,12 @@ void print_counters() {
   if (c.classic_queries >= c.queries) printf(" (saved %lu)", c.classic_queries - c.queries);
   printf("\n          %lu answered by autopath, %lu fell back, %lu handed to libc\n", c.autopath,
          c.fallbacks, c.libc);
-  static const char* const support_names[] = {"unknown", "yes", "no", "formerr"};
   rk8s::ServerSupport servers[8];
   size_t n = rk8s::known_support(servers, 8);
   for (size_t i = 0; i < n; i++) {
     char addr[64];
-    inet_ntop(servers[i].ns.family, servers[i].ns.addr, addr, sizeof addr);
-    printf("server %s: autopath support %s\n", addr, support_names[int(servers[i].support)]);
+    rk8s::ip_to_text(servers[i].server, addr, sizeof addr);
+    printf("server %s: autopath support %s\n", addr, rk8s::support_name(servers[i].support));
   }
 }
 

@@ -31,10 +31,8 @@ struct TextOut {
   }
   void put(const char* s) { put(s, strlen(s)); }
   void put_name(const dns::Name& n) {
-    char text[4 * dns::kMaxName + 2];
-    size_t t = dns::name_to_text(n, text, sizeof text);
-    put(text, t);
-    if (n.len > 1) put(".");
+    char text[dns::kMaxNameText];
+    put(text, dns::name_to_text(n, text, sizeof text, true));
   }
   size_t finish() {
     if (cap) buf[len < cap ? len : cap - 1] = 0;
@@ -76,14 +74,8 @@ RK8S_API size_t rk8s_conf_nameserver_count(const rk8s_conf* c) { return c->ns.co
 RK8S_API size_t rk8s_conf_nameserver(const rk8s_conf* c, size_t i, char* out, size_t cap) {
   TextOut t{out, cap};
   if (i < c->ns.count) {
-    const Nameserver& ns = c->ns[i];
     char text[INET6_ADDRSTRLEN + 16];
-    inet_ntop(ns.family, ns.addr, text, INET6_ADDRSTRLEN);
-    t.put(text);
-    if (ns.scope_id) {
-      snprintf(text, sizeof text, "%%%u", unsigned(ns.scope_id));
-      t.put(text);
-    }
+    t.put(text, ip_to_text(c->ns[i], text, sizeof text));
   }
   return t.finish();
 }

@@ -22,9 +22,10 @@ static void localdomain(Str s, Config& c) {
   search_add_words(c, drop(s, first.size), is_blank);
 }
 
+// A scope glibc cannot read is dropped, the address kept.
 static void nameserver(Str rest, Config& c) {
-  Nameserver ns;
-  if (!parse_nameserver(Dialect::glibc, word(skip(rest, is_blank), is_blank), ns))
+  IpAddr ns;
+  if (parse_ip_literal(Dialect::glibc, word(skip(rest, is_blank), is_blank), ns) == Literal::none)
     c.warnings |= kWarnBadNameserver;
   else if (!c.ns.push(ns))
     c.warnings |= kWarnExtraNameserver;

@@ -19,8 +19,8 @@ static void nameserver(Str line, Config& c) {
     return;
   }
   // musl skips exactly one byte after the keyword (the space it checked).
-  Nameserver ns;
-  if (parse_nameserver(Dialect::musl, word(skip(drop(line, 11), is_space), is_space), ns))
+  IpAddr ns;
+  if (parse_ip_literal(Dialect::musl, word(skip(drop(line, 11), is_space), is_space), ns) == Literal::ok)
     c.ns.push(ns);
   else
     c.warnings |= kWarnBadNameserver;

@@ -33,7 +33,7 @@ static bool autopath_code(Str digits, uint16_t& out) {
   if (digits.size == 0 || digits.size > 5 || skip(digits, is_digit).size) return false;
   unsigned v = 0;
   for (size_t i = 0; i < digits.size; i++) v = v * 10 + unsigned(digits.data[i] - '0');
-  if (v < kMinAutopathCode || v > kMaxAutopathCode) return false;
+  if (v < autopath::kMinCode || v > autopath::kMaxCode) return false;
   out = uint16_t(v);
   return true;
 }
@@ -91,13 +91,6 @@ void glibc_options(Str s, Config& c) {
   }
 }
 
-static size_t find_str(Str s, const char* key) {
-  size_t n = strlen(key);
-  for (size_t i = 0; i + n <= s.size; i++)
-    if (memcmp(s.data + i, key, n) == 0) return i;
-  return s.size;
-}
-
 // musl: the first occurrence of each key anywhere on the line, when a digit
 // follows it; numbers saturate like strtoul before the cap.
 void musl_options(Str line, Config& c) {
@@ -111,7 +104,7 @@ void musl_options(Str line, Config& c) {
       {"timeout:", &Options::timeout, 60},
   };
   for (const auto& k : keys) {
-    Str digits = drop(line, find_str(line, k.key) + strlen(k.key));
+    Str digits = drop(line, find(line, k.key) + strlen(k.key));
     if (digits.size == 0 || !is_digit(digits.data[0])) continue;
     uint64_t v = 0;
     for (size_t i = 0; i < digits.size && is_digit(digits.data[i]); i++) v = v > k.cap ? v : v * 10 + unsigned(digits.data[i] - '0');

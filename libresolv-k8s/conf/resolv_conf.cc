@@ -15,7 +15,7 @@ void parse_conf(Dialect dialect, const char* text, size_t len, const ConfEnv& en
     conf::parse_musl(file, out);
 
   if (out.ns.count == 0) {
-    Nameserver loopback{AF_INET, {127, 0, 0, 1}, 0};
+    IpAddr loopback{AF_INET, {127, 0, 0, 1}, 0};
     out.ns.push(loopback);
   }
   if (out.opt.attempts == 0) {

@@ -1,36 +1,18 @@
 // resolv.conf, read exactly as the libc we replace reads it.
 //
-// Two dialects: glibc 2.36 and musl 1.2.3 (../shared/resolver-semantics.md).
+// Two dialects: glibc 2.36's res_init and musl 1.2.3's __get_resolv_conf.
 // The parser is pure: the caller passes the file's bytes, the environment
 // variables and the hostname, so every rule can be tested from a table.
 #pragma once
 
-#include "util/base.h"
+#include "dns/autopath.h"
+#include "util/ip.h"
 
 namespace rk8s {
-
-enum class Dialect : uint8_t { glibc, musl };
 
 constexpr size_t kMaxNameservers = 3;
 constexpr size_t kMaxSearch = 64;      // kubelet writes at most 32
 constexpr size_t kSearchBytes = 4096;  // kubelet writes at most 2048
-constexpr uint16_t kDefaultAutopathCode = 65431;
-// k8s-autopath-code:N accepts 1-5 decimal digits naming a code in RFC 6891's
-// local/experimental range, 65534 excepted (a 2019 prototype's code): any
-// other code could collide with an assigned option (15 is Extended DNS Errors).
-constexpr uint16_t kMinAutopathCode = 65001;
-constexpr uint16_t kMaxAutopathCode = 65533;
-
-struct Nameserver {
-  uint8_t family = 0;  // AF_INET or AF_INET6
-  uint8_t addr[16] = {};
-  uint32_t scope_id = 0;
-};
-
-inline bool same_server(const Nameserver& a, const Nameserver& b) {
-  return a.family == b.family && memcmp(a.addr, b.addr, sizeof a.addr) == 0 &&
-         a.scope_id == b.scope_id;
-}
 
 // Things worth telling the user; none of them stops the parse.
 enum Warning : uint32_t {
@@ -61,13 +43,13 @@ struct Options {
   // No glibc option name is a prefix of them, and they hold none of the
   // strings musl looks for (ndots:, attempts:, timeout:).
   bool autopath = true;
-  uint16_t autopath_code = kDefaultAutopathCode;
+  uint16_t autopath_code = autopath::kDefaultCode;
 };
 
 struct Config {
   Dialect dialect = Dialect::glibc;
   Options opt;
-  FixedVec<Nameserver, kMaxNameservers> ns;
+  FixedVec<IpAddr, kMaxNameservers> ns;
   // Search domain i is search_text[search_start[i] .. search_start[i] + search_len[i]),
   // never empty: glibc's empty entries (LOCALDOMAIN=" a", hostname "h.") are
   // stored as ".", which its walk treats the same (the root).

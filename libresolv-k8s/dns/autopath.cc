@@ -1,7 +1,12 @@
-// The autopath option payloads (../shared/autopath-protocol.md).
+// The autopath option payloads (docs/autopath-protocol.md).
 #include "dns/autopath.h"
 
 namespace rk8s::autopath {
+
+const char* status_name(uint8_t status) {
+  static const char* const names[] = {"MATCHED", "EXHAUSTED", "SERVFAIL_SEEN", "REJECTED"};
+  return status <= kRejected ? names[status] : nullptr;
+}
 
 size_t encode_query(const QueryOption& q, uint8_t* out, size_t cap) {
   if (q.count == 0 || q.count > kMaxSuffixes || cap < 2) return 0;

@@ -1,5 +1,5 @@
-// The autopath EDNS0 option, version 1 (../shared/autopath-protocol.md):
-// query and reply payloads.
+// The autopath EDNS0 option, version 1 (docs/autopath-protocol.md): query
+// and reply payloads.
 #pragma once
 
 #include "dns/wire.h"
@@ -7,6 +7,13 @@
 namespace rk8s::autopath {
 
 constexpr uint8_t kVersion = 1;
+// The option code both ends use unless configured otherwise. Codes are taken
+// from RFC 6891's local/experimental range, 65534 excepted (a 2019
+// prototype's code): any other code could collide with an assigned option
+// (15 is Extended DNS Errors).
+constexpr uint16_t kDefaultCode = 65431;
+constexpr uint16_t kMinCode = 65001;
+constexpr uint16_t kMaxCode = 65533;
 constexpr size_t kMaxSuffixes = 64;
 constexpr uint8_t kNoIndex = 255;
 
@@ -23,6 +30,9 @@ enum Status : uint8_t {
   kServfailSeen = 2,
   kRejected = 3,
 };
+
+// "MATCHED", "EXHAUSTED", "SERVFAIL_SEEN", "REJECTED"; nullptr beyond.
+const char* status_name(uint8_t status);
 
 struct QueryOption {
   uint8_t flags = kFlagQ;

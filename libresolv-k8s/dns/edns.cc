@@ -3,15 +3,12 @@
 
 namespace rk8s::dns {
 
-// The option at `pos`, moving `pos` past it. False at the end of the rdata
-// and when the option runs past it (then `pos` stops short of the end).
-static bool next_option(Bytes options, size_t& pos, uint16_t& code, Bytes& value) {
+bool edns_next_option(Bytes options, size_t& pos, EdnsOption& out) {
   if (options.size - pos < 4) return false;
   const uint8_t* p = options.data + pos;
   size_t len = load16(p + 2);
   if (options.size - pos - 4 < len) return false;
-  code = load16(p);
-  value = Bytes{p + 4, len};
+  out = EdnsOption{load16(p), Bytes{p + 4, len}};
   pos += 4 + len;
   return true;
 }
@@ -20,9 +17,8 @@ bool edns_from_record(const Reader& reader, const Record& r, Edns& out) {
   if (r.type != kTypeOPT || r.section != kAdditional || r.name.len != 1) return false;
   Bytes rdata = reader.rdata(r);
   size_t pos = 0;
-  uint16_t code;
-  Bytes value;
-  while (next_option(rdata, pos, code, value)) {
+  EdnsOption o;
+  while (edns_next_option(rdata, pos, o)) {
   }
   if (pos != rdata.size) return false;
   out.udp_size = r.klass;
@@ -35,11 +31,10 @@ bool edns_from_record(const Reader& reader, const Record& r, Edns& out) {
 
 bool edns_option(Bytes options, uint16_t code, Bytes& value) {
   size_t pos = 0;
-  uint16_t c;
-  Bytes v;
-  while (next_option(options, pos, c, v)) {
-    if (c == code) {
-      value = v;
+  EdnsOption o;
+  while (edns_next_option(options, pos, o)) {
+    if (o.code == code) {
+      value = o.value;
       return true;
     }
   }

@@ -1,5 +1,6 @@
 // Comparing and composing wire-form names.
 #include "dns/wire.h"
+#include "util/text.h"
 
 namespace rk8s::dns {
 

@@ -1,9 +1,8 @@
 // Domain names in presentation form (RFC 1035 5.1), both directions.
 #include "dns/wire.h"
+#include "util/text.h"
 
 namespace rk8s::dns {
-
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // The characters ns_name_ntop escapes, so canonical names print as glibc's.
 static bool needs_backslash(uint8_t c) {
@@ -56,7 +55,7 @@ bool name_from_text(Str text, Name& out) {
   return true;
 }
 
-size_t name_to_text(const Name& name, char* out, size_t cap) {
+size_t name_to_text(const Name& name, char* out, size_t cap, bool final_dot) {
   size_t n = 0;
   auto emit = [&](char c) {
     if (n + 1 < cap) out[n] = c;
@@ -80,6 +79,7 @@ size_t name_to_text(const Name& name, char* out, size_t cap) {
       }
     }
   }
+  if (final_dot && name.len > 1) emit('.');
   if (cap > 0) out[n < cap ? n : cap - 1] = 0;
   return n;
 }

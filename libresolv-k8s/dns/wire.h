@@ -12,7 +12,8 @@ namespace rk8s::dns {
 
 constexpr size_t kMaxName = 255;   // wire bytes, root label included
 constexpr size_t kHeaderSize = 12;
-constexpr size_t kClassicUdpSize = 512;
+// Presentation text of the longest name, every byte escaped, final dot, NUL.
+constexpr size_t kMaxNameText = 4 * kMaxName + 2;
 // The EDNS0 UDP size both our sides advertise (DNS Flag Day 2020): no
 // fragmentation on any common path.
 constexpr uint16_t kEdnsUdpSize = 1232;
@@ -39,6 +40,7 @@ enum Rcode : uint8_t {
   kNxDomain = 3,
   kNotImp = 4,
   kRefused = 5,
+  kBadVers = 16,  // EDNS: in the OPT record's extended rcode
 };
 
 enum Section : uint8_t { kAnswer, kAuthority, kAdditional };
@@ -49,7 +51,6 @@ constexpr uint16_t kFlagAA = 0x0400;
 constexpr uint16_t kFlagTC = 0x0200;
 constexpr uint16_t kFlagRD = 0x0100;
 constexpr uint16_t kFlagRA = 0x0080;
-constexpr uint16_t kFlagAD = 0x0020;
 constexpr uint16_t kFlagCD = 0x0010;
 constexpr uint16_t kOpcodeMask = 0x7800;
 constexpr uint16_t kRcodeMask = 0x000f;
@@ -64,11 +65,12 @@ struct Name {
 // escapes are understood. False when a label is empty or over 63 bytes, or
 // the name is over 255 wire bytes.
 bool name_from_text(Str text, Name& out);
-// Presentation form without the final dot ("." for the root), escaped as
-// glibc's ns_name_ntop does: \DDD for bytes outside 0x21..0x7e, a backslash
-// before . \ " ; ( ) @ $. Always NUL-terminates when cap > 0; returns the
-// length it needed, as snprintf does.
-size_t name_to_text(const Name& name, char* out, size_t cap);
+// Presentation form ("." for the root), escaped as glibc's ns_name_ntop
+// does: \DDD for bytes outside 0x21..0x7e, a backslash before . \ " ; ( )
+// @ $. Without the final dot, as glibc prints names, unless `final_dot`
+// (as dig does). Always NUL-terminates when cap > 0; returns the length it
+// needed, as snprintf does.
+size_t name_to_text(const Name& name, char* out, size_t cap, bool final_dot = false);
 // ASCII case-insensitive, label by label.
 bool name_equal(const Name& a, const Name& b);
 bool name_ends_with(const Name& name, const Name& suffix);
@@ -155,11 +157,22 @@ bool edns_from_record(const Reader& reader, const Record& r, Edns& out);
 // The value of the first option with `code`. False when there is none.
 bool edns_option(Bytes options, uint16_t code, Bytes& value);
 
-// An EDNS option to put in an OPT record.
+// An EDNS option, as read from an OPT record or to put in one.
 struct EdnsOption {
   uint16_t code = 0;
   Bytes value;
 };
+// The option at `pos` in an OPT record's rdata, moving `pos` past it. False
+// at the end, and when the option runs past it (`pos` then stops short of
+// the end).
+bool edns_next_option(Bytes options, size_t& pos, EdnsOption& out);
+
+// Mnemonics (names.cc): "A", "NOERROR"; nullptr, or 0 and -1, for codes
+// without one. Mnemonics are read in any case.
+const char* type_name(uint16_t type);
+uint16_t type_from_name(Str name);
+const char* rcode_name(uint8_t rcode);
+int rcode_from_name(Str name);
 
 // Builds a message into a caller's buffer (at most 65535 bytes of it).
 // Counts in the header follow the records written; sections go in order

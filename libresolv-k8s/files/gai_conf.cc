@@ -5,27 +5,26 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "util/text.h"
 
 namespace rk8s {
 namespace {
 
 constexpr uint8_t kLoopback[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
-constexpr uint8_t k6to4[16] = {0x20, 0x02};
-constexpr uint8_t kAny[16] = {};
-constexpr uint8_t kMapped[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-constexpr uint8_t kSiteLocal[16] = {0xfe, 0xc0};
-constexpr uint8_t kUla[16] = {0xfc};
-constexpr uint8_t kTeredo[16] = {0x20, 0x01};
+constexpr uint8_t k6to4[] = {0x20, 0x02};
+constexpr uint8_t kSiteLocal[] = {0xfe, 0xc0};
+constexpr uint8_t kUla[] = {0xfc};
+constexpr uint8_t kTeredo[] = {0x20, 0x01};
+constexpr uint8_t kAny[] = {0};
 
-GaiPrefix rule(const uint8_t (&prefix)[16], uint8_t bits, int32_t val) {
+// The prefix's first bytes; the rest are 0.
+template <size_t N = 0>
+GaiPrefix rule(const uint8_t (&prefix)[N], uint8_t bits, int32_t val) {
   GaiPrefix r;
-  memcpy(r.prefix, prefix, 16);
+  memcpy(r.prefix, prefix, N);
   r.bits = bits;
   r.val = val;
   return r;
@@ -39,8 +38,6 @@ GaiScope scope_rule(uint8_t a, uint8_t b, uint32_t mask, int32_t scope) {
   r.scope = scope;
   return r;
 }
-
-bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 // The next word of [p, end), NUL-terminated into buf; false when too long
 // (no valid word is anywhere near that long).
@@ -119,7 +116,7 @@ void add_scope(Tables& t, char* val1, const char* val2) {
   unsigned long bits, val;
   if (inet_pton(AF_INET6, val1, a6) == 1) {
     bits = 128;
-    if (memcmp(a6, kMapped, 12) == 0 && whole_ulong(bits_text, bits) && bits >= 96 &&
+    if (memcmp(a6, kV4MappedPrefix, 12) == 0 && whole_ulong(bits_text, bits) && bits >= 96 &&
         bits <= 128 && whole_ulong(val2, val) && val <= INT_MAX)
       push_scope(t, a6 + 12, bits, val);
   } else if (inet_pton(AF_INET, val1, a4) == 1) {
@@ -158,12 +155,12 @@ void install_prefixes(FixedVec<GaiPrefix, kMaxGaiRules + 1>& from,
 
 }  // namespace
 
-void gaiconf_defaults(GaiConf& out) {
+void gai_conf_defaults(GaiConf& out) {
   out = GaiConf{};
   out.labels.push(rule(kLoopback, 128, 0));
   out.labels.push(rule(k6to4, 16, 2));
   out.labels.push(rule(kAny, 96, 3));
-  out.labels.push(rule(kMapped, 96, 4));
+  out.labels.push(rule(kV4MappedPrefix, 96, 4));
   out.labels.push(rule(kSiteLocal, 10, 5));
   out.labels.push(rule(kUla, 7, 6));
   out.labels.push(rule(kTeredo, 32, 7));
@@ -171,15 +168,15 @@ void gaiconf_defaults(GaiConf& out) {
   out.precedence.push(rule(kLoopback, 128, 50));
   out.precedence.push(rule(k6to4, 16, 30));
   out.precedence.push(rule(kAny, 96, 20));
-  out.precedence.push(rule(kMapped, 96, 10));
+  out.precedence.push(rule(kV4MappedPrefix, 96, 10));
   out.precedence.push(rule(kAny, 0, 40));
   out.scopes.push(scope_rule(169, 254, 0xffff0000, 2));
   out.scopes.push(scope_rule(127, 0, 0xff000000, 2));
   out.scopes.push(scope_rule(0, 0, 0, 14));
 }
 
-void parse_gaiconf(const char* text, size_t len, GaiConf& out) {
-  gaiconf_defaults(out);
+void parse_gai_conf(const char* text, size_t len, GaiConf& out) {
+  gai_conf_defaults(out);
   Tables t{out, {}, {}, {}};
   const char* end = text + len;
   for (const char* line = text; line < end;) {
@@ -206,54 +203,17 @@ void parse_gaiconf(const char* text, size_t len, GaiConf& out) {
 
 namespace {
 
-constinit pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-constinit GaiConf g_conf;
-constinit bool g_loaded = false;
-constinit struct timespec g_mtime = {};
-
-// False when the file cannot be read.
-bool read_gaiconf(GaiConf& conf, struct timespec& mtime) {
-  int fd = open("/etc/gai.conf", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
-  char* text = nullptr;
-  ssize_t got = 0, n = 0;
-  if (fstat(fd, &st) == 0) {
-    text = static_cast<char*>(malloc(size_t(st.st_size) + 1));
-    while (text && got < st.st_size && (n = read(fd, text + got, size_t(st.st_size - got))) > 0)
-      got += n;
-  }
-  close(fd);
-  bool ok = text && n >= 0;
-  if (ok) {
-    parse_gaiconf(text, size_t(got), conf);
-    mtime = st.st_mtim;
-  }
-  free(text);
-  return ok;
+// glibc reads gai.conf once, and again when it changed only if it said
+// `reload yes`; without a file, its defaults.
+bool parse(Str text, GaiConf& out) {
+  parse_gai_conf(text.data, text.size, out);
+  return out.reload;
 }
 
-bool gaiconf_changed() {
-  struct stat st;
-  return stat("/etc/gai.conf", &st) != 0 || st.st_mtim.tv_sec != g_mtime.tv_sec ||
-         st.st_mtim.tv_nsec != g_mtime.tv_nsec;
-}
+constinit WatchedFile<GaiConf> gai_conf("/etc/gai.conf", parse, false);
 
 }  // namespace
 
-void gaiconf_current(GaiConf& out) {
-  pthread_mutex_lock(&g_lock);
-  if (!g_loaded || (g_conf.reload && gaiconf_changed())) {
-    bool reload = g_conf.reload;
-    // Without a readable file glibc uses its defaults and keeps the flag.
-    if (!read_gaiconf(g_conf, g_mtime)) {
-      gaiconf_defaults(g_conf);
-      g_conf.reload = reload;
-    }
-    g_loaded = true;
-  }
-  out = g_conf;
-  pthread_mutex_unlock(&g_lock);
-}
+GaiConfRef current_gai_conf() { return gai_conf.current(); }
 
 }  // namespace rk8s

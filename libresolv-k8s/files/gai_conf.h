@@ -2,7 +2,8 @@
 // tables of its RFC 3484 sort, and the reload flag.
 #pragma once
 
-#include "util/base.h"
+#include "files/watched_file.h"
+#include "util/ip.h"
 
 namespace rk8s {
 
@@ -31,11 +32,12 @@ struct GaiConf {
 };
 
 // glibc's built-in tables (no /etc/gai.conf).
-void gaiconf_defaults(GaiConf& out);
+void gai_conf_defaults(GaiConf& out);
 // The file's bytes; a table the file does not set keeps its default.
-void parse_gaiconf(const char* text, size_t len, GaiConf& out);
-// /etc/gai.conf, read once per process like glibc, reread when it changed
-// if it says `reload yes`; copied out under a lock.
-void gaiconf_current(GaiConf& out);
+void parse_gai_conf(const char* text, size_t len, GaiConf& out);
+// /etc/gai.conf, read once per process like glibc, read again when it
+// changed if it says `reload yes`; empty only when out of memory.
+using GaiConfRef = WatchedFile<GaiConf>::Ref;
+GaiConfRef current_gai_conf();
 
 }  // namespace rk8s

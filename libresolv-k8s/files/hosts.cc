@@ -1,20 +1,12 @@
 // /etc/hosts lookups, one function per libc (see hosts.h).
 #include "files/hosts.h"
 
-#include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
 
-#include "conf/parse.h"
+#include "util/text.h"
 
 namespace rk8s {
-
-using conf::drop;
-using conf::find;
-using conf::is_space;
-using conf::skip;
-using conf::take;
-using conf::word;
 
 static size_t names_end(const HostsResult& r) {
   if (r.alias_at.count == 0) return strlen(r.names) + 1;
@@ -41,30 +33,19 @@ static void add_alias(HostsResult& r, Str s) {
   r.names[at + s.size] = 0;
 }
 
-static void add_addr(HostsResult& r, const HostsAddr& a) {
+static void add_addr(HostsResult& r, const IpAddr& a) {
   if (!r.addrs.push(a)) r.complete = false;
 }
 
-static bool equal_nocase(Str a, Str b) {
-  if (a.size != b.size) return false;
-  for (size_t i = 0; i < a.size; i++)
-    if (ascii_lower(a.data[i]) != ascii_lower(b.data[i])) return false;
-  return true;
-}
-
-// inet_pton as nss_files calls it for `family` (the IPv4 and IPv6 text
-// forms glibc and musl accept are the same).
-static bool glibc_address(int family, Str token, HostsAddr& a) {
-  char buf[64];
-  if (token.size >= sizeof buf) return false;
-  memcpy(buf, token.data, token.size);
-  buf[token.size] = 0;
-  if (family != AF_INET6 && inet_pton(AF_INET, buf, a.addr) == 1) {
+// inet_pton as nss_files calls it for `family`: strict text forms; an
+// IPv4 lookup also takes ::ffff:a.b.c.d and ::1 as IPv4.
+static bool glibc_address(int family, Str token, IpAddr& a) {
+  if (family != AF_INET6 && parse_inet_pton(AF_INET, token, a.addr)) {
     a.family = AF_INET;
     return true;
   }
   in6_addr a6;
-  if (inet_pton(AF_INET6, buf, &a6) != 1) return false;
+  if (!parse_inet_pton(AF_INET6, token, a6.s6_addr)) return false;
   if (family != AF_INET) {
     a.family = AF_INET6;
     memcpy(a.addr, &a6, 16);
@@ -122,7 +103,7 @@ static void hosts_glibc(const HostsQuery& q, Str text, Str name, HostsResult& ou
     Str rest = skip(drop(line, addr.size), is_space);
     Str h_name = word(rest, is_space);
     Str aliases = skip(drop(rest, h_name.size), is_space);
-    HostsAddr a;
+    IpAddr a;
     if (!line.size || !glibc_address(q.family, addr, a) || !names_match(name, h_name, aliases))
       continue;
     add_addr(out, a);
@@ -162,22 +143,13 @@ static bool musl_line_names(const char* line, size_t len, Str name) {
 
 // __lookup_ipliteral: 1, 0 (no address: the line is skipped) or EAI_NONAME
 // (the other family, or an IPv6 scope musl rejects).
-static int musl_address(int family, Str token, HostsAddr& a) {
-  Nameserver ns;
-  if (conf::parse_nameserver(Dialect::musl, token, ns)) {
-    if (family != AF_UNSPEC && family != ns.family) return EAI_NONAME;
-    a.family = ns.family;
-    memcpy(a.addr, ns.addr, 16);
-    a.scope_id = ns.scope_id;
-    return 1;
+static int musl_address(int family, Str token, IpAddr& a) {
+  switch (parse_ip_literal(Dialect::musl, token, a)) {
+    case Literal::none: return 0;
+    case Literal::bad_scope: return EAI_NONAME;
+    case Literal::ok: return family != AF_UNSPEC && family != a.family ? EAI_NONAME : 1;
   }
-  size_t percent = find(token, '%');
-  char buf[64];
-  in6_addr a6;
-  if (percent == token.size || percent >= sizeof buf) return 0;
-  memcpy(buf, token.data, percent);
-  buf[percent] = 0;
-  return inet_pton(AF_INET6, buf, &a6) == 1 ? EAI_NONAME : 0;
+  return 0;
 }
 
 static void hosts_musl(const HostsQuery& q, Str text, Str name, HostsResult& out) {

@@ -10,19 +10,13 @@
 
 #include <sys/socket.h>
 
-#include "conf/resolv_conf.h"
+#include "util/ip.h"
 
 namespace rk8s {
 
 constexpr size_t kMaxHostsAddrs = 48;  // musl's MAXADDRS; glibc has no limit
 constexpr size_t kMaxHostsAliases = 32;
 constexpr size_t kHostsNameBytes = 1024;
-
-struct HostsAddr {
-  uint8_t family = 0;  // AF_INET or AF_INET6
-  uint8_t addr[16] = {};
-  uint32_t scope_id = 0;  // musl: fe80::1%2, fe80::1%eth0
-};
 
 struct HostsQuery {
   Dialect dialect = Dialect::glibc;
@@ -36,7 +30,7 @@ struct HostsQuery {
 };
 
 struct HostsResult {
-  FixedVec<HostsAddr, kMaxHostsAddrs> addrs;  // file order
+  FixedVec<IpAddr, kMaxHostsAddrs> addrs;  // file order; musl keeps %scope
   // musl: EAI_NONAME when the name only matched lines of the other family
   // (or with a bad %scope): musl then fails without asking DNS.
   int error = 0;

@@ -4,12 +4,10 @@
 // file (then glibc's hosts lookups fail: leave them to libc).
 #include "files/nsswitch.h"
 
-#include <strings.h>
+#include "util/text.h"
 
 namespace rk8s {
 namespace {
-
-bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 const char* const kDatabases[] = {
     "aliases", "ethers", "group", "group_compat", "gshadow", "hosts", "initgroups", "netgroup",
@@ -49,21 +47,19 @@ struct Cursor {
   }
 };
 
-bool equals_nocase(Str w, const char* s) { return w.size == strlen(s) && !strncasecmp(w.data, s, w.size); }
-
 bool parse_status(Str w, Status& s) {
-  if (equals_nocase(w, "SUCCESS")) s = kSuccess;
-  else if (equals_nocase(w, "NOTFOUND")) s = kNotFound;
-  else if (equals_nocase(w, "UNAVAIL")) s = kUnavail;
-  else if (equals_nocase(w, "TRYAGAIN")) s = kTryAgain;
+  if (equal_nocase(w, str("SUCCESS"))) s = kSuccess;
+  else if (equal_nocase(w, str("NOTFOUND"))) s = kNotFound;
+  else if (equal_nocase(w, str("UNAVAIL"))) s = kUnavail;
+  else if (equal_nocase(w, str("TRYAGAIN"))) s = kTryAgain;
   else return false;
   return true;
 }
 
 bool parse_action(Str w, Action& a) {
-  if (equals_nocase(w, "RETURN")) a = kReturn;
-  else if (equals_nocase(w, "CONTINUE")) a = kContinue;
-  else if (equals_nocase(w, "MERGE")) a = kMerge;
+  if (equal_nocase(w, str("RETURN"))) a = kReturn;
+  else if (equal_nocase(w, str("CONTINUE"))) a = kContinue;
+  else if (equal_nocase(w, str("MERGE"))) a = kMerge;
   else return false;
   return true;
 }
@@ -114,22 +110,22 @@ bool default_actions(const Source& s) {
          s.on[kUnavail] == kContinue && s.on[kTryAgain] == kContinue;
 }
 
-HostsPlan reduce(const Sources& s, bool overflow) {
+HostsSources reduce(const Sources& s, bool overflow) {
   size_t i = 0;
   bool files = s.count > 0 && s[0].name == str("files") && default_actions(s[0]);
   if (files) ++i;
   // Only dns's SUCCESS action matters to us: after dns, libc takes over.
   if (i == s.count || !(s[i].name == str("dns")) || s[i].on[kSuccess] != kReturn)
-    return HostsPlan::libc;
+    return HostsSources::libc;
   bool more = i + 1 < s.count || overflow;
-  if (files) return more ? HostsPlan::files_dns_then_libc : HostsPlan::files_dns;
-  return more ? HostsPlan::dns_then_libc : HostsPlan::dns;
+  if (files) return more ? HostsSources::files_dns_then_libc : HostsSources::files_dns;
+  return more ? HostsSources::dns_then_libc : HostsSources::dns;
 }
 
 }  // namespace
 
-HostsPlan nsswitch_hosts(const char* text, size_t len) {
-  if (!text) return HostsPlan::files_dns;
+HostsSources nsswitch_hosts(const char* text, size_t len) {
+  if (!text) return HostsSources::files_dns;
   Sources hosts;
   bool have_hosts = false, overflow = false;
   const char* end = text + len;
@@ -148,14 +144,14 @@ HostsPlan nsswitch_hosts(const char* text, size_t len) {
     if (!is_database(db)) continue;
     Sources sources;
     bool over = false;
-    if (!parse_sources(c, sources, over)) return HostsPlan::libc;
+    if (!parse_sources(c, sources, over)) return HostsSources::libc;
     if (db == str("hosts")) {
       hosts = sources;
       overflow = over;
       have_hosts = true;
     }
   }
-  return have_hosts ? reduce(hosts, overflow) : HostsPlan::files_dns;
+  return have_hosts ? reduce(hosts, overflow) : HostsSources::files_dns;
 }
 
 }  // namespace rk8s

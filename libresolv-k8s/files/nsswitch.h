@@ -6,7 +6,7 @@
 
 namespace rk8s {
 
-enum class HostsPlan : uint8_t {
+enum class HostsSources : uint8_t {
   files_dns,            // /etc/hosts, then DNS: all ours
   files_dns_then_libc,  // the same, but when DNS finds nothing libc answers
                         // (sources after dns, e.g. RHEL's `myhostname`)
@@ -17,6 +17,6 @@ enum class HostsPlan : uint8_t {
 };
 
 // The file's bytes; text == nullptr means there is no file (`files dns`).
-HostsPlan nsswitch_hosts(const char* text, size_t len);
+HostsSources nsswitch_hosts(const char* text, size_t len);
 
 }  // namespace rk8s

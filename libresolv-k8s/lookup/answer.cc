@@ -39,7 +39,7 @@ bool musl_hostname_ok(const dns::Name& n) {
   return n.len > 1;
 }
 
-bool address_of(uint16_t type, Bytes rdata, Address& out) {
+bool address_of(uint16_t type, Bytes rdata, IpAddr& out) {
   if (type == dns::kTypeA && rdata.size == 4) {
     out.family = AF_INET;
   } else if (type == dns::kTypeAAAA && rdata.size == 16) {
@@ -61,7 +61,7 @@ bool in_chain(const FixedVec<dns::Name, kMaxChain>& chain, const dns::Name& n) {
 
 void AliasNames::add(const dns::Name& n, bool is_host_name) {
   size_t start = at.count ? at[at.count - 1] + strlen(text + at[at.count - 1]) + 1 : 0;
-  char buf[dns::kMaxName * 4 + 1];
+  char buf[dns::kMaxNameText];
   size_t len = dns::name_to_text(n, buf, sizeof buf);
   if (at.full() || len >= sizeof buf || start + len + 1 > sizeof text) {
     overflow = true;
@@ -127,7 +127,7 @@ bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qt
         if (ok) alias = target, alias_ok = true;
         continue;
       }
-      Address a;
+      IpAddr a;
       bool wanted = dialect == Dialect::musl ||
                     (qname_ok && r.type == qtype && dns::name_equal(r.name, expected));
       if (!wanted || !address_of(r.type, rdata, a)) continue;
@@ -144,7 +144,7 @@ bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qt
       if (r.type == dns::kTypeOPT && suffix_count > 0 && dns::edns_from_record(reader, r, edns) &&
           dns::edns_option(edns.options, option_code, value))
         out.has_option = autopath::decode_reply(value, suffix_count, out.option);
-      Address a;
+      IpAddr a;
       if (r.type == dns::kTypeAAAA && in_chain(chain, r.name) && address_of(r.type, rdata, a))
         out.both_aaaa.push(a);
     }

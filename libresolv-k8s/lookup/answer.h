@@ -11,12 +11,7 @@ namespace rk8s {
 constexpr size_t kMaxAddresses = 128;  // glibc has no limit: beyond this we pass through
 constexpr size_t kMuslMaxAddresses = 48;
 
-struct Address {
-  uint8_t family = 0;  // AF_INET or AF_INET6
-  uint8_t addr[16] = {};
-};
-
-using AddressList = FixedVec<Address, kMaxAddresses>;
+using AddressList = FixedVec<IpAddr, kMaxAddresses>;
 
 // glibc's h_aliases material (getanswer_r): the question name, then every
 // CNAME target in answer order, as text; glibc keeps the host names only.

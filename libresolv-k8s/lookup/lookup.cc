@@ -1,5 +1,6 @@
 #include "lookup/lookup.h"
 
+#include "lookup/support.h"
 #include "lookup/walk.h"
 
 namespace rk8s {
@@ -97,7 +98,7 @@ constexpr Next kDone{true, 0, false};
 // The server walked candidates start.. itself: every reply carries a valid
 // reply option. Candidates it skipped were NXDOMAIN (or SERVFAIL) to it.
 Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
-                  CandidateReplies& r, Walk& walk, LookupResult& out) {
+                  CandidateReplies& r, ClassicWalk& walk, LookupResult& out) {
   uint8_t status = r.answer[0].option.status;
   uint8_t index = r.answer[0].option.index;
   bool agree = true;
@@ -163,7 +164,7 @@ Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
 
 // One autopath query for candidates start..: QNAME is candidate `start`.
 Next autopath_round(const Config& conf, const Plan& plan, size_t start, const uint16_t* qtypes,
-                    size_t nq, ExchangeFn exchange, Walk& walk, LookupResult& out) {
+                    size_t nq, ExchangeFn exchange, ClassicWalk& walk, LookupResult& out) {
   Support support = server_support(conf.ns[0]);
   if (support == Support::no || support == Support::formerr) return Next{false, start, true};
   uint8_t flags = autopath_flags(nq);
@@ -220,7 +221,7 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
   if (rejected == 0) remember_from(conf, r, Support::no);
   out.classic_queries += uint16_t(r.nq);
   if (both) {
-    Walk aaaa_walk(conf, plan, qtypes + 1, 1, exchange, out);
+    ClassicWalk aaaa_walk(conf, plan, qtypes + 1, 1, exchange, out);
     CandidateReplies aaaa;
     aaaa_walk.query(start, aaaa);
     add_second(r, aaaa);
@@ -241,7 +242,7 @@ uint8_t autopath_flags(size_t nq) {
 void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
             ExchangeFn exchange, LookupResult& out) {
   out = LookupResult{};
-  Walk walk(conf, plan, qtypes, nq, exchange, out);
+  ClassicWalk walk(conf, plan, qtypes, nq, exchange, out);
   size_t at = 0;
   if (conf.opt.autopath && !walk.aaaa_as_a()) {
     while (at < plan.suffix.count) {

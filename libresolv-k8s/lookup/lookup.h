@@ -50,17 +50,4 @@ void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t
 // learn of each NODATA it walks past to end with EAI_NODATA).
 uint8_t autopath_flags(size_t nq);
 
-// Per-server memory of autopath support, shared by all threads; a "no"
-// and a "formerr" are forgotten after a while.
-enum class Support : uint8_t { unknown, yes, no, formerr };
-Support server_support(const Nameserver& ns);
-void remember_support(const Nameserver& ns, Support s);
-
-// What the process knows now of the servers it asked (for the counters).
-struct ServerSupport {
-  Nameserver ns;
-  Support support;
-};
-size_t known_support(ServerSupport* out, size_t cap);
-
 }  // namespace rk8s

@@ -1,10 +1,10 @@
-// Which servers understand the autopath option, remembered for the whole
-// process: a "no" expires, so a server that gains support is found again.
+// Per-server autopath support (support.h): a few slots, the oldest
+// replaced, a "no" expiring.
+#include "lookup/support.h"
+
 #include <pthread.h>
-#include <sys/socket.h>
 #include <time.h>
 
-#include "lookup/lookup.h"
 
 namespace rk8s {
 namespace {
@@ -13,7 +13,7 @@ constexpr size_t kSlots = 8;
 constexpr uint32_t kForgetAfter = 300;  // seconds
 
 struct Slot {
-  Nameserver ns;
+  IpAddr server;
   Support support;
   uint32_t until;  // 0: for good
 };
@@ -21,11 +21,6 @@ struct Slot {
 Slot slots[kSlots];
 size_t next_victim;
 SpinLock guard;
-
-bool same(const Nameserver& a, const Nameserver& b) {
-  size_t n = a.family == AF_INET ? 4 : 16;
-  return a.family == b.family && a.scope_id == b.scope_id && memcmp(a.addr, b.addr, n) == 0;
-}
 
 uint32_t now_seconds() {
   timespec ts;
@@ -37,9 +32,9 @@ bool current(const Slot& s, uint32_t now) {
   return s.support != Support::unknown && (s.until == 0 || now < s.until);
 }
 
-Slot* find(const Nameserver& ns) {
+Slot* find(const IpAddr& server) {
   for (Slot& s : slots)
-    if (s.support != Support::unknown && same(s.ns, ns)) return &s;
+    if (s.support != Support::unknown && same_ip(s.server, server)) return &s;
   return nullptr;
 }
 
@@ -54,24 +49,29 @@ void register_atfork() { pthread_atfork(nullptr, nullptr, forget_in_child); }
 
 }  // namespace
 
-Support server_support(const Nameserver& ns) {
+const char* support_name(Support s) {
+  static const char* const names[] = {"unknown", "yes", "no", "formerr"};
+  return names[int(s)];
+}
+
+Support server_support(const IpAddr& server) {
   pthread_once(&atfork_once, register_atfork);
   uint32_t now = now_seconds();
   guard.lock();
-  Slot* s = find(ns);
+  Slot* s = find(server);
   Support result = s && current(*s, now) ? s->support : Support::unknown;
   guard.unlock();
   return result;
 }
 
-void remember_support(const Nameserver& ns, Support support) {
+void remember_support(const IpAddr& server, Support support) {
   uint32_t now = now_seconds();
   guard.lock();
-  Slot* s = find(ns);
+  Slot* s = find(server);
   if (!s) {
     s = &slots[next_victim];
     next_victim = (next_victim + 1) % kSlots;
-    s->ns = ns;
+    s->server = server;
   }
   s->support = support;
   s->until = support == Support::yes ? 0 : now + kForgetAfter;
@@ -83,7 +83,7 @@ size_t known_support(ServerSupport* out, size_t cap) {
   size_t n = 0;
   guard.lock();
   for (const Slot& s : slots)
-    if (n < cap && current(s, now)) out[n++] = ServerSupport{s.ns, s.support};
+    if (n < cap && current(s, now)) out[n++] = ServerSupport{s.server, s.support};
   guard.unlock();
   return n;
 }

@@ -30,7 +30,7 @@ void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qt
   }
 }
 
-Walk::Walk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+ClassicWalk::ClassicWalk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
            ExchangeFn exchange, LookupResult& out)
     : conf_(conf), plan_(plan), qtypes_(qtypes), nq_(nq), exchange_(exchange), out_(out) {
   // glibc's no-aaaa asks A instead of AAAA and keeps only the rcode, so a
@@ -39,7 +39,7 @@ Walk::Walk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t 
                qtypes[0] == dns::kTypeAAAA;
 }
 
-void Walk::query(size_t i, CandidateReplies& r) {
+void ClassicWalk::query(size_t i, CandidateReplies& r) {
   dns::Name qname;
   candidate_name(conf_, plan_, i, qname);
   uint8_t buf[2][512];
@@ -60,11 +60,11 @@ void Walk::query(size_t i, CandidateReplies& r) {
   if (aaaa_as_a_) r.answer[0].ancount = 0, r.answer[0].addrs.clear();
 }
 
-void Walk::resume(size_t i, CandidateReplies& r) {
+void ClassicWalk::resume(size_t i, CandidateReplies& r) {
   if (!take(i, r)) run(next_after(i));
 }
 
-bool Walk::take(size_t i, CandidateReplies& r) {
+bool ClassicWalk::take(size_t i, CandidateReplies& r) {
   for (size_t q = 0; q < r.nq; q++)
     if (r.reply[q].status == Reply::error) {
       out_.status = Status::system;
@@ -73,7 +73,7 @@ bool Walk::take(size_t i, CandidateReplies& r) {
   return conf_.dialect == Dialect::glibc ? take_glibc(i, r) : take_musl(i, r);
 }
 
-void Walk::run(size_t start) {
+void ClassicWalk::run(size_t start) {
   for (size_t i = start; i < plan_.suffix.count; i = next_after(i)) {
     CandidateReplies r;
     query(i, r);
@@ -84,7 +84,7 @@ void Walk::run(size_t start) {
 
 // __res_context_query's verdict on a candidate, then __res_context_search's
 // decision whether to go on.
-bool Walk::take_glibc(size_t i, const CandidateReplies& r) {
+bool ClassicWalk::take_glibc(size_t i, const CandidateReplies& r) {
   if (positive(r)) {
     collect(i, r);
     return true;
@@ -122,7 +122,7 @@ bool Walk::take_glibc(size_t i, const CandidateReplies& r) {
 
 // __res_context_search after candidate i failed with `herr`: remember it,
 // and stop searching on anything but NXDOMAIN, NODATA and SERVFAIL.
-void Walk::fail(size_t i, Status herr, bool servfail) {
+void ClassicWalk::fail(size_t i, Status herr, bool servfail) {
   last_ = herr;
   if (names_as_is(i)) tried_as_is_ = true;
   bool as_is = plan_.suffix[i] == kAsIs;
@@ -135,7 +135,7 @@ void Walk::fail(size_t i, Status herr, bool servfail) {
   }
 }
 
-void Walk::finish() {
+void ClassicWalk::finish() {
   if (conf_.dialect == Dialect::musl) return;
   if (saved_ != Status::found) out_.status = saved_;
   else if (got_nodata_) out_.status = Status::no_data;
@@ -146,7 +146,7 @@ void Walk::finish() {
 // musl's name_from_dns: res_msend accepts only NOERROR and NXDOMAIN, so any
 // other rcode is a missing reply, which ends the walk with EAI_AGAIN;
 // NXDOMAIN goes on, and a NOERROR reply ends it, addresses or not.
-bool Walk::take_musl(size_t i, const CandidateReplies& r) {
+bool ClassicWalk::take_musl(size_t i, const CandidateReplies& r) {
   for (size_t q = 0; q < r.nq; q++) {
     uint8_t rcode = replied(r, q) ? r.answer[q].rcode : uint8_t(dns::kServFail);
     if (rcode != dns::kNoError && rcode != dns::kNxDomain) {
@@ -163,14 +163,14 @@ bool Walk::take_musl(size_t i, const CandidateReplies& r) {
 }
 
 // Whether candidate i is the name as typed: as-is, or a "." search domain.
-bool Walk::names_as_is(size_t i) const {
+bool ClassicWalk::names_as_is(size_t i) const {
   return plan_.suffix[i] == kAsIs || conf_.search(plan_.suffix[i]) == Str{".", 1};
 }
 
 // After a glibc "done" the rest of the search list is skipped, but the name
 // as typed is still tried unless it already was (tried_as_is, root_on_list);
 // with no-tld-query a dotless name never is.
-size_t Walk::next_after(size_t i) const {
+size_t ClassicWalk::next_after(size_t i) const {
   size_t end = plan_.suffix.count;
   if (!done_) return i + 1;
   if (tried_as_is_ || (conf_.opt.no_tld_query && name_label_count(plan_.base) <= 1)) return end;
@@ -179,7 +179,7 @@ size_t Walk::next_after(size_t i) const {
   return end;
 }
 
-void Walk::collect(size_t i, const CandidateReplies& r) {
+void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
   out_.addrs.clear();
   bool have_canon = false;
   for (size_t q = 0; q < r.nq; q++) {
@@ -190,7 +190,7 @@ void Walk::collect(size_t i, const CandidateReplies& r) {
       return;
     }
     size_t cap = conf_.dialect == Dialect::musl ? kMuslMaxAddresses : kMaxAddresses;
-    for (const Address& addr : a.addrs)
+    for (const IpAddr& addr : a.addrs)
       if (out_.addrs.count < cap) out_.addrs.push(addr);
     // glibc keeps the name of the first reply with addresses; musl lets
     // every CNAME it reads overwrite the name.

@@ -17,9 +17,9 @@ struct CandidateReplies {
   bool answer_ok[2] = {};  // a reply came back (SERVFAIL, say) and read_answer accepted it
 };
 
-class Walk {
+class ClassicWalk {
  public:
-  Walk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+  ClassicWalk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
        ExchangeFn exchange, LookupResult& out);
 
   // Sends candidate i's queries the classic way (no option).

@@ -4,6 +4,8 @@
 
 #include <netdb.h>
 
+#include "util/text.h"
+
 namespace rk8s {
 
 // glibc reads 1025-byte buffers (MAXDNAME) before it encodes a name.

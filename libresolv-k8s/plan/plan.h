@@ -1,6 +1,6 @@
 // The search plan: the names the replaced libc would ask DNS for, in order
-// (../shared/resolver-semantics.md), and the autopath query standing for
-// them (../shared/autopath-protocol.md). Numeric addresses and /etc/hosts
+// (glibc's __res_context_search, musl's name_from_dns_search), and the
+// autopath query standing for them (docs/autopath-protocol.md). Numeric addresses and /etc/hosts
 // come first in both libcs; the plan starts where they found nothing.
 #pragma once
 

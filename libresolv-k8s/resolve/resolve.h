@@ -1,15 +1,21 @@
-// getaddrinfo as the replaced libc answers it: its own checks, /etc/hosts,
-// then DNS through autopath and the classic walk, then its results.
+// The entry points as the replaced libc answers them, layer by layer: its
+// own checks, /etc/hosts, then DNS through autopath and the classic walk,
+// then its results.
 #pragma once
 
 #include <netdb.h>
 
 #include "lookup/lookup.h"
 
-namespace rk8s {
+// glibc's values; musl has neither, and never sets them.
+#ifndef NETDB_INTERNAL
+#define NETDB_INTERNAL (-1)
+#endif
+#ifndef NETDB_SUCCESS
+#define NETDB_SUCCESS 0
+#endif
 
-// Returned instead of an EAI_* code: the caller must hand the call to libc.
-constexpr int kLetLibcAnswer = 3;
+namespace rk8s {
 
 // What the last DNS lookup of a call did (for `resolv-k8s lookup`).
 struct ResolveTrace {
@@ -18,19 +24,37 @@ struct ResolveTrace {
   LookupResult result;
 };
 
+// addrinfo.cc: getaddrinfo(node, service, hints, res), or kLetLibcAnswer
+// (never an EAI_* code): the caller must hand the call to libc.
+constexpr int kLetLibcAnswer = 3;
 int resolve_addrinfo(const char* node, const char* service, const struct addrinfo* hints,
                      struct addrinfo** res, ExchangeFn exchange, ResolveTrace* trace);
 
-// getaddrinfo's DNS step in two pieces, for the other entry points: the
-// configuration and search plan of `node` (0, kLetLibcAnswer, or the
-// plan's EAI_* error: the libc asks DNS nothing), then one counted walk.
+// hostent.cc: gethostbyname2_r(name, af, h, buf, len, result, h_errnop):
+// 0 or the errno value the libc returns, with *result and *h_errnop as it
+// leaves them; or kHostentLibc: libc must answer the call.
+//
+// glibc 2.36: numeric names first (__nss_hostname_digits_dots), then the
+// `hosts:` sources: files (one family, aliases), dns (gethostbyname3_r: one
+// walk of A or AAAA queries; h_name the last name getanswer_r stored, the
+// question and CNAME targets before it in h_aliases). musl 1.2.3:
+// __lookup_name, as getaddrinfo asks it; h_aliases = {canon, name if it
+// differs}.
+constexpr int kHostentLibc = -1;
+int resolve_hostent(const char* name, int af, struct hostent* h, char* buf, size_t len,
+                    struct hostent** result, int* h_errnop, ExchangeFn exchange,
+                    ResolveTrace* trace);
+
+// dns_step.cc: the DNS step of both, in two pieces: the configuration and
+// search plan of `node` (0, kLetLibcAnswer, or the plan's EAI_* error: the
+// libc asks DNS nothing), then one counted walk.
 int dns_plan(const char* node, Config& conf, Plan& plan, ResolveTrace* trace);
 void dns_lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
                 ExchangeFn exchange, LookupResult& r, ResolveTrace* trace);
 
-// Counters since the process started (all threads).
+// counters.cc: since the process started (all threads).
 struct Counters {
-  uint64_t lookups;          // getaddrinfo calls we answered
+  uint64_t lookups;          // calls we answered
   uint64_t dns_lookups;      // walks that reached DNS
   uint64_t queries;          // queries we sent
   uint64_t classic_queries;  // queries the libc's walk would have sent
@@ -41,5 +65,6 @@ struct Counters {
 Counters counters();
 void count_lookup();
 void count_libc_call();
+void count_walk(const LookupResult& r);
 
 }  // namespace rk8s

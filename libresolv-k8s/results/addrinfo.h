@@ -1,27 +1,19 @@
 // getaddrinfo's own logic around a name lookup, exactly as each libc does it:
-// hints validation, services, numeric hosts, then turning the resolver's
-// addresses into the sorted, malloc'd result list.
+// hints, services, numeric hosts, AI_ADDRCONFIG, then the resolver's
+// addresses turned into the sorted, malloc'd result list.
 //
-//   int rc = gai_start(dialect, node, service, hints, plan, &res);
+//   int rc = gai_start(dialect, node, service, hints, req, &res);
 //   if (rc == kGaiResolve) {
-//     ... look plan.node up for plan.want_a / plan.want_aaaa ...
-//     rc = found ? gai_finish(plan, addrs, n, canon, &res) : EAI_...;
+//     ... look req.node up for req.want_a / req.want_aaaa ...
+//     rc = found ? gai_finish(req, addrs, n, canon, &res) : EAI_...;
 //   }
 #pragma once
 
 #include <netdb.h>
 
-#include "util/base.h"
-#include "conf/resolv_conf.h"
+#include "util/ip.h"
 
 namespace rk8s {
-
-// One address of the looked-up name. AF_INET uses addr[0..4).
-struct GaiAddr {
-  uint8_t family = 0;
-  uint8_t addr[16] = {};
-  uint32_t scope_id = 0;
-};
 
 // One (socktype, protocol, port) the results are expanded over.
 struct GaiServ {
@@ -33,7 +25,8 @@ struct GaiServ {
 constexpr size_t kMaxGaiServs = 8;    // glibc: tcp udp dccp udplite sctp sctp
 constexpr size_t kMaxGaiAddrs = 48;   // musl's MAXADDRS; glibc has no limit
 
-struct GaiPlan {
+// One getaddrinfo call, as the libc has understood it before any lookup.
+struct GaiRequest {
   Dialect dialect = Dialect::glibc;
   const char* node = nullptr;  // glibc: "*" already turned into nullptr
   int flags = 0;
@@ -47,7 +40,7 @@ struct GaiPlan {
 };
 
 // EAI_* codes are negative in both libcs.
-constexpr int kGaiResolve = 1;  // look plan.node up, then call gai_finish
+constexpr int kGaiResolve = 1;  // look req.node up, then call gai_finish
 constexpr int kGaiLibc = 2;     // a non-ASCII name with AI_IDN: the libc must answer
 constexpr int kAiCanonIdn = 0x0080;  // glibc's AI_CANONIDN (musl's headers lack it)
 
@@ -55,21 +48,17 @@ constexpr int kAiCanonIdn = 0x0080;  // glibc's AI_CANONIDN (musl's headers lack
 // set (node NULL or numeric), kGaiResolve, kGaiLibc, or the EAI_* error the
 // libc returns.
 int gai_start(Dialect dialect, const char* node, const char* service,
-              const struct addrinfo* hints, GaiPlan& plan, struct addrinfo** res);
+              const struct addrinfo* hints, GaiRequest& req, struct addrinfo** res);
 
 // The name's addresses in the order the libc collects them: hosts file
 // order; DNS A answers then AAAA answers (glibc AF_INET6 + AI_V4MAPPED +
 // AI_ALL: AAAA then A). IPv4 entries for an AF_INET6 lookup are mapped here.
 // `canon` is the canonical name the lookup found, or nullptr.
-int gai_finish(const GaiPlan& plan, const GaiAddr* addrs, size_t count, const char* canon,
+int gai_finish(const GaiRequest& req, const IpAddr* addrs, size_t count, const char* canon,
                struct addrinfo** res);
 
 // Frees lists made in `dialect`'s layout (and the libc's own). glibc's
 // accepts NULL like glibc; musl's also accepts NULL, unlike musl.
 void gai_free(Dialect dialect, struct addrinfo* ai);
-
-// glibc's inet_aton_exact and musl's __inet_aton (they agree): "127.1",
-// "0x7f.1", "017.0.0.1"; nothing may follow.
-bool parse_ipv4_aton(const char* s, uint8_t out[4]);
 
 }  // namespace rk8s

@@ -18,7 +18,7 @@ struct Channels {
   bool built;
   unsigned generation;
   // The Config fields the channels are built from.
-  FixedVec<Nameserver, kMaxNameservers> ns;
+  FixedVec<IpAddr, kMaxNameservers> ns;
   uint8_t timeout;
   bool use_vc;
 
@@ -61,13 +61,13 @@ static bool built_from(const Channels& c, const Config& conf) {
       c.use_vc != conf.opt.use_vc || c.ns.count != conf.ns.count)
     return false;
   for (size_t i = 0; i < c.ns.count; i++)
-    if (!same_server(c.ns[i], conf.ns[i])) return false;
+    if (!same_ip(c.ns[i], conf.ns[i])) return false;
   return true;
 }
 
 // ares_set_servers_ports also drops the server's sockets: it is how a
 // channel gets a new socket without losing its other state.
-static bool set_server(ares_channel ch, const Nameserver& ns) {
+static bool set_server(ares_channel ch, const IpAddr& ns) {
   ares_addr_port_node node;
   memset(&node, 0, sizeof node);
   node.family = ns.family;

@@ -17,7 +17,7 @@ constexpr size_t kPoolSize = 8;
 struct Entry {
   bool used;
   int fd;
-  Nameserver ns;
+  IpAddr server;
   uint16_t steps;
   dev_t dev;
   ino_t ino;
@@ -53,7 +53,7 @@ int take(ServerSockets& ss) {
   Entry found{};
   guard.lock();
   for (Entry& e : pool) {
-    if (e.used && same_server(e.ns, *ss.ns)) {
+    if (e.used && same_ip(e.server, *ss.server)) {
       found = e;
       e.used = false;
       break;
@@ -75,7 +75,7 @@ bool put(const ServerSockets& ss, int fd) {
   guard.lock();
   for (Entry& e : pool) {
     if (!e.used) {
-      e = Entry{true, fd, *ss.ns, uint16_t(ss.steps + 1), ss.dev, ss.ino};
+      e = Entry{true, fd, *ss.server, uint16_t(ss.steps + 1), ss.dev, ss.ino};
       done = true;
       break;
     }

@@ -20,7 +20,7 @@ namespace rk8s {
 
 // One channel's side: its server, and the UDP socket c-ares holds for it.
 struct ServerSockets {
-  const Nameserver* ns;
+  const IpAddr* server;
   ares_socket_t udp;  // ARES_SOCKET_BAD when none
   bool connected;     // udp came from the pool, connected to ns
   bool keep;          // closing udp puts it back into the pool

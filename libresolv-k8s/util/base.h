@@ -10,6 +10,16 @@
 
 namespace rk8s {
 
+// The two resolvers we stand in for: glibc 2.36 and musl 1.2.3.
+enum class Dialect : uint8_t { glibc, musl };
+
+// The dialect of the libc this copy of the core was compiled against.
+#ifdef __GLIBC__
+constexpr Dialect kLibc = Dialect::glibc;
+#else
+constexpr Dialect kLibc = Dialect::musl;
+#endif
+
 // Bytes borrowed from someone else; never owns them.
 struct Bytes {
   const uint8_t* data = nullptr;
@@ -60,8 +70,6 @@ struct SpinLock {
   }
   void unlock() { __atomic_store_n(&word, 0, __ATOMIC_RELEASE); }
 };
-
-inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; }
 
 inline uint16_t load16(const uint8_t* p) { return uint16_t(p[0] << 8 | p[1]); }
 inline uint32_t load32(const uint8_t* p) {

@@ -20,8 +20,8 @@ size_t read_file(const char* path, char* buf, size_t cap) {
   return n > 0 ? size_t(n) : 0;
 }
 
-void append(const rk8s::HostsResult& r, rk8s::GaiAddr* out, size_t& n) {
-  for (const rk8s::HostsAddr& a : r.addrs) {
+void append(const rk8s::HostsResult& r, rk8s::IpAddr* out, size_t& n) {
+  for (const rk8s::IpAddr& a : r.addrs) {
     out[n].family = a.family;
     memcpy(out[n].addr, a.addr, 16);
     out[n++].scope_id = a.scope_id;
@@ -42,8 +42,8 @@ int look_up(const char* name, int family, rk8s::HostsResult& r) {
   return r.error;
 }
 
-int resolve(const rk8s::GaiPlan& plan, struct addrinfo** res) {
-  rk8s::GaiAddr addrs[2 * rk8s::kMaxHostsAddrs];
+int resolve(const rk8s::GaiRequest& plan, struct addrinfo** res) {
+  rk8s::IpAddr addrs[2 * rk8s::kMaxHostsAddrs];
   size_t n = 0;
   rk8s::HostsResult first, second;
   bool two_steps = g_dialect == rk8s::Dialect::glibc && plan.family == AF_INET6 && plan.want_a;
@@ -62,7 +62,7 @@ int resolve(const rk8s::GaiPlan& plan, struct addrinfo** res) {
 
 int our_getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
                     struct addrinfo** res) {
-  rk8s::GaiPlan plan;
+  rk8s::GaiRequest plan;
   int rc = rk8s::gai_start(g_dialect, node, service, hints, plan, res);
   return rc == rk8s::kGaiResolve ? resolve(plan, res) : rc;
 }

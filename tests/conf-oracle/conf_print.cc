@@ -33,7 +33,7 @@ int main() {
   for (auto [on, name] : flags)
     if (on) printf(" %s", name);
   printf("\n");
-  for (const rk8s::Nameserver& ns : c.ns) {
+  for (const rk8s::IpAddr& ns : c.ns) {
     char buf[INET6_ADDRSTRLEN];
     printf("nameserver %s", inet_ntop(ns.family, ns.addr, buf, sizeof buf));
     if (ns.scope_id) printf("%%%u", ns.scope_id);

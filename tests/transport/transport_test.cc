@@ -229,7 +229,7 @@ Responder::Handler silent() {
 Config config(std::initializer_list<uint8_t> hosts, uint8_t timeout = 2, uint8_t attempts = 2) {
   Config c;
   for (uint8_t h : hosts) {
-    Nameserver ns;
+    IpAddr ns;
     ns.family = AF_INET;
     ns.addr[0] = 127;
     ns.addr[3] = h;

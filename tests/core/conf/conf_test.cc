@@ -52,7 +52,7 @@ std::string render(const Config& c, Aspect a) {
     case Aspect::search_size:
       return std::to_string(c.search_count()) + " domains " + (c.complete ? "complete" : "incomplete");
     case Aspect::nameservers:
-      for (const Nameserver& ns : c.ns) {
+      for (const IpAddr& ns : c.ns) {
         char buf[INET6_ADDRSTRLEN];
         inet_ntop(ns.family, ns.addr, buf, sizeof buf);
         s += (s.empty() ? "" : " ") + std::string(buf);

@@ -28,7 +28,7 @@ std::string render(const HostsResult& r) {
   if (r.error) return r.error == EAI_NONAME ? "EAI_NONAME" : "error?";
   if (!r.found()) return "none";
   std::string s;
-  for (const HostsAddr& a : r.addrs) {
+  for (const IpAddr& a : r.addrs) {
     char buf[INET6_ADDRSTRLEN];
     inet_ntop(a.family, a.addr, buf, sizeof buf);
     s += (s.empty() ? "" : " ") + std::string(buf);

@@ -9,6 +9,7 @@
 
 #include "dns/autopath.h"
 #include "lookup/lookup.h"
+#include "util/text.h"
 
 namespace rk8s {
 namespace {
@@ -94,7 +95,7 @@ void answer(const uint8_t* q, size_t len, std::vector<uint8_t>& out) {
   while (r.record(rec)) {
     dns::Edns e;
     if (rec.type == dns::kTypeOPT && dns::edns_from_record(r, rec, e))
-      dns::edns_option(e.options, kDefaultAutopathCode, opt);
+      dns::edns_option(e.options, autopath::kDefaultCode, opt);
   }
   fake->log.push_back(qname + (question.type == dns::kTypeA ? " A" : " AAAA") + (opt.data ? " +opt" : ""));
   out.assign(4096, 0);
@@ -139,12 +140,12 @@ void answer(const uint8_t* q, size_t len, std::vector<uint8_t>& out) {
     if (reply.status == autopath::kExhausted) w.set_rcode(resolve(qname, question.type, w, false));
     uint8_t payload[4];
     autopath::encode_reply(reply, payload, sizeof payload);
-    dns::EdnsOption eo{kDefaultAutopathCode, Bytes{payload, 4}};
+    dns::EdnsOption eo{autopath::kDefaultCode, Bytes{payload, 4}};
     w.opt(1232, 0, 0, &eo, 1);
   } else {
     w.set_flags(dns::kFlagQR | dns::kFlagRD | dns::kFlagRA | resolve(qname, question.type, w, true));
     if (opt.data && fake->mode == Mode::echo) {
-      dns::EdnsOption eo{kDefaultAutopathCode, opt};
+      dns::EdnsOption eo{autopath::kDefaultCode, opt};
       w.opt(1232, 0, 0, &eo, 1);
     }
   }
@@ -193,7 +194,7 @@ Outcome run(const Config& c, const char* name, const uint16_t* qtypes, size_t nq
 
 std::vector<std::string> addrs(const LookupResult& r) {
   std::vector<std::string> out;
-  for (const Address& a : r.addrs) {
+  for (const IpAddr& a : r.addrs) {
     char buf[64];
     inet_ntop(a.family, a.addr, buf, sizeof buf);
     out.push_back(buf);

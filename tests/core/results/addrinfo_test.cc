@@ -70,7 +70,7 @@ TEST(GaiStart, Rules) {
     hints.ai_protocol = c.protocol;
     hints.ai_flags = c.flags;
     struct addrinfo* res = nullptr;
-    rk8s::GaiPlan plan;
+    rk8s::GaiRequest plan;
     int rc = rk8s::gai_start(c.dialect, c.node, c.service, &hints, plan, &res);
     EXPECT_EQ(rc, c.want) << c.rule;
     EXPECT_EQ(count(res), c.want_entries) << c.rule;
@@ -83,7 +83,7 @@ TEST(GaiStart, ResolvePlanFamilies) {
   hints.ai_family = AF_INET6;
   hints.ai_flags = AI_V4MAPPED;
   struct addrinfo* res = nullptr;
-  rk8s::GaiPlan plan;
+  rk8s::GaiRequest plan;
   ASSERT_EQ(rk8s::gai_start(Dialect::glibc, "web", "80", &hints, plan, &res), rk8s::kGaiResolve);
   EXPECT_TRUE(plan.want_aaaa);
   EXPECT_TRUE(plan.want_a);
@@ -108,7 +108,7 @@ TEST(ParseIpv4Aton, Forms) {
   };
   for (const AtonCase& c : cases) {
     uint8_t got[4];
-    bool ok = rk8s::parse_ipv4_aton(c.text, got);
+    bool ok = rk8s::parse_inet_aton(rk8s::str(c.text), got);
     EXPECT_EQ(ok, c.want != nullptr) << c.text;
     if (ok && c.want) {
       char text[16];
@@ -118,8 +118,8 @@ TEST(ParseIpv4Aton, Forms) {
   }
 }
 
-rk8s::GaiAddr v4(uint8_t last) {
-  rk8s::GaiAddr a;
+rk8s::IpAddr v4(uint8_t last) {
+  rk8s::IpAddr a;
   a.family = AF_INET;
   a.addr[0] = 192, a.addr[1] = 0, a.addr[2] = 2, a.addr[3] = last;
   return a;
@@ -130,9 +130,9 @@ TEST(GaiFinish, GlibcLayoutCanonOnFirstOnly) {
   hints.ai_flags = AI_CANONNAME;
   hints.ai_family = AF_INET;
   struct addrinfo* res = nullptr;
-  rk8s::GaiPlan plan;
+  rk8s::GaiRequest plan;
   ASSERT_EQ(rk8s::gai_start(Dialect::glibc, "web", nullptr, &hints, plan, &res), rk8s::kGaiResolve);
-  rk8s::GaiAddr addrs[2] = {v4(1), v4(2)};
+  rk8s::IpAddr addrs[2] = {v4(1), v4(2)};
   ASSERT_EQ(rk8s::gai_finish(plan, addrs, 2, "web.example", &res), 0);
   ASSERT_EQ(count(res), 6);  // 2 addresses x tcp, udp, raw
   EXPECT_STREQ(res->ai_canonname, "web.example");
@@ -145,9 +145,9 @@ TEST(GaiFinish, GlibcLayoutCanonOnFirstOnly) {
 
 TEST(GaiFinish, MuslSharedCanonAndSublistFree) {
   struct addrinfo* res = nullptr;
-  rk8s::GaiPlan plan;
+  rk8s::GaiRequest plan;
   ASSERT_EQ(rk8s::gai_start(Dialect::musl, "web", "80", nullptr, plan, &res), rk8s::kGaiResolve);
-  rk8s::GaiAddr addrs[2] = {v4(1), v4(2)};
+  rk8s::IpAddr addrs[2] = {v4(1), v4(2)};
   ASSERT_EQ(rk8s::gai_finish(plan, addrs, 2, nullptr, &res), 0);
   ASSERT_EQ(count(res), 4);
   for (struct addrinfo* ai = res; ai; ai = ai->ai_next) EXPECT_EQ(ai->ai_canonname, res->ai_canonname);
@@ -166,13 +166,13 @@ TEST(GaiFinish, GlibcV4MappedDropsMappedAaaaWithoutAll) {
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_V4MAPPED;
   struct addrinfo* res = nullptr;
-  rk8s::GaiPlan plan;
+  rk8s::GaiRequest plan;
   ASSERT_EQ(rk8s::gai_start(Dialect::glibc, "web", nullptr, &hints, plan, &res), rk8s::kGaiResolve);
-  rk8s::GaiAddr mapped;
+  rk8s::IpAddr mapped;
   mapped.family = AF_INET6;
   mapped.addr[10] = mapped.addr[11] = 0xff;
   EXPECT_EQ(rk8s::gai_finish(plan, &mapped, 1, nullptr, &res), EAI_NONAME);
-  rk8s::GaiAddr only_v4 = v4(1);
+  rk8s::IpAddr only_v4 = v4(1);
   ASSERT_EQ(rk8s::gai_finish(plan, &only_v4, 1, nullptr, &res), 0);
   EXPECT_EQ(res->ai_family, AF_INET6);
   rk8s::gai_free(Dialect::glibc, res);

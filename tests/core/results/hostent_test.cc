@@ -12,7 +12,8 @@
 namespace rk8s {
 namespace {
 
-const uint8_t kAddrs[3][16] = {{10, 0, 0, 1}, {10, 0, 0, 2}, {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5}};
+const IpAddr kAddrs[3] = {{AF_INET, {10, 0, 0, 1}}, {AF_INET, {10, 0, 0, 2}},
+                          {AF_INET6, {0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5}}};
 
 // Entry i of a pointer list the builder may have put at any alignment, as
 // the caller's buffer had it (glibc does the same).
@@ -78,7 +79,7 @@ TEST(Hostent, GlibcSingleNameInet6) {
 }
 
 int numeric(const HostentParts& p, hostent* h, char* buf, size_t len) {
-  return glibc_numeric_hostent(p.family, p.addrs[0], p.names[0], h, buf, len);
+  return glibc_numeric_hostent(p.family, p.addrs[0].addr, p.names[0], h, buf, len);
 }
 
 TEST(Hostent, GlibcNumericIsUnaligned) {

@@ -7,8 +7,8 @@
 
 namespace {
 
-rk8s::GaiAddr addr(const char* text) {
-  rk8s::GaiAddr a;
+rk8s::IpAddr addr(const char* text) {
+  rk8s::IpAddr a;
   if (inet_pton(AF_INET, text, a.addr) == 1) a.family = AF_INET;
   else if (inet_pton(AF_INET6, text, a.addr) == 1) a.family = AF_INET6;
   return a;
@@ -32,7 +32,7 @@ struct CompareCase {
 
 TEST(GlibcCompare, Rules) {
   rk8s::GaiConf conf;
-  rk8s::gaiconf_defaults(conf);
+  rk8s::gai_conf_defaults(conf);
   rk8s::SortDest deprecated = dest("2001:db8::1", "2001:db8::2");
   deprecated.deprecated = true;
   rk8s::SortDest tunnel = dest("2001:db8::1", "2001:db8::2");
@@ -69,7 +69,7 @@ TEST(GlibcCompare, Rules) {
 TEST(GlibcCompare, GaiConfPrecedencePrefersIpv4) {
   rk8s::GaiConf conf;
   const std::string text = "precedence ::ffff:0:0/96 100\n";
-  rk8s::parse_gaiconf(text.data(), text.size(), conf);
+  rk8s::parse_gai_conf(text.data(), text.size(), conf);
   rk8s::SortDest d[2] = {dest("2001:db8::1", nullptr), dest("192.0.2.1", nullptr)};
   size_t order[2];
   rk8s::glibc_sort(conf, d, 2, order);
@@ -85,7 +85,7 @@ struct GaiConfCase {
 };
 
 int lookup(const rk8s::FixedVec<rk8s::GaiPrefix, rk8s::kMaxGaiRules + 1>& t, const char* text) {
-  rk8s::GaiAddr a = addr(text);
+  rk8s::IpAddr a = addr(text);
   uint8_t v6[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
   if (a.family == AF_INET) memcpy(v6 + 12, a.addr, 4);
   else memcpy(v6, a.addr, 16);
@@ -112,7 +112,7 @@ TEST(GaiConf, Rules) {
   };
   for (const GaiConfCase& c : cases) {
     rk8s::GaiConf conf;
-    rk8s::parse_gaiconf(c.text, strlen(c.text), conf);
+    rk8s::parse_gai_conf(c.text, strlen(c.text), conf);
     EXPECT_EQ(lookup(conf.labels, c.addr), c.label) << c.rule;
     EXPECT_EQ(lookup(conf.precedence, c.addr), c.precedence) << c.rule;
   }
@@ -121,7 +121,7 @@ TEST(GaiConf, Rules) {
 TEST(GaiConf, ScopeAndReload) {
   const std::string text = "scopev4 10.0.0.0/8 5\nscopev4 ::ffff:10.1.0.0/112 6\nreload yes\n";
   rk8s::GaiConf conf;
-  rk8s::parse_gaiconf(text.data(), text.size(), conf);
+  rk8s::parse_gai_conf(text.data(), text.size(), conf);
   ASSERT_EQ(conf.scopes.count, 3u);
   EXPECT_EQ(conf.scopes[0].scope, 6);   // /16 before /8
   EXPECT_EQ(conf.scopes[1].scope, 5);
@@ -133,8 +133,8 @@ TEST(GaiConf, ScopeAndReload) {
 }
 
 TEST(MuslSortKey, Rules) {
-  rk8s::GaiAddr v4 = addr("192.0.2.1"), v6 = addr("2001:db8::1"), lo6 = addr("::1");
-  rk8s::GaiAddr src6 = addr("2001:db8::2");
+  rk8s::IpAddr v4 = addr("192.0.2.1"), v6 = addr("2001:db8::1"), lo6 = addr("::1");
+  rk8s::IpAddr src6 = addr("2001:db8::2");
   // Usable first, then precedence (global IPv6 40 > IPv4 35, ::1 50), then source matches, then order.
   EXPECT_GT(rk8s::musl_sort_key(v4, nullptr, true, 1), rk8s::musl_sort_key(v6, nullptr, false, 0));
   EXPECT_GT(rk8s::musl_sort_key(v6, nullptr, false, 1), rk8s::musl_sort_key(v4, nullptr, false, 0));

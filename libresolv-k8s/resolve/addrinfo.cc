@@ -1,0 +1,151 @@
+// getaddrinfo: the libc's own steps (results/), /etc/hosts, DNS, the list.
+#include <strings.h>
+
+#include "files/files.h"
+#include "files/hosts.h"
+#include "resolve/resolve.h"
+#include "results/addrinfo.h"
+
+namespace rk8s {
+namespace {
+
+// The addresses found, in the order the libc collects them.
+struct Found {
+  IpAddr addrs[kMaxGaiAddrs];
+  size_t count = 0;
+  char canon[kHostsNameBytes] = {};
+  bool complete = true;
+
+  template <class List>
+  void take(const List& list) {
+    for (const IpAddr& a : list) {
+      if (count == kMaxGaiAddrs) {
+        complete = false;
+        return;
+      }
+      addrs[count++] = a;
+    }
+  }
+};
+
+// /etc/hosts for the families the request wants, in glibc's order of
+// asking. Returns 0, an EAI_* code (musl: the name is only of the other
+// family) or kLetLibcAnswer.
+int from_hosts(const GaiRequest& req, Found& found) {
+  HostsText hosts = current_hosts();
+  if (!hosts) return 0;
+  HostsQuery q;
+  q.dialect = kLibc;
+  q.multi = kLibc == Dialect::glibc && hosts_multi();
+  bool two_steps = kLibc == Dialect::glibc && req.family == AF_INET6 && req.want_a;
+  q.family = two_steps                      ? AF_INET6
+             : req.want_a && req.want_aaaa  ? AF_UNSPEC
+             : req.want_a                   ? AF_INET
+                                            : AF_INET6;
+  HostsResult first, second;  // both outlive `canon`
+  hosts_lookup(q, *hosts, str(req.node), first);
+  int rc = !first.complete ? kLetLibcAnswer : first.error;
+  if (rc == 0) {
+    found.take(first.addrs);
+    const char* canon = first.canon();
+    if (two_steps && (!req.a_only_without_aaaa || found.count == 0)) {
+      q.family = AF_INET;
+      hosts_lookup(q, *hosts, str(req.node), second);
+      if (!second.complete) rc = kLetLibcAnswer;
+      found.take(second.addrs);
+      if (!first.found()) canon = second.canon();
+    }
+    size_t n = strnlen(canon, sizeof found.canon - 1);
+    memcpy(found.canon, canon, n);
+    found.canon[n] = 0;
+  }
+  return found.complete ? rc : kLetLibcAnswer;
+}
+
+// glibc's verdict when no walk found anything (gaih_inet's no_data and
+// no_inet6_data), or musl's.
+int error_of(Status a, Status b) {
+  if (a == Status::pass_through || b == Status::pass_through) return kLetLibcAnswer;
+  if (a == Status::system || b == Status::system) return EAI_SYSTEM;
+  if (kLibc == Dialect::musl) return a == Status::try_again ? EAI_AGAIN : EAI_NONAME;
+  if (a == Status::try_again && b == Status::try_again) return EAI_AGAIN;
+  bool a_nodata = a == Status::try_again || a == Status::no_data;
+  bool b_nodata = b == Status::try_again || b == Status::no_data;
+  return a_nodata && b_nodata ? EAI_NODATA : EAI_NONAME;
+}
+
+// One walk; its addresses join `found`.
+Status walk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+            ExchangeFn exchange, Found& found, ResolveTrace* trace) {
+  LookupResult r;
+  dns_lookup(conf, plan, qtypes, nq, exchange, r, trace);
+  if (r.status != Status::found) return r.status;
+  if (found.count == 0) dns::name_to_text(r.canon, found.canon, sizeof found.canon);
+  found.take(r.addrs);
+  return found.complete ? Status::found : Status::pass_through;
+}
+
+// DNS for the families the request wants: glibc asks A and AAAA together
+// for AF_UNSPEC, and AAAA then A for AF_INET6 with AI_V4MAPPED; musl asks
+// both types of every candidate.
+int from_dns(const GaiRequest& req, ExchangeFn exchange, Found& found, ResolveTrace* trace) {
+  Config conf;
+  Plan plan;
+  if (int rc = dns_plan(req.node, conf, plan, trace)) return rc;
+
+  static const uint16_t kA[] = {dns::kTypeA}, kAAAA[] = {dns::kTypeAAAA};
+  static const uint16_t kBoth[] = {dns::kTypeA, dns::kTypeAAAA};
+  Status first, second;
+  if (kLibc == Dialect::musl || req.family != AF_INET6 || !req.want_a) {
+    bool both = req.want_a && req.want_aaaa && !(kLibc == Dialect::glibc && conf.opt.no_aaaa);
+    const uint16_t* qtypes = both ? kBoth : req.want_a ? kA : kAAAA;
+    first = second = walk(conf, plan, qtypes, both ? 2 : 1, exchange, found, trace);
+  } else {
+    first = walk(conf, plan, kAAAA, 1, exchange, found, trace);
+    second = first;
+    if (!req.a_only_without_aaaa || found.count == 0) {
+      second = walk(conf, plan, kA, 1, exchange, found, trace);
+      if (first == Status::found || second == Status::found) first = second = Status::found;
+    }
+  }
+  if (first == Status::found) return 0;
+  return error_of(first, second);
+}
+
+bool has_punycode(const char* name) {
+  for (const char* p = name; *p; p++)
+    if ((p == name || p[-1] == '.') && strncasecmp(p, "xn--", 4) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+int resolve_addrinfo(const char* node, const char* service, const struct addrinfo* hints,
+                     struct addrinfo** res, ExchangeFn exchange, ResolveTrace* trace) {
+  GaiRequest req;
+  int rc = gai_start(kLibc, node, service, hints, req, res);
+  if (rc == kGaiLibc) return kLetLibcAnswer;
+  if (rc != kGaiResolve) return rc;
+
+  HostsSources sources = kLibc == Dialect::glibc ? current_hosts_sources() : HostsSources::files_dns;
+  if (sources == HostsSources::libc) return kLetLibcAnswer;
+  Found found;
+  rc = 0;
+  if (sources == HostsSources::files_dns || sources == HostsSources::files_dns_then_libc)
+    rc = from_hosts(req, found);
+  if (rc == 0 && found.count == 0) {
+    rc = from_dns(req, exchange, found, trace);
+    bool then_libc =
+        sources == HostsSources::files_dns_then_libc || sources == HostsSources::dns_then_libc;
+    if (rc != 0 && then_libc) rc = kLetLibcAnswer;
+  }
+  // AI_CANONIDN turns a punycode canonical name into Unicode: libidn2's job.
+  if (rc == 0 && (req.flags & AI_CANONNAME) && (req.flags & kAiCanonIdn) && has_punycode(found.canon))
+    rc = kLetLibcAnswer;
+  if (rc == kLetLibcAnswer) return rc;
+  count_lookup();
+  if (rc != 0) return rc;
+  return gai_finish(req, found.addrs, found.count, found.canon[0] ? found.canon : nullptr, res);
+}
+
+}  // namespace rk8s

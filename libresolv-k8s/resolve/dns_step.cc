@@ -1,0 +1,26 @@
+// The DNS step of every entry point: the search plan, then one counted walk.
+#include <string.h>
+
+#include "files/files.h"
+#include "resolve/resolve.h"
+
+namespace rk8s {
+
+int dns_plan(const char* node, Config& conf, Plan& plan, ResolveTrace* trace) {
+  current_config(conf);
+  if (!conf.complete) return kLetLibcAnswer;
+  if (kLibc == Dialect::glibc && !strchr(node, '.') && resolver_env("HOSTALIASES"))
+    return kLetLibcAnswer;
+  build_plan(conf, str(node), plan);
+  if (trace) trace->plan = plan;
+  return plan.kind == Plan::invalid_name ? plan.error : 0;
+}
+
+void dns_lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
+                ExchangeFn exchange, LookupResult& r, ResolveTrace* trace) {
+  lookup(conf, plan, qtypes, nq, exchange, r);
+  count_walk(r);
+  if (trace) trace->used_dns = true, trace->result = r;
+}
+
+}  // namespace rk8s

@@ -1,0 +1,188 @@
+// gethostbyname2_r (resolve.h): numeric names, /etc/hosts and DNS as glibc
+// asks them, or getaddrinfo's lookup as musl does; the hostent layouts are
+// results/hostent.h's.
+#include <errno.h>
+#include <string.h>
+
+#include "files/files.h"
+#include "files/hosts.h"
+#include "resolve/resolve.h"
+#include "results/addrinfo.h"
+#include "results/hostent.h"
+#include "util/text.h"
+
+namespace rk8s {
+namespace {
+
+int glibc_found(const HostentParts& p, hostent* h, char* buf, size_t len, hostent** result,
+                int* herr) {
+  if (glibc_hostent(p, h, buf, len) == ERANGE) {
+    *herr = NETDB_INTERNAL;
+    return ERANGE;
+  }
+  *result = h;
+  return 0;
+}
+
+// __nss_hostname_digits_dots: true when it answered, with `rc`. It asks
+// for room before it knows whether the name is numeric.
+bool glibc_numeric(const char* name, int af, hostent* h, char* buf, size_t len, hostent** result,
+                   int* herr, int& rc) {
+  if (!is_hex(name[0]) && name[0] != ':') return false;
+  size_t n = strlen(name);
+  rc = 0;
+  if (len < 16 + 3 * sizeof(char*) + n + 1) {
+    *herr = NETDB_INTERNAL;
+    rc = ERANGE;
+    return true;
+  }
+  uint8_t addr[16] = {};
+  bool ok;
+  if (is_digit(name[0]) && strspn(name, "0123456789.") == n && name[n - 1] != '.') {
+    ok = af == AF_INET ? parse_inet_aton(str(name), addr) : parse_inet_pton(AF_INET6, str(name), addr);
+  } else if (strchr(name, ':')) {
+    if (af == AF_INET6 && (strspn(name, "0123456789abcdefABCDEF:.") != n || name[n - 1] == '.'))
+      return false;
+    ok = af == AF_INET6 && parse_inet_pton(AF_INET6, str(name), addr);
+  } else {
+    return false;
+  }
+  if (!ok) {
+    *herr = HOST_NOT_FOUND;
+    return true;
+  }
+  glibc_numeric_hostent(af, addr, name, h, buf, len);
+  *herr = NETDB_SUCCESS;
+  *result = h;
+  return true;
+}
+
+// nss_files for one family: true when the name is there (or libc must
+// answer: rc = kHostentLibc).
+bool glibc_files(const char* name, int af, hostent* h, char* buf, size_t len, hostent** result,
+                 int* herr, int& rc) {
+  HostsText hosts = current_hosts();
+  if (!hosts) return false;
+  HostsQuery q;
+  q.family = af;
+  q.multi = hosts_multi();
+  HostsResult hr;
+  hosts_lookup(q, *hosts, str(name), hr);
+  if (!hr.complete) return rc = kHostentLibc, true;
+  if (!hr.found()) return false;
+  const char* names[kMaxHostsAliases + 1];
+  for (size_t i = 0; i < hr.alias_count(); i++) names[i] = hr.alias(i);
+  names[hr.alias_count()] = hr.canon();
+  rc = glibc_found(HostentParts{af, names, hr.alias_count() + 1, hr.addrs.items, hr.addrs.count},
+                   h, buf, len, result, herr);
+  return true;
+}
+
+// getanswer_r's names: the host names among the question and the CNAME
+// targets; the question must be one.
+int glibc_dns_found(const LookupResult& r, int af, hostent* h, char* buf, size_t len,
+                    hostent** result, int* herr) {
+  const AliasNames& al = r.aliases;
+  if (al.overflow) return kHostentLibc;
+  const char* names[17];
+  size_t n = 0;
+  for (size_t i = 0; i < al.at.count; i++)
+    if (al.host_name >> i & 1) names[n++] = al[i];
+  *herr = NETDB_SUCCESS;
+  return glibc_found(HostentParts{af, names, n, r.addrs.items, r.addrs.count}, h, buf, len, result,
+                     herr);
+}
+
+// gethostbyname3_r and the nss loop: NOTFOUND returns 0, TRYAGAIN EAGAIN,
+// UNAVAIL (the walk's last query unanswered) errno: EAGAIN with TRY_AGAIN,
+// else the errno it had before (0 in practice).
+int glibc_dns(const char* name, int af, bool then_libc, hostent* h, char* buf, size_t len,
+              hostent** result, int* herr, ExchangeFn exchange, ResolveTrace* trace) {
+  Config conf;
+  Plan plan;
+  int rc = dns_plan(name, conf, plan, trace);
+  if (rc == kLetLibcAnswer || (rc != 0 && then_libc)) return kHostentLibc;
+  if (rc != 0) {  // check_name
+    *herr = HOST_NOT_FOUND;
+    return 0;
+  }
+  uint16_t qtype = af == AF_INET ? dns::kTypeA : dns::kTypeAAAA;
+  LookupResult r;
+  dns_lookup(conf, plan, &qtype, 1, exchange, r, trace);
+  bool question_ok = r.aliases.at.count && (r.aliases.host_name & 1);
+  if (r.status == Status::found && question_ok) return glibc_dns_found(r, af, h, buf, len, result, herr);
+  if (r.status == Status::system || r.status == Status::pass_through || then_libc)
+    return kHostentLibc;
+  if (r.status == Status::found || (r.empty_answer && !question_ok)) {
+    *herr = HOST_NOT_FOUND;
+    return 0;
+  }
+  if (r.empty_answer) {
+    *herr = NO_RECOVERY;
+    return EAGAIN;
+  }
+  *herr = r.status == Status::no_data     ? NO_DATA
+          : r.status == Status::try_again ? TRY_AGAIN
+          : r.status == Status::no_recovery ? NO_RECOVERY
+                                           : HOST_NOT_FOUND;
+  bool unavail = r.last_unanswered || (r.autopath_answered && r.status == Status::try_again);
+  return unavail && *herr == TRY_AGAIN ? EAGAIN : 0;
+}
+
+int glibc_lookup(const char* name, int af, hostent* h, char* buf, size_t len, hostent** result,
+                 int* herr, ExchangeFn exchange, ResolveTrace* trace) {
+  int rc;
+  if (glibc_numeric(name, af, h, buf, len, result, herr, rc)) return rc;
+  HostsSources sources = current_hosts_sources();
+  if (sources == HostsSources::libc) return kHostentLibc;
+  bool files = sources == HostsSources::files_dns || sources == HostsSources::files_dns_then_libc;
+  if (!files || !glibc_files(name, af, h, buf, len, result, herr, rc)) {
+    bool then_libc =
+        sources == HostsSources::files_dns_then_libc || sources == HostsSources::dns_then_libc;
+    rc = glibc_dns(name, af, then_libc, h, buf, len, result, herr, exchange, trace);
+  }
+  if (rc != kHostentLibc) count_lookup();
+  return rc;
+}
+
+// musl's gethostbyname2_r: __lookup_name(name, af, AI_CANONNAME) is what
+// getaddrinfo asks for one socket type.
+int musl_lookup(const char* name, int af, hostent* h, char* buf, size_t len, hostent** result,
+                int* herr, ExchangeFn exchange, ResolveTrace* trace) {
+  addrinfo hints = {};
+  hints.ai_family = af;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_CANONNAME;
+  addrinfo* res = nullptr;
+  switch (resolve_addrinfo(name, nullptr, &hints, &res, exchange, trace)) {
+    case 0: break;
+    case kLetLibcAnswer: return kHostentLibc;
+    case EAI_NONAME: *herr = HOST_NOT_FOUND; return ENOENT;
+    case EAI_AGAIN: *herr = TRY_AGAIN; return EAGAIN;
+    case EAI_MEMORY:
+    case EAI_SYSTEM: *herr = NO_RECOVERY; return errno;
+    default: *herr = NO_RECOVERY; return EBADMSG;
+  }
+  IpAddr addrs[kMaxGaiAddrs];
+  size_t n = 0;
+  for (const addrinfo* ai = res; ai && n < kMaxGaiAddrs; ai = ai->ai_next)
+    addrs[n++] = ip_from_sockaddr(ai->ai_addr);
+  const char* names[2] = {res->ai_canonname ? res->ai_canonname : name, name};
+  int rc = musl_hostent(HostentParts{af, names, 2, addrs, n}, h, buf, len);
+  if (rc == 0) *result = h;
+  gai_free(kLibc, res);
+  return rc;
+}
+
+}  // namespace
+
+int resolve_hostent(const char* name, int af, hostent* h, char* buf, size_t len,
+                    hostent** result, int* herr, ExchangeFn exchange, ResolveTrace* trace) {
+  *result = nullptr;
+  // NULL, "" and other families: rare enough to leave to libc as they are.
+  if (!name || !*name || (af != AF_INET && af != AF_INET6)) return kHostentLibc;
+  return kLibc == Dialect::musl ? musl_lookup(name, af, h, buf, len, result, herr, exchange, trace)
+                                : glibc_lookup(name, af, h, buf, len, result, herr, exchange, trace);
+}
+
+}  // namespace rk8s
