@@ -2,7 +2,9 @@
 // changes: device, inode, size, mtime and ctime, the test glibc makes of
 // resolv.conf. One parse is shared by the threads holding it and freed by
 // the last; the file is read and parsed outside the lock. A forked child
-// starts afresh, never waiting for a lock another thread held at fork.
+// starts afresh, never waiting for a lock another thread held at fork:
+// the fork handler keeps a list of every instance, so instances are
+// constinit statics (no constructor runs, none is ever destroyed).
 #pragma once
 
 #include <stdlib.h>

@@ -93,31 +93,6 @@ TEST(GaiStart, ResolvePlanFamilies) {
   EXPECT_FALSE(plan.a_only_without_aaaa);
 }
 
-struct AtonCase {
-  const char* text;
-  const char* want;  // nullptr: rejected
-};
-
-TEST(ParseIpv4Aton, Forms) {
-  const AtonCase cases[] = {
-      {"127.0.0.1", "127.0.0.1"}, {"127.1", "127.0.0.1"},     {"0x7f.1", "127.0.0.1"},
-      {"017.0.0.1", "15.0.0.1"},  {"2130706433", "127.0.0.1"}, {"10.65535", "10.0.255.255"},
-      {"1.2.3.4.5", nullptr},     {"1.2.3.", nullptr},        {"08.0.0.1", nullptr},
-      {"1.256.0.0", nullptr},     {"10.16777216", nullptr},   {"127.0.0.1 ", nullptr},
-      {"", nullptr},              {"-1.0.0.0", nullptr},      {"4294967296", nullptr},
-  };
-  for (const AtonCase& c : cases) {
-    uint8_t got[4];
-    bool ok = rk8s::parse_inet_aton(rk8s::str(c.text), got);
-    EXPECT_EQ(ok, c.want != nullptr) << c.text;
-    if (ok && c.want) {
-      char text[16];
-      inet_ntop(AF_INET, got, text, sizeof text);
-      EXPECT_STREQ(text, c.want) << c.text;
-    }
-  }
-}
-
 rk8s::IpAddr v4(uint8_t last) {
   rk8s::IpAddr a;
   a.family = AF_INET;
