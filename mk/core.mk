@@ -19,14 +19,14 @@ $(CORE_A) $(CORE_MUSL_A):
 	rm -f $@ && ar rcs $@ $^
 
 # Unit tests (GoogleTest), one folder per layer of the core, linked against
-# the glibc build. The transport's run in a private network namespace, with
-# responders on 127.0.0.x port 53.
-CORE_TEST_SRC := $(wildcard tests/core/*/*_test.cc)
+# the glibc build. The transport's are a program of their own: they run in a
+# private network namespace, with responders on 127.0.0.x port 53.
+TRANSPORT_TEST_SRC := $(wildcard tests/core/transport/*_test.cc)
+CORE_TEST_SRC := $(filter-out $(TRANSPORT_TEST_SRC),$(wildcard tests/core/*/*_test.cc))
 $(B)/tests/core-tests: $(CORE_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(CORE_A)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ -lgtest -lgtest_main
 
-TRANSPORT_TEST_SRC := $(wildcard tests/transport/*_test.cc)
 $(TRANSPORT_TEST_SRC:%.cc=$(B)/obj/host/%.o): HOST_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
 # The layer and what it uses, alone (TSan builds no more than that).
 TRANSPORT_LAYER_SRC := $(TRANSPORT_SRC) $(wildcard libresolv-k8s/util/*.cc)

@@ -13,7 +13,6 @@ inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
 inline bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 inline bool is_hex(char c) { return is_digit(c) || ((c | 32) >= 'a' && (c | 32) <= 'f'); }
-inline bool is_alnum(char c) { return is_digit(c) || ((c | 32) >= 'a' && (c | 32) <= 'z'); }
 inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; }
 
 inline Str drop(Str s, size_t n) { return n >= s.size ? Str{s.data + s.size, 0} : Str{s.data + n, s.size - n}; }
