@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-	g++ clang libclang-rt-14-dev make cmake binutils file
+	g++ clang libclang-rt-14-dev make cmake pkg-config binutils file
 	musl-tools musl-dev
 	libgtest-dev libbenchmark-dev valgrind
 	dnsutils dnsperf iproute2 util-linux curl

@@ -5,8 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "conf/resolv_conf.h"
-#include "dns/wire.h"
+#include "resolv-k8s.h"
 
 namespace cli {
 
@@ -20,16 +19,28 @@ int stats_command(const Args& args);
 // Bad usage: one line on stderr, exit status 2.
 [[noreturn]] void usage_error(const std::string& what);
 
-// resolv.conf at `path` as `dialect` reads it, with the environment and host
-// name glibc also reads. False (after a message) when it cannot be read.
-bool load_conf(const std::string& path, rk8s::Dialect dialect, rk8s::Config& out);
+// resolv.conf at `path` as `dialect` (RK8S_DIALECT_*) reads it, with the
+// environment and host name glibc also reads; it lives as long as the
+// process. Null (after a message) when it cannot be read.
+const rk8s_conf* load_conf(const std::string& path, int dialect);
+
+// All the text an rk8s_* text function has, `write(out, cap)` being that
+// function: asked again with room enough when the first try was short.
+template <class Write>
+std::string api_text(Write write) {
+  std::string s(256, '\0');
+  size_t n = write(s.data(), s.size());
+  if (n >= s.size()) {
+    s.resize(n + 1);
+    write(s.data(), s.size());
+  }
+  s.resize(n);
+  return s;
+}
 
 // "inet", "inet6", "unspec" -> AF_*; bad usage otherwise.
 int parse_family(const std::string& word);
 const char* family_name(int family);
-
-// Absolute, with the final dot: "web.shop.svc.cluster.local.", ".".
-std::string name_text(const rk8s::dns::Name& name);
 
 // "EAI_NONAME" for an EAI_* code.
 const char* eai_name(int code);

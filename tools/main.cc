@@ -11,9 +11,9 @@
 
 #include <fstream>
 #include <iterator>
+#include <new>
 
 #include "cli.h"
-#include "files/files.h"
 
 namespace cli {
 
@@ -41,20 +41,18 @@ void usage_error(const std::string& what) {
   exit(2);
 }
 
-bool load_conf(const std::string& path, rk8s::Dialect dialect, rk8s::Config& out) {
+const rk8s_conf* load_conf(const std::string& path, int dialect) {
   std::ifstream f(path, std::ios::binary);
   if (!f) {
     fprintf(stderr, "resolv-k8s: %s: %s\n", path.c_str(), strerror(errno));
-    return false;
+    return nullptr;
   }
   std::string s{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
   char host[256] = {};
-  rk8s::ConfEnv env;
-  env.localdomain = rk8s::resolver_env("LOCALDOMAIN");
-  env.res_options = rk8s::resolver_env("RES_OPTIONS");
-  if (gethostname(host, sizeof host - 1) == 0) env.hostname = host;
-  rk8s::parse_conf(dialect, s.data(), s.size(), env, out);
-  return true;
+  bool have_host = gethostname(host, sizeof host - 1) == 0;
+  void* mem = operator new(rk8s_conf_size(), std::align_val_t(rk8s_conf_align()));
+  return rk8s_conf_parse(mem, rk8s_conf_size(), dialect, s.data(), s.size(), secure_getenv("LOCALDOMAIN"),
+                         secure_getenv("RES_OPTIONS"), have_host ? host : nullptr);
 }
 
 int parse_family(const std::string& word) {
@@ -66,13 +64,6 @@ int parse_family(const std::string& word) {
 
 const char* family_name(int family) {
   return family == AF_INET ? "inet" : family == AF_INET6 ? "inet6" : "unspec";
-}
-
-std::string name_text(const rk8s::dns::Name& name) {
-  char text[4 * rk8s::dns::kMaxName + 2];
-  rk8s::dns::name_to_text(name, text, sizeof text);
-  std::string s = text;
-  return s == "." ? s : s + ".";
 }
 
 const char* eai_name(int code) {

@@ -232,10 +232,6 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
 
 }  // namespace
 
-uint8_t autopath_flags(size_t nq) {
-  return autopath::kFlagQ | autopath::kFlagStopOnExists | (nq == 2 ? autopath::kFlagPaired : 0);
-}
-
 // The protocol's client side: one query per family (one in all once the
 // server has shown support), again after each NODATA glibc walks past, and
 // the classic walk wherever the server did not walk the plan itself.

@@ -45,9 +45,4 @@ using ExchangeFn = void (*)(const Config& conf, const Bytes* queries, Reply* rep
 void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
             ExchangeFn exchange, LookupResult& out);
 
-// The option's flags for a walk of `nq` query types: PAIRED when A and AAAA
-// go together; STOP_ON_EXISTS always (musl stops at NODATA, glibc must
-// learn of each NODATA it walks past to end with EAI_NODATA).
-uint8_t autopath_flags(size_t nq);
-
 }  // namespace rk8s

@@ -157,4 +157,8 @@ bool autopath_query(const Config& conf, const Plan& plan, uint8_t flags, dns::Na
   return true;
 }
 
+uint8_t autopath_flags(size_t nq) {
+  return autopath::kFlagQ | autopath::kFlagStopOnExists | (nq == 2 ? autopath::kFlagPaired : 0);
+}
+
 }  // namespace rk8s

@@ -38,4 +38,9 @@ bool candidate_name(const Config& conf, const Plan& plan, size_t i, dns::Name& o
 bool autopath_query(const Config& conf, const Plan& plan, uint8_t flags, dns::Name& qname,
                     autopath::QueryOption& opt);
 
+// The option's flags for a walk of `nq` query types: PAIRED when A and AAAA
+// go together; STOP_ON_EXISTS always (musl stops at NODATA, glibc must
+// learn of each NODATA it walks past to end with EAI_NODATA).
+uint8_t autopath_flags(size_t nq);
+
 }  // namespace rk8s
