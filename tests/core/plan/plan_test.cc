@@ -257,6 +257,27 @@ TEST(CApi, conf_accessors) {
   EXPECT_EQ(rk8s_conf_search(c, 2, buf, sizeof buf), 0u);
 }
 
+TEST(CApi, plan_piece_by_piece) {
+  alignas(16) static char mem[16384];
+  const char text[] = "search ns.svc.cluster.local svc.cluster.local\noptions ndots:5 rotate no-aaaa\n";
+  rk8s_conf* c = rk8s_conf_parse(mem, sizeof mem, RK8S_DIALECT_GLIBC, text, strlen(text), nullptr,
+                                 nullptr, nullptr);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(rk8s_conf_options(c), unsigned(RK8S_OPT_ROTATE | RK8S_OPT_NO_AAAA));
+  EXPECT_EQ(rk8s_plan_error(c, "web"), 0);
+  EXPECT_EQ(rk8s_plan_error(c, "bad name"), EAI_NONAME);
+  ASSERT_EQ(rk8s_plan_candidate_count(c, "web"), 3u);
+  char buf[128];
+  rk8s_plan_candidate(c, "web", 1, buf, sizeof buf);
+  EXPECT_STREQ(buf, "web.svc.cluster.local.");
+  EXPECT_EQ(rk8s_plan_candidate(c, "web", 3, buf, sizeof buf), 0u);
+  rk8s_autopath_suffixes(c, "web", buf, sizeof buf);
+  EXPECT_STREQ(buf, "ns.svc.cluster.local. svc.cluster.local. .");
+  EXPECT_EQ(rk8s_autopath_suffixes(c, "web.", buf, sizeof buf), 0u);
+  // no-aaaa: glibc asks A alone, so nothing is paired.
+  EXPECT_EQ(rk8s_autopath_flags(c, AF_UNSPEC), unsigned(RK8S_AUTOPATH_Q | RK8S_AUTOPATH_STOP_ON_EXISTS));
+}
+
 TEST(CApi, conf_parse_refuses_small_or_misaligned_memory) {
   alignas(16) static char mem[16384];
   EXPECT_EQ(rk8s_conf_parse(mem, rk8s_conf_size() - 1, 0, "", 0, nullptr, nullptr, nullptr), nullptr);
