@@ -1,11 +1,17 @@
 # Fault tests: the glibc shim against plain glibc under dead, silent and
-# hostile servers, descriptor limits, resolv.conf rewrites, threads and fork.
+# hostile servers, descriptor limits, files changing mid-run, interruptions,
+# threads and fork. One script per family: `make test-faults-FAMILY`.
 
-$(B)/tests/lookup-storm: tests/faults/lookup-storm.c
+FAULT_FAMILIES := failing-servers files descriptors interruptions hostile threads
+FAULT_TESTS := $(FAULT_FAMILIES:%=test-faults-%)
+
+$(B)/tests/lookup-storm $(B)/tests/gai-conf-fork: $(B)/tests/%: tests/faults/%.c tests/faults/lookup-outcome.h
 	@mkdir -p $(@D)
 	gcc -std=c11 -O2 -g -Wall -Wextra -pthread $< -o $@
 
 TESTS += test-faults
-.PHONY: test-faults
-test-faults: $(B)/tests/lookup-storm $(B)/tests/gai-probe-glibc $(B)/glibc/libresolv-k8s.so $(SERVER_BIN)
-	tests/faults/faults_test.sh $(B)
+.PHONY: test-faults $(FAULT_TESTS)
+test-faults: $(FAULT_TESTS)
+$(FAULT_TESTS): test-faults-%: $(B)/tests/lookup-storm $(B)/tests/gai-conf-fork $(B)/tests/gai-probe-glibc \
+    $(B)/glibc/libresolv-k8s.so $(SERVER_BIN)
+	tests/faults/$(subst -,_,$*)_test.sh $(B)

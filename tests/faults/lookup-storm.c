@@ -10,8 +10,6 @@
  * OUTCOME is the first address of the result or the EAI_ number, and
  * "child-ok" or "child-failed". */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <netdb.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -20,6 +18,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "lookup-outcome.h"
 
 #define MAX_OUTCOMES 16
 
@@ -30,21 +30,6 @@ static volatile long interrupts;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char outcomes[MAX_OUTCOMES][64];
 static int counts[MAX_OUTCOMES], n_outcomes;
-
-static void outcome_of_lookup(char *out, size_t len)
-{
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res;
-	int err = getaddrinfo(name, 0, &hints, &res);
-	if (err) {
-		snprintf(out, len, "error %d", err);
-		return;
-	}
-	const void *addr = res->ai_family == AF_INET
-		? (const void *)&((struct sockaddr_in *)res->ai_addr)->sin_addr
-		: (const void *)&((struct sockaddr_in6 *)res->ai_addr)->sin6_addr;
-	if (!inet_ntop(res->ai_family, addr, out, len)) snprintf(out, len, "?");
-	freeaddrinfo(res);
-}
 
 static void record(const char *outcome)
 {
@@ -63,7 +48,7 @@ static int child(const char *expected)
 	alarm(20);
 	for (int i = 0; i < 20; i++) {
 		char got[64];
-		outcome_of_lookup(got, sizeof got);
+		outcome_of_lookup(name, got, sizeof got);
 		if (strcmp(got, expected)) return 1;
 	}
 	return 0;
@@ -73,7 +58,7 @@ static void *run(void *arg)
 {
 	char got[64];
 	for (int i = 0; i < lookups; i++) {
-		outcome_of_lookup(got, sizeof got);
+		outcome_of_lookup(name, got, sizeof got);
 		record(got);
 		if (arg && fork_midway && i == lookups / 2) {
 			char expected[64];

@@ -6,17 +6,7 @@ sandbox=$(cd "$(dirname "$0")" && pwd)/sandbox.sh
 probes=$(cd "${1:?usage: harness_test.sh PROBE_DIR}" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-
-# check NAME EXPECTED ACTUAL
-check() {
-	if [[ $2 == "$3" ]]; then
-		((passed++)); echo "ok - $1"
-	else
-		((failed++)); echo "FAIL - $1"
-		diff <(echo "$2") <(echo "$3") | sed 's/^/    /'
-	fi
-}
+source "$(dirname "$0")/../lib/assert.sh"
 
 cat > "$work/hosts" <<'EOF'
 127.0.0.10	web.pod.test web
@@ -121,7 +111,9 @@ absent" "$(unshare --mount --propagation private bash -c '
 	rm -f /etc/gai.conf && "$1" --gai "$2" -- cat /etc/gai.conf
 	[[ -e /etc/gai.conf ]] || echo absent' - "$sandbox" "$work/gai.conf" 2>&1)"
 
-check "host /etc and mounts untouched" "$before" "$(host_state)"
+mkfifo "$work/fifo"
+check "a FIFO mounts over its /etc file" fifo \
+	"$("$sandbox" --gai "$work/fifo" -- bash -c '[[ -p /etc/gai.conf ]] && echo fifo' 2>&1)"
 
-echo "$passed passed, $failed failed"
-((failed == 0))
+check "host /etc and mounts untouched" "$before" "$(host_state)"
+summary

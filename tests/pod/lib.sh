@@ -1,10 +1,12 @@
 # shellcheck shell=bash disable=SC2034 # PROBE, SHIM: for the sourcing scripts
 # Shared helpers of the pod tests; source it. Outside the sandbox: pod_init,
-# check, pod, queries, opt_count. Inside (run by `pod`): pod_run.
+# pod, queries, opt_count, and the assertions of tests/lib/assert.sh. Inside
+# (run by `pod`): pod_run.
 #
-#   pod_init BUILD_DIR              paths, a work directory, the counters
+#   pod_init BUILD_DIR              paths, a work directory
 #   pod LOG MODE CONF [FAULT...] -- CMD...
-#       CMD in a sandbox with /etc/resolv.conf = CONF, one resolv-k8s-server
+#       CMD in a sandbox with /etc/resolv.conf = CONF (and /etc/gai.conf =
+#       $POD_GAI if set), one resolv-k8s-server
 #       (--autopath MODE, --query-log LOG) per live nameserver of CONF:
 #       127.0.0.53-55 and ::1; any other address is dead (ICMP unreachable).
 #       FAULT: a server flag as --flag=VALUE, for every server, or
@@ -18,6 +20,7 @@
 
 POD_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh
 POD_ROOT=$(cd "$(dirname "$POD_LIB")/../.." && pwd)
+source "$POD_ROOT/tests/lib/assert.sh"
 
 pod_init() {
 	local build
@@ -37,24 +40,6 @@ pod_init() {
 	trap 'rm -rf "$WORK"' EXIT
 	printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost\n' > "$WORK/hosts"
 	echo 'hosts: files dns' > "$WORK/nsswitch.conf"
-	passed=0 failed=0
-}
-
-# check NAME EXPECTED ACTUAL [DETAIL]: DETAIL is printed on failure.
-check() {
-	if [[ $2 == "$3" ]]; then
-		((++passed))
-	else
-		((++failed))
-		echo "FAIL - $1"
-		diff <(echo "$2") <(echo "$3") | sed 's/^/    /'
-		[[ -z ${4:-} ]] || sed 's/^/    | /' <<<"$4"
-	fi
-}
-
-summary() {
-	echo "$passed passed, $failed failed"
-	((failed == 0))
 }
 
 pod() {
@@ -62,7 +47,7 @@ pod() {
 	shift 3
 	: > "$log"
 	"$POD_ROOT/tests/pod/sandbox.sh" --resolv "$conf" --hosts "$WORK/hosts" \
-		--nsswitch "$WORK/nsswitch.conf" -- \
+		--nsswitch "$WORK/nsswitch.conf" ${POD_GAI:+--gai "$POD_GAI"} -- \
 		bash -c 'source "$0"; pod_run "$@"' "$POD_LIB" "$log" "$mode" "$@" < /dev/null
 }
 

@@ -2,9 +2,9 @@
 # sandbox.sh [--resolv FILE] [--hosts FILE] [--nsswitch FILE] [--gai FILE] -- CMD ARGS...
 #
 # Runs CMD like a pod sees DNS: in new network, mount and pid namespaces with
-# only loopback (127.0.0.0/8 and ::1), each FILE bind-mounted read-only over
-# its /etc file. Exits with CMD's status; whatever CMD leaves running is
-# killed with the namespace. Needs root.
+# only loopback (127.0.0.0/8 and ::1), each FILE (or FIFO) bind-mounted
+# read-only over its /etc file. Exits with CMD's status; whatever CMD leaves
+# running is killed with the namespace. Needs root.
 set -euo pipefail
 
 usage() {
@@ -57,7 +57,7 @@ while (($#)); do
 	*) usage ;;
 	esac
 	(($# >= 2)) || usage
-	[[ -f $2 ]] || { echo "$0: $2: not a file" >&2; exit 2; }
+	[[ -f $2 || -p $2 ]] || { echo "$0: $2: not a file" >&2; exit 2; }
 	binds+=("$(realpath "$2")" "$target")
 	shift 2
 done

@@ -28,32 +28,12 @@ for ip in 53 54 55 56 57; do
 	done
 done
 
-passed=0 failed=0
-verdict() { # OK RULE DETAIL
-	if [[ $1 == 0 ]]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $2"
-		sed 's/^/    /' <<<"$3"
-	fi
-}
-# check RULE REGEX DIG-ARGS...: dig's whole output must match the extended
-# regex ('.' matches newlines too); check_not: must not.
-check() {
-	local rule=$1 want=$2 out
-	shift 2
-	out=$(dig +nocookie +time=2 +tries=1 "$@" 2>&1)
-	grep -Ezq -- "$want" <<<"$out"
-	verdict $? "$rule: dig $*, wanted /$want/ in:" "$out"
-}
-check_not() {
-	local rule=$1 unwanted=$2 out
-	shift 2
-	out=$(dig +nocookie +time=2 +tries=1 "$@" 2>&1)
-	! grep -Ezq -- "$unwanted" <<<"$out"
-	verdict $? "$rule: dig $*, did not want /$unwanted/ in:" "$out"
-}
+source "$(dirname "$0")/../lib/assert.sh"
+# answers RULE REGEX DIG-ARGS...: dig's whole output matches the extended
+# regex ('.' matches newlines too); lacks: does not.
+answers() { local rule=$1 regex=$2; shift 2; check_match "$rule: dig $*" "$regex" "$(dig_output "$@")"; }
+lacks() { local rule=$1 regex=$2; shift 2; check_match -v "$rule: dig $*" "$regex" "$(dig_output "$@")"; }
+dig_output() { dig +nocookie +time=2 +tries=1 "$@" 2>&1; }
 
 # A name in uncompressed wire format, as hex.
 wire() {
@@ -82,65 +62,65 @@ s=@127.0.0.53
 ans() { printf '%s\.\s+[0-9]+\s+IN\s+%s\s+%s' "${1//./\\.}" "$2" "${3//./\\.}"; }
 
 # --- the Kubernetes schema
-check "ClusterIP A" "$(ans kubernetes.default.svc.cluster.local A 10.96.0.1)" $s kubernetes.default.svc.cluster.local
-check "dual stack AAAA" "$(ans web.shop.svc.cluster.local AAAA fd00:10:96::110)" $s web.shop.svc.cluster.local AAAA
-check "headless: ready endpoints" "ANSWER: 3," $s db.shop.svc.cluster.local
-check "endpoint hostname" "$(ans db-0.db.shop.svc.cluster.local A 10.244.1.5)" $s db-0.db.shop.svc.cluster.local
-check "not-ready endpoint" "status: NXDOMAIN" $s db-2.db.shop.svc.cluster.local
-check "SRV, normal service" "$(ans _http._tcp.web.shop.svc.cluster.local SRV '0 100 80 web.shop.svc.cluster.local.')" $s _http._tcp.web.shop.svc.cluster.local SRV
-check "SRV, headless" "SRV\s+0 100 5432 db-1\.db\.shop" $s _postgres._tcp.db.shop.svc.cluster.local SRV
-check "ExternalName CNAME" "$(ans payments.shop.svc.cluster.local CNAME payments.example.com.)" $s payments.shop.svc.cluster.local
-check "pod A" "$(ans 10-244-1-10.shop.pod.cluster.local A 10.244.1.10)" $s 10-244-1-10.shop.pod.cluster.local
-check "hostname.subdomain" "$(ans w1.workers.shop.svc.cluster.local A 10.244.2.30)" $s w1.workers.shop.svc.cluster.local
-check "PTR service" "PTR\s+web\.shop\.svc\.cluster\.local\." $s -x 10.96.1.10
-check "PTR v6 service" "PTR\s+web\.shop\.svc\.cluster\.local\." $s -x fd00:10:96::110
-check "PTR pod" "PTR\s+10-244-0-2\.kube-system\.pod\.cluster\.local\." $s -x 10.244.0.2
-check "namespace: NODATA" "status: NOERROR.*ANSWER: 0" $s shop.svc.cluster.local
-check "svc.domain: NODATA" "status: NOERROR.*ANSWER: 0" $s svc.cluster.local
-check "unknown service: NXDOMAIN" "status: NXDOMAIN" $s nope.shop.svc.cluster.local
-check "negative answer carries SOA" "cluster\.local\.\s+5\s+IN\s+SOA" $s nope.shop.svc.cluster.local
-check "NS of the cluster domain" "$(ans cluster.local NS ns.dns.cluster.local.)" $s cluster.local NS
-check "closed world" "status: NXDOMAIN" $s www.kubernetes.io
+answers "ClusterIP A" "$(ans kubernetes.default.svc.cluster.local A 10.96.0.1)" $s kubernetes.default.svc.cluster.local
+answers "dual stack AAAA" "$(ans web.shop.svc.cluster.local AAAA fd00:10:96::110)" $s web.shop.svc.cluster.local AAAA
+answers "headless: ready endpoints" "ANSWER: 3," $s db.shop.svc.cluster.local
+answers "endpoint hostname" "$(ans db-0.db.shop.svc.cluster.local A 10.244.1.5)" $s db-0.db.shop.svc.cluster.local
+answers "not-ready endpoint" "status: NXDOMAIN" $s db-2.db.shop.svc.cluster.local
+answers "SRV, normal service" "$(ans _http._tcp.web.shop.svc.cluster.local SRV '0 100 80 web.shop.svc.cluster.local.')" $s _http._tcp.web.shop.svc.cluster.local SRV
+answers "SRV, headless" "SRV\s+0 100 5432 db-1\.db\.shop" $s _postgres._tcp.db.shop.svc.cluster.local SRV
+answers "ExternalName CNAME" "$(ans payments.shop.svc.cluster.local CNAME payments.example.com.)" $s payments.shop.svc.cluster.local
+answers "pod A" "$(ans 10-244-1-10.shop.pod.cluster.local A 10.244.1.10)" $s 10-244-1-10.shop.pod.cluster.local
+answers "hostname.subdomain" "$(ans w1.workers.shop.svc.cluster.local A 10.244.2.30)" $s w1.workers.shop.svc.cluster.local
+answers "PTR service" "PTR\s+web\.shop\.svc\.cluster\.local\." $s -x 10.96.1.10
+answers "PTR v6 service" "PTR\s+web\.shop\.svc\.cluster\.local\." $s -x fd00:10:96::110
+answers "PTR pod" "PTR\s+10-244-0-2\.kube-system\.pod\.cluster\.local\." $s -x 10.244.0.2
+answers "namespace: NODATA" "status: NOERROR.*ANSWER: 0" $s shop.svc.cluster.local
+answers "svc.domain: NODATA" "status: NOERROR.*ANSWER: 0" $s svc.cluster.local
+answers "unknown service: NXDOMAIN" "status: NXDOMAIN" $s nope.shop.svc.cluster.local
+answers "negative answer carries SOA" "cluster\.local\.\s+5\s+IN\s+SOA" $s nope.shop.svc.cluster.local
+answers "NS of the cluster domain" "$(ans cluster.local NS ns.dns.cluster.local.)" $s cluster.local NS
+answers "closed world" "status: NXDOMAIN" $s www.kubernetes.io
 # --- zones
-check "zone A" "$(ans www.example.com A 93.184.216.34)" $s www.example.com
-check "zone MX" "MX\s+10 mx1\.example\.com\." $s mail.example.com MX
-check "zone TXT" 'TXT\s+"hello world" "two" "semi;colon"' $s txt.example.com TXT
-check "wildcard" "$(ans x.y.wild.example.com A 192.0.2.77)" $s x.y.wild.example.com
-check "CNAME chain" "$(ans www.example.com A 93.184.216.34)" $s chain.example.com
-check "A-only: AAAA NODATA" "status: NOERROR.*ANSWER: 0" $s v4only.example.com AAAA
-check "zone SOA negative TTL" "example\.com\.\s+3600\s+IN\s+SOA" $s nope.example.com
+answers "zone A" "$(ans www.example.com A 93.184.216.34)" $s www.example.com
+answers "zone MX" "MX\s+10 mx1\.example\.com\." $s mail.example.com MX
+answers "zone TXT" 'TXT\s+"hello world" "two" "semi;colon"' $s txt.example.com TXT
+answers "wildcard" "$(ans x.y.wild.example.com A 192.0.2.77)" $s x.y.wild.example.com
+answers "CNAME chain" "$(ans www.example.com A 93.184.216.34)" $s chain.example.com
+answers "A-only: AAAA NODATA" "status: NOERROR.*ANSWER: 0" $s v4only.example.com AAAA
+answers "zone SOA negative TTL" "example\.com\.\s+3600\s+IN\s+SOA" $s nope.example.com
 # --- autopath statuses
-check "MATCHED 0" "$(reply 0 0)" $s web.shop.svc.cluster.local $(opt 0 "${shop[@]}")
-check "MATCHED 3: CNAME" "$(ans www.example.com.shop.svc.cluster.local CNAME www.example.com.)" \
+answers "MATCHED 0" "$(reply 0 0)" $s web.shop.svc.cluster.local $(opt 0 "${shop[@]}")
+answers "MATCHED 3: CNAME" "$(ans www.example.com.shop.svc.cluster.local CNAME www.example.com.)" \
 	$s www.example.com.shop.svc.cluster.local $(opt 0 "${shop[@]}")
-check "MATCHED 3: status" "$(reply 0 3)" $s www.example.com.shop.svc.cluster.local $(opt 0 "${shop[@]}")
-check "EXHAUSTED: NXDOMAIN" "status: NXDOMAIN" $s nope.shop.svc.cluster.local $(opt 0 "${shop[@]}")
-check "EXHAUSTED: status" "$(reply 1 255)" $s nope.shop.svc.cluster.local $(opt 0 "${shop[@]}")
-check "PAIRED: NODATA points at the candidate" "$(reply 0 1)" $s v4only.sub.example.com AAAA $(opt 2 sub.example.com example.com)
-check "STOP_ON_EXISTS" "$(reply 0 0)" $s empty.svc.cluster.local $(opt 4 svc.cluster.local .)
-check "BOTH: AAAA in additional" "ADDITIONAL SECTION:.*$(ans www.example.com AAAA 2606:2800:220:1:248:1893:25c8:1946)" $s www.sub.example.com $(opt 8 sub.example.com example.com)
-check "BOTH: echoed" "$(reply 0 1 8)" $s www.sub.example.com $(opt 8 sub.example.com example.com)
-check "SERVFAIL_SEEN" "$(reply 2 255)" $s broken.example.com $(opt 0 example.com .)
-check "SERVFAIL_SEEN rcode" "status: SERVFAIL" $s broken.example.com $(opt 0 example.com .)
-check "REJECTED: answered plainly" "$(reply 3 255)" $s web.shop.svc.cluster.local $(opt 0 example.com)
-check "REJECTED: bad version" "$(reply 3 255)" $s web.shop.svc.cluster.local +ednsopt=65431:0201$(wire shop.svc.cluster.local)
-check "another --autopath-code: plain answer" "status: NXDOMAIN" @127.0.0.57 web.shop.shop.svc.cluster.local $(opt 0 "${shop[@]}")
-check_not "another --autopath-code: no reply option" "OPT=65431" @127.0.0.57 web.shop.shop.svc.cluster.local $(opt 0 "${shop[@]}")
+answers "MATCHED 3: status" "$(reply 0 3)" $s www.example.com.shop.svc.cluster.local $(opt 0 "${shop[@]}")
+answers "EXHAUSTED: NXDOMAIN" "status: NXDOMAIN" $s nope.shop.svc.cluster.local $(opt 0 "${shop[@]}")
+answers "EXHAUSTED: status" "$(reply 1 255)" $s nope.shop.svc.cluster.local $(opt 0 "${shop[@]}")
+answers "PAIRED: NODATA points at the candidate" "$(reply 0 1)" $s v4only.sub.example.com AAAA $(opt 2 sub.example.com example.com)
+answers "STOP_ON_EXISTS" "$(reply 0 0)" $s empty.svc.cluster.local $(opt 4 svc.cluster.local .)
+answers "BOTH: AAAA in additional" "ADDITIONAL SECTION:.*$(ans www.example.com AAAA 2606:2800:220:1:248:1893:25c8:1946)" $s www.sub.example.com $(opt 8 sub.example.com example.com)
+answers "BOTH: echoed" "$(reply 0 1 8)" $s www.sub.example.com $(opt 8 sub.example.com example.com)
+answers "SERVFAIL_SEEN" "$(reply 2 255)" $s broken.example.com $(opt 0 example.com .)
+answers "SERVFAIL_SEEN rcode" "status: SERVFAIL" $s broken.example.com $(opt 0 example.com .)
+answers "REJECTED: answered plainly" "$(reply 3 255)" $s web.shop.svc.cluster.local $(opt 0 example.com)
+answers "REJECTED: bad version" "$(reply 3 255)" $s web.shop.svc.cluster.local +ednsopt=65431:0201$(wire shop.svc.cluster.local)
+answers "another --autopath-code: plain answer" "status: NXDOMAIN" @127.0.0.57 web.shop.shop.svc.cluster.local $(opt 0 "${shop[@]}")
+lacks "another --autopath-code: no reply option" "OPT=65431" @127.0.0.57 web.shop.shop.svc.cluster.local $(opt 0 "${shop[@]}")
 # --- modes
-check "off: plain answer" "status: NXDOMAIN" @127.0.0.54 web.shop.shop.svc.cluster.local $(opt 0 "${shop[@]}")
-check_not "off: no reply option" "OPT=65431" @127.0.0.54 web.shop.shop.svc.cluster.local $(opt 0 "${shop[@]}")
-check "formerr" "status: FORMERR" @127.0.0.55 web.shop.svc.cluster.local $(opt 0 "${shop[@]}")
-check "formerr: no options, no error" "status: NOERROR" @127.0.0.55 web.shop.svc.cluster.local
-check "echo: Q still set" "OPT=65431: 01 01 04 73" @127.0.0.56 web.shop.svc.cluster.local $(opt 0 "${shop[@]}")
+answers "off: plain answer" "status: NXDOMAIN" @127.0.0.54 web.shop.shop.svc.cluster.local $(opt 0 "${shop[@]}")
+lacks "off: no reply option" "OPT=65431" @127.0.0.54 web.shop.shop.svc.cluster.local $(opt 0 "${shop[@]}")
+answers "formerr" "status: FORMERR" @127.0.0.55 web.shop.svc.cluster.local $(opt 0 "${shop[@]}")
+answers "formerr: no options, no error" "status: NOERROR" @127.0.0.55 web.shop.svc.cluster.local
+answers "echo: Q still set" "OPT=65431: 01 01 04 73" @127.0.0.56 web.shop.svc.cluster.local $(opt 0 "${shop[@]}")
 # --- faults, transport
-check "--rcode on one type" "status: REFUSED" $s refused.example.com AAAA
-check "--drop" "timed out|no servers could be reached" $s dropped.example.com
-check "TCP" "$(ans www.example.com A 93.184.216.34)" $s www.example.com +tcp
-check "IPv6 listener" "$(ans www.example.com A 93.184.216.34)" @::1 www.example.com
-check "UDP 512: truncated" "flags: qr aa tc" $s big.example.com +bufsize=512 +ignore
-check "no EDNS: truncated" "flags: qr aa tc" $s big.example.com +noedns +ignore
-check "bufsize 1232: whole" "ANSWER: 40," $s big.example.com +bufsize=1232
-check "TC then TCP" "ANSWER: 40," $s big.example.com +noedns
+answers "--rcode on one type" "status: REFUSED" $s refused.example.com AAAA
+answers "--drop" "timed out|no servers could be reached" $s dropped.example.com
+answers "TCP" "$(ans www.example.com A 93.184.216.34)" $s www.example.com +tcp
+answers "IPv6 listener" "$(ans www.example.com A 93.184.216.34)" @::1 www.example.com
+answers "UDP 512: truncated" "flags: qr aa tc" $s big.example.com +bufsize=512 +ignore
+answers "no EDNS: truncated" "flags: qr aa tc" $s big.example.com +noedns +ignore
+answers "bufsize 1232: whole" "ANSWER: 40," $s big.example.com +bufsize=1232
+answers "TC then TCP" "ANSWER: 40," $s big.example.com +noedns
 # Three queries in one TCP write: three replies, in order.
 pipelined=$(python3 - <<'END'
 import socket, struct
@@ -157,17 +137,15 @@ for _ in range(3):
     print(struct.unpack(">H", m[:2])[0], m[3] & 15, end=" ")
 END
 )
-[[ $pipelined == "1 0 2 3 3 0 " ]]
-verdict $? "TCP pipelining: id rcode per reply" "$pipelined"
+check "TCP pipelining: id rcode per reply" "1 0 2 3 3 0 " "$pipelined"
 
 # --- query log and metrics
-grep -q "www.example.com.shop.svc.cluster.local. A opt=yes NOERROR autopath=MATCHED index=3 walked=4" $work/query.log
-verdict $? "query log" "$(head -5 $work/query.log)"
+logged="www.example.com.shop.svc.cluster.local. A opt=yes NOERROR autopath=MATCHED index=3 walked=4"
+check "query log" yes "$(grep -q "$logged" $work/query.log && echo yes)" "$(head -5 $work/query.log)"
 metrics=$(curl -s http://127.0.0.53:9153/metrics)
-grep -q 'resolv_k8s_autopath_total{status="matched"} [1-9]' <<<"$metrics" &&
+check "metrics" yes "$(grep -q 'resolv_k8s_autopath_total{status="matched"} [1-9]' <<<"$metrics" &&
 	grep -q 'resolv_k8s_autopath_queries_saved_total [1-9]' <<<"$metrics" &&
-	grep -q 'resolv_k8s_queries_total{type="SRV",rcode="NOERROR"} [1-9]' <<<"$metrics"
-verdict $? "metrics" "$metrics"
+	grep -q 'resolv_k8s_queries_total{type="SRV",rcode="NOERROR"} [1-9]' <<<"$metrics" && echo yes)" "$metrics"
 
 # --- start-up: a one-line error and a non-zero exit, never half-loaded
 startup() { # RULE REGEX SERVER-ARGS...
@@ -175,8 +153,8 @@ startup() { # RULE REGEX SERVER-ARGS...
 	shift 2
 	out=$(timeout 5 "$server" "$@" 2>&1)
 	rc=$?
-	[[ $rc != 0 && $rc != 124 && $(wc -l <<<"$out") == 1 ]] && grep -Eq -- "$want" <<<"$out"
-	verdict $? "$rule" "$out (exit $rc)"
+	check "$rule" yes "$([[ $rc != 0 && $rc != 124 && $(wc -l <<<"$out") == 1 ]] &&
+		grep -Eq -- "$want" <<<"$out" && echo yes)" "$out (exit $rc)"
 }
 printf '{"items": [\n{"kind": }]}' >"$work/bad.json"
 printf '$ORIGIN x.\n@ 60 SOA a b 1 2 3 4 5\nwww 60 A 1.2.3\n' >"$work/bad.zone"
@@ -191,5 +169,4 @@ startup "port in use" "^resolv-k8s-server: bind 127.0.0.53:53/udp: Address alrea
 startup "bad flag" "^resolv-k8s-server: unknown flag --frob" --listen 127.0.0.60:53 --frob 1
 startup "bad fault" "^resolv-k8s-server: --rcode: bad value 'x=BOGUS'$" --listen 127.0.0.60:53 --rcode x=BOGUS
 
-echo "$passed passed, $failed failed"
-[[ $failed == 0 ]]
+summary

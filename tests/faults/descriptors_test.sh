@@ -1,0 +1,14 @@
+#!/bin/bash
+# descriptors_test.sh BUILD_DIR: glibc's answers through the shim when the
+# program took every descriptor, when ulimit leaves few, and with 0-2 closed.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+same "descriptors exhausted" "$WORK/one.conf" -- "$STORM" -e -n 2 www.example.com
+same "ulimit -n 4" "$WORK/one.conf" -- bash -c 'ulimit -n 4 && exec "$@"' - "$PROBE" "${NAMES[@]}"
+same "stdin and stderr closed" "$WORK/one.conf" -- bash -c 'exec 0<&- 2>&- "$@"' - "$PROBE" "${NAMES[@]}"
+run glibc "$WORK/one.conf" -- bash -c 'exec 0<&- 1>&- 2>&- "$@"' - "$PROBE" "${NAMES[@]}"
+run shim "$WORK/one.conf" -- bash -c 'exec 0<&- 1>&- 2>&- "$@"' - "$PROBE" "${NAMES[@]}"
+check "0-2 closed: exit" "$(< "$WORK/glibc")" "$(< "$WORK/shim")"
+check "0-2 closed: the shim still asks" "yes" "$([[ -s $WORK/shim.log ]] && echo yes)"
+summary

@@ -1,0 +1,45 @@
+# shellcheck shell=bash
+# The shell tests' assertions and their count; source it.
+#
+#   check NAME EXPECTED ACTUAL [DETAIL]  equal; else the diff, then DETAIL
+#   check_match [-v] NAME REGEX TEXT     TEXT matches the extended REGEX, '.'
+#                                        spanning lines (-v: does not)
+#   summary                              "N passed, M failed"; false on a failure
+#
+# A failed assertion prints "FAIL - NAME" and what explains it, indented.
+
+passed=0 failed=0
+
+# tally NAME STATUS: counts one assertion; false, after "FAIL - NAME", when
+# STATUS is not 0.
+tally() {
+	if (($2 == 0)); then
+		((++passed))
+		return 0
+	fi
+	((++failed))
+	echo "FAIL - $1"
+	return 1
+}
+
+check() {
+	[[ $2 == "$3" ]]
+	tally "$1" $? && return
+	diff <(echo "$2") <(echo "$3") | sed 's/^/    /'
+	[[ -z ${4:-} ]] || sed 's/^/    | /' <<<"$4"
+}
+
+check_match() {
+	local v=
+	[[ $1 == -v ]] && { v=-v; shift; }
+	# With -z the text is one record: -v inverts the match of the whole.
+	grep -Ezq $v -- "$2" <<<"$3"
+	tally "$1" $? && return
+	echo "    ${v:+un}wanted /$2/ in:"
+	sed 's/^/    | /' <<<"$3"
+}
+
+summary() {
+	echo "$passed passed, $failed failed"
+	((failed == 0))
+}
