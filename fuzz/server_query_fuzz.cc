@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static World world;
   static uint8_t out[65535];
   for (AutopathMode mode : {AutopathMode::on, AutopathMode::echo}) {
-    HandlerConfig config{&world.store, &world.faults, mode, 65431};
+    HandlerConfig config{&world.store, &world.faults, mode, rk8s::autopath::kDefaultCode};
     QueryInfo info;
     size_t n = handle_query(config, rk8s::Bytes{data, size}, size & 1, out, sizeof out, info);
     if (n > sizeof out) __builtin_trap();

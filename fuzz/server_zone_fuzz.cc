@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "server/load_error.h"
-#include "server/lookup.h"
+#include "server/resolution.h"
 #include "server/zone_file.h"
 
 using namespace rk8s::server;
@@ -17,6 +17,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   Name name;
   parse_name("www.example.com", name);
-  lookup(store, name, rk8s::dns::kTypeA);
+  store_lookup(store, name, rk8s::dns::kTypeA);
   return 0;
 }

@@ -1,4 +1,4 @@
-// The server side of the autopath option (../shared/autopath-protocol.md):
+// The server side of the autopath option (docs/autopath-protocol.md):
 // walk the client's candidates in order and pick what the reply says.
 #pragma once
 
@@ -10,10 +10,10 @@
 
 namespace rk8s::server {
 
-struct Walk {
+struct AutopathWalk {
   bool drop = false;              // a dropped candidate: the query is never answered
   autopath::ReplyOption option;   // status, index, BOTH when honoured
-  Answer answer;                  // the matched candidate's, or QNAME's own when EXHAUSTED
+  Resolution resolution;          // the matched candidate's, or QNAME's own when EXHAUSTED
   std::optional<Rr> alias;        // MATCHED at i > 0: QNAME CNAME candidate_i
   std::vector<RrRef> additional;  // BOTH: the matched name's AAAA records
   size_t walked = 0;              // candidates looked at
@@ -21,7 +21,7 @@ struct Walk {
 
 // REJECTED (and nothing else filled in) when suffix[0] does not end QNAME
 // or leaves an empty base; the caller then answers QNAME plainly.
-Walk walk(const Store& store, const Faults& faults, const Name& qname, uint16_t qtype,
-          const autopath::QueryOption& query);
+AutopathWalk walk_candidates(const Store& store, const Faults& faults, const Name& qname,
+                             uint16_t qtype, const autopath::QueryOption& query);
 
 }  // namespace rk8s::server

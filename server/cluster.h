@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "server/ip.h"
 #include "server/json.h"
 #include "server/store.h"
+#include "util/ip.h"
 
 namespace rk8s::server {
 
@@ -23,14 +23,14 @@ struct Service {
   int line = 0;
   std::string ns, name;
   enum Kind { kClusterIp, kHeadless, kExternalName } kind = kClusterIp;
-  std::vector<Ip> ips;        // spec.clusterIPs, dual stack
-  Name external_name;         // kExternalName
+  std::vector<IpAddr> ips;  // spec.clusterIPs, dual stack
+  Name external_name;       // kExternalName
   std::vector<ServicePort> ports;
   bool publish_not_ready = false;
 };
 
 struct SliceEndpoint {
-  std::vector<Ip> addresses;
+  std::vector<IpAddr> addresses;
   bool ready = true;  // conditions.ready; absent means ready
   std::string hostname;
 };
@@ -45,8 +45,8 @@ struct EndpointSlice {
 struct Pod {
   int line = 0;
   std::string ns, name, hostname, subdomain;
-  std::vector<Ip> ips;  // status.podIPs
-  bool ready = false;   // condition Ready=True
+  std::vector<IpAddr> ips;  // status.podIPs
+  bool ready = false;       // condition Ready=True
 };
 
 struct Cluster {

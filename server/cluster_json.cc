@@ -1,7 +1,7 @@
-#include "util/text.h"
 #include "server/cluster.h"
 
 #include "server/load_error.h"
+#include "server/text.h"
 
 namespace rk8s::server {
 
@@ -24,7 +24,7 @@ class Fields {
                    json_kind_name(kind));
     return v;
   }
-  std::string str(const Json& obj, const char* key) const {
+  std::string text(const Json& obj, const char* key) const {
     const Json* v = get(obj, key, Json::kString);
     return v ? v->string : "";
   }
@@ -42,11 +42,14 @@ class Fields {
     const Json* v = get(obj, key, Json::kObject);
     return v ? *v : none;
   }
-  Ip ip(const Json& v) const {
-    Ip out;
-    if (v.kind != Json::kString || !parse_ip(v.string, out))
-      fail(v, "'" + v.string + "' is not an IP address");
-    return out;
+  IpAddr ip(const Json& v) const {
+    IpAddr out;
+    for (int family : {AF_INET, AF_INET6})
+      if (v.kind == Json::kString && parse_inet_pton(family, str(v.string), out.addr)) {
+        out.family = uint8_t(family);
+        return out;
+      }
+    fail(v, "'" + v.string + "' is not an IP address");
   }
   std::vector<ServicePort> ports(const Json& obj) const {
     std::vector<ServicePort> out;
@@ -54,9 +57,8 @@ class Fields {
       const Json* port = get(p, "port", Json::kNumber);
       if (!port || port->number < 1 || port->number > 65535 || port->number != int(port->number))
         fail(p, "a port needs a port number from 1 to 65535");
-      std::string protocol = str(p, "protocol");
-      for (char& c : protocol) c = ascii_lower(c);
-      out.push_back(ServicePort{str(p, "name"), protocol.empty() ? "tcp" : protocol,
+      std::string protocol = ascii_lower(text(p, "protocol"));
+      out.push_back(ServicePort{text(p, "name"), protocol.empty() ? "tcp" : protocol,
                                 uint16_t(port->number)});
     }
     return out;
@@ -72,14 +74,14 @@ Service service(const Json& item, const Fields& f, const std::string& ns, const 
   const Json& spec = f.object(item, "spec");
   s.ports = f.ports(spec);
   s.publish_not_ready = f.boolean(spec, "publishNotReadyAddresses", false);
-  if (f.str(spec, "type") == "ExternalName") {
+  if (f.text(spec, "type") == "ExternalName") {
     s.kind = Service::kExternalName;
     const Json* target = f.get(spec, "externalName", Json::kString);
     if (!target || !parse_name(target->string, s.external_name))
       f.fail(target ? *target : item, "externalName is not a domain name");
     return s;
   }
-  if (f.str(spec, "clusterIP") == "None") {
+  if (f.text(spec, "clusterIP") == "None") {
     s.kind = Service::kHeadless;
     return s;
   }
@@ -92,14 +94,14 @@ Service service(const Json& item, const Fields& f, const std::string& ns, const 
 
 EndpointSlice slice(const Json& item, const Fields& f, const std::string& ns) {
   EndpointSlice s{item.line, ns};
-  s.service = f.str(f.object(f.object(item, "metadata"), "labels"), "kubernetes.io/service-name");
+  s.service = f.text(f.object(f.object(item, "metadata"), "labels"), "kubernetes.io/service-name");
   s.ports = f.ports(item);
-  if (f.str(item, "addressType") == "FQDN") return s;
+  if (f.text(item, "addressType") == "FQDN") return s;
   for (const Json& e : f.array(item, "endpoints")) {
     SliceEndpoint ep;
     for (const Json& a : f.array(e, "addresses")) ep.addresses.push_back(f.ip(a));
     ep.ready = f.boolean(f.object(e, "conditions"), "ready", true);
-    ep.hostname = f.str(e, "hostname");
+    ep.hostname = f.text(e, "hostname");
     s.endpoints.push_back(std::move(ep));
   }
   return s;
@@ -109,8 +111,8 @@ Pod pod(const Json& item, const Fields& f, const std::string& ns, const std::str
   Pod p{item.line, ns, name};
   const Json& spec = f.object(item, "spec");
   const Json& status = f.object(item, "status");
-  p.hostname = f.str(spec, "hostname");
-  p.subdomain = f.str(spec, "subdomain");
+  p.hostname = f.text(spec, "hostname");
+  p.subdomain = f.text(spec, "subdomain");
   for (const Json& entry : f.array(status, "podIPs")) {
     const Json* ip = f.get(entry, "ip", Json::kString);
     if (!ip) f.fail(entry, "a podIPs entry without an ip");
@@ -119,7 +121,7 @@ Pod pod(const Json& item, const Fields& f, const std::string& ns, const std::str
   if (p.ips.empty() && f.get(status, "podIP", Json::kString))
     p.ips.push_back(f.ip(*status.get("podIP")));
   for (const Json& c : f.array(status, "conditions"))
-    if (f.str(c, "type") == "Ready") p.ready = f.str(c, "status") == "True";
+    if (f.text(c, "type") == "Ready") p.ready = f.text(c, "status") == "True";
   return p;
 }
 
@@ -133,9 +135,9 @@ Cluster parse_cluster(const Json& list, const std::string& file, const Warn& war
   Cluster c;
   for (const Json& item : items->items) {
     if (item.kind != Json::kObject) top.fail(item, "an item is not an object");
-    std::string kind = top.str(item, "kind");
+    std::string kind = top.text(item, "kind");
     const Json& meta = top.object(item, "metadata");
-    std::string ns = top.str(meta, "namespace"), name = top.str(meta, "name");
+    std::string ns = top.text(meta, "namespace"), name = top.text(meta, "name");
     Fields f(file, kind + " " + (ns.empty() ? "" : ns + "/") + name);
     if (name.empty()) f.fail(item, "no metadata.name");
     if (kind != "Namespace" && ns.empty()) f.fail(item, "no metadata.namespace");

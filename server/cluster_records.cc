@@ -1,7 +1,6 @@
-#include <arpa/inet.h>
-
 #include <map>
 
+#include "server/address_names.h"
 #include "server/cluster.h"
 #include "server/load_error.h"
 
@@ -39,7 +38,7 @@ class Builder {
     }
     auto dns = by_name.find({"kube-system", "kube-dns"});
     if (dns != by_name.end())
-      for (const Ip& ip : dns->second->ips) address(nameserver(), ip);
+      for (const IpAddr& ip : dns->second->ips) address(nameserver(), ip);
   }
 
  private:
@@ -77,9 +76,9 @@ class Builder {
     store_.add(domain_, ns);
   }
 
-  void address(const Name& owner, const Ip& ip) {
+  void address(const Name& owner, const IpAddr& ip) {
     Rr rr{ip.family == AF_INET ? dns::kTypeA : dns::kTypeAAAA, kTtl, {}};
-    rr.rdata.assign(ip.bytes, ip.bytes + ip.size());
+    rr.rdata.assign(ip.addr, ip.addr + ip_size(ip));
     store_.add(owner, rr);
   }
 
@@ -91,7 +90,7 @@ class Builder {
 
   // The first name given an address keeps its PTR: services before
   // endpoints before pods.
-  void ptr(const Ip& ip, const Name& target) {
+  void ptr(const IpAddr& ip, const Name& target) {
     Name rev = reverse_name(ip);
     if (!store_.has(rev, dns::kTypePTR)) name_rr(rev, dns::kTypePTR, target);
   }
@@ -113,7 +112,7 @@ class Builder {
     store_.add_empty(owner);
     if (s.kind == Service::kExternalName) return name_rr(owner, dns::kTypeCNAME, s.external_name);
     if (s.kind == Service::kHeadless) return;
-    for (const Ip& ip : s.ips) {
+    for (const IpAddr& ip : s.ips) {
       address(owner, ip);
       ptr(ip, owner);
     }
@@ -126,7 +125,7 @@ class Builder {
     Name owner = service_name(s.ns, s.name, s.line);
     for (const SliceEndpoint& ep : slice.endpoints) {
       if (!ep.ready && !s.publish_not_ready) continue;
-      for (const Ip& ip : ep.addresses) {
+      for (const IpAddr& ip : ep.addresses) {
         Name host = under({ep.hostname.empty() ? dashed_label(ip) : ep.hostname}, owner, slice.line);
         address(owner, ip);
         address(host, ip);
@@ -139,7 +138,7 @@ class Builder {
   void pod(const Pod& p, const Service* headless_subdomain) {
     bool fqdn = headless_subdomain && !p.hostname.empty() &&
                 (p.ready || headless_subdomain->publish_not_ready);
-    for (const Ip& ip : p.ips) {
+    for (const IpAddr& ip : p.ips) {
       Name owner = under({dashed_label(ip), p.ns, "pod"}, domain_, p.line);
       address(owner, ip);
       if (fqdn) address(under({p.hostname, p.subdomain, p.ns, "svc"}, domain_, p.line), ip);

@@ -1,60 +1,17 @@
 #include "server/faults.h"
 
-#include <charconv>
+#include "server/mnemonics.h"
+#include "server/text.h"
 
 namespace rk8s::server {
 
 namespace {
-
-struct Named {
-  const char* text;
-  uint16_t value;
-};
-
-constexpr Named kTypes[] = {{"A", dns::kTypeA},       {"NS", dns::kTypeNS},
-                            {"CNAME", dns::kTypeCNAME}, {"SOA", dns::kTypeSOA},
-                            {"PTR", dns::kTypePTR},   {"MX", dns::kTypeMX},
-                            {"TXT", dns::kTypeTXT},   {"AAAA", dns::kTypeAAAA},
-                            {"SRV", dns::kTypeSRV},   {"ANY", dns::kTypeANY}};
-constexpr const char* kRcodes[] = {"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN",
-                                   "NOTIMP",  "REFUSED"};
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'a' && c <= 'z') c = char(c - 32);
-  return out;
-}
 
 std::string fault_key(const Name& name, uint16_t type) {
   return name_key(name) + "/" + std::to_string(type);
 }
 
 }  // namespace
-
-uint16_t type_from_text(std::string_view text) {
-  for (const Named& t : kTypes)
-    if (upper(text) == t.text) return t.value;
-  unsigned v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  return ec == std::errc() && end == text.data() + text.size() && v <= 0xffff ? uint16_t(v) : 0;
-}
-
-std::string type_to_text(uint16_t type) {
-  for (const Named& t : kTypes)
-    if (t.value == type) return t.text;
-  return "TYPE" + std::to_string(type);
-}
-
-int rcode_from_text(std::string_view text) {
-  for (int i = 0; i < 6; ++i)
-    if (upper(text) == kRcodes[i]) return i;
-  return -1;
-}
-
-std::string rcode_to_text(uint8_t rcode) {
-  return rcode < 6 ? kRcodes[rcode] : "RCODE" + std::to_string(rcode);
-}
 
 bool Faults::add(std::string_view target, Fault fault) {
   size_t slash = target.rfind('/');
@@ -73,8 +30,10 @@ bool Faults::add(std::string_view target, Fault fault) {
 bool Faults::add_rcode(std::string_view spec) {
   size_t eq = spec.rfind('=');
   if (eq == std::string_view::npos) return false;
-  int rcode = rcode_from_text(spec.substr(eq + 1));
-  return rcode >= 0 && add(spec.substr(0, eq), Fault{false, uint8_t(rcode)});
+  // NOERROR ... REFUSED: BADVERS would need the query's OPT record.
+  int rcode = dns::rcode_from_name(str(spec.substr(eq + 1)));
+  if (rcode < 0 || rcode > dns::kRefused) return false;
+  return add(spec.substr(0, eq), Fault{false, uint8_t(rcode)});
 }
 
 bool Faults::add_drop(std::string_view spec) { return add(spec, Fault{true, 0}); }
@@ -88,12 +47,12 @@ std::optional<Fault> Faults::find(const Name& name, uint16_t type) const {
   return std::nullopt;
 }
 
-std::optional<Answer> resolve(const Store& store, const Faults& faults, const Name& name,
-                              uint16_t type) {
+std::optional<Resolution> resolve(const Store& store, const Faults& faults, const Name& name,
+                                  uint16_t type) {
   std::optional<Fault> fault = faults.find(name, type);
-  if (!fault) return lookup(store, name, type);
+  if (!fault) return store_lookup(store, name, type);
   if (fault->drop) return std::nullopt;
-  Answer forced;
+  Resolution forced;
   forced.rcode = fault->rcode;
   return forced;
 }

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "server/lookup.h"
+#include "server/resolution.h"
 
 namespace rk8s::server {
 
@@ -30,15 +30,8 @@ class Faults {
 };
 
 // What `name` answers with the faults applied: nullopt when it is dropped,
-// an empty answer with the fixed rcode when one is set, else the lookup.
-std::optional<Answer> resolve(const Store& store, const Faults& faults, const Name& name,
-                              uint16_t type);
-
-// "A", "AAAA", ... or a number; 0 when unknown.
-uint16_t type_from_text(std::string_view text);
-std::string type_to_text(uint16_t type);
-// "NOERROR", "SERVFAIL", ...; -1 when unknown.
-int rcode_from_text(std::string_view text);
-std::string rcode_to_text(uint8_t rcode);
+// an empty resolution with the fixed rcode when one is set, else the lookup.
+std::optional<Resolution> resolve(const Store& store, const Faults& faults, const Name& name,
+                                  uint16_t type);
 
 }  // namespace rk8s::server

@@ -1,9 +1,9 @@
 #include "server/flags.h"
 
-#include <arpa/inet.h>
-
-#include <charconv>
 #include <stdexcept>
+
+#include "server/text.h"
+#include "util/ip.h"
 
 namespace rk8s::server {
 
@@ -13,39 +13,25 @@ const char kUsage[] =
     "       [--autopath-code N] [--delay-ms N] [--query-log FILE] [--metrics ADDR:PORT]\n"
     "       [--rcode NAME[/TYPE]=RCODE ...] [--drop NAME[/TYPE] ...]\n";
 
-namespace {
-
-bool parse_uint(const std::string& text, unsigned long max, unsigned long& out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size() && out <= max;
-}
-
-}  // namespace
-
 bool parse_endpoint(const std::string& text, Endpoint& out) {
   size_t colon = text.rfind(':');
   if (colon == std::string::npos) return false;
   std::string host = text.substr(0, colon);
   unsigned long port;
   if (!parse_uint(text.substr(colon + 1), 65535, port)) return false;
+  IpAddr ip;
+  bool v6 = host.size() > 2 && host.front() == '[' && host.back() == ']';
+  ip.family = v6 ? AF_INET6 : AF_INET;
+  if (!parse_inet_pton(ip.family, str(v6 ? host.substr(1, host.size() - 2) : host), ip.addr))
+    return false;
   out = Endpoint{};
   out.text = text;
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-    auto* a = reinterpret_cast<sockaddr_in6*>(&out.addr);
-    a->sin6_family = AF_INET6;
-    a->sin6_port = htons(uint16_t(port));
-    out.len = sizeof *a;
-    return inet_pton(AF_INET6, host.substr(1, host.size() - 2).c_str(), &a->sin6_addr) == 1;
-  }
-  auto* a = reinterpret_cast<sockaddr_in*>(&out.addr);
-  a->sin_family = AF_INET;
-  a->sin_port = htons(uint16_t(port));
-  out.len = sizeof *a;
-  return inet_pton(AF_INET, host.c_str(), &a->sin_addr) == 1;
+  out.len = ip_to_sockaddr(ip, uint16_t(port), &out.addr);
+  return true;
 }
 
-Flags parse_flags(int argc, char** argv) {
-  Flags f;
+ServerFlags parse_flags(int argc, char** argv) {
+  ServerFlags f;
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
     if (flag == "--help" || flag == "-h") {

@@ -18,13 +18,13 @@ struct Endpoint {
   std::string text;  // as given: 127.0.0.1:53, [::1]:53
 };
 
-struct Flags {
+struct ServerFlags {
   std::vector<Endpoint> listen;
   std::string cluster;
   std::string cluster_domain = "cluster.local";
   std::vector<std::string> zones;
   AutopathMode autopath = AutopathMode::on;
-  uint16_t autopath_code = 65431;
+  uint16_t autopath_code = autopath::kDefaultCode;
   unsigned delay_ms = 0;
   std::string query_log;
   std::optional<Endpoint> metrics;
@@ -37,6 +37,6 @@ extern const char kUsage[];
 // "ADDR:PORT" or "[V6ADDR]:PORT".
 bool parse_endpoint(const std::string& text, Endpoint& out);
 // Throws std::runtime_error with a one-line message on a bad flag.
-Flags parse_flags(int argc, char** argv);
+ServerFlags parse_flags(int argc, char** argv);
 
 }  // namespace rk8s::server

@@ -6,8 +6,6 @@ namespace rk8s::server {
 
 namespace {
 
-constexpr uint8_t kBadVers = 16;
-
 struct Query {
   dns::Header header;
   dns::Question question;
@@ -16,10 +14,9 @@ struct Query {
   dns::Edns edns;
 };
 
-struct Reply {
+struct Response {
   uint8_t rcode = dns::kNoError;
   bool authoritative = false;
-  bool question = true;
   std::optional<Rr> alias;  // written first, owned by the query name
   std::vector<RrRef> answer, authority, additional;
   bool opt = false;
@@ -50,27 +47,25 @@ bool read_query(dns::Reader& reader, Query& q, uint8_t& rcode) {
 
 std::vector<dns::EdnsOption> all_options(Bytes options) {
   std::vector<dns::EdnsOption> out;
-  for (size_t at = 0; at + 4 <= options.size;) {
-    uint16_t len = load16(options.data + at + 2);
-    out.push_back({load16(options.data + at), Bytes{options.data + at + 4, len}});
-    at += 4 + len;
-  }
+  size_t pos = 0;
+  dns::EdnsOption o;
+  while (dns::edns_next_option(options, pos, o)) out.push_back(o);
   return out;
 }
 
-void fill_answer(Reply& r, const Answer& a) {
-  r.rcode = a.rcode;
-  r.authoritative = a.authoritative;
-  r.answer.insert(r.answer.end(), a.records.begin(), a.records.end());
-  if (a.soa) r.authority.push_back(*a.soa);
+void fill_response(Response& r, const Resolution& res) {
+  r.rcode = res.rcode;
+  r.authoritative = res.authoritative;
+  r.answer.insert(r.answer.end(), res.records.begin(), res.records.end());
+  if (res.soa) r.authority.push_back(*res.soa);
 }
 
-size_t encode(const Query& q, const Reply& r, size_t limit, uint8_t* out, size_t cap) {
+size_t encode(const Query& q, const Response& r, size_t limit, uint8_t* out, size_t cap) {
   dns::Writer w(out, std::min(cap, limit));
   uint16_t flags = dns::kFlagQR | (q.header.flags & (dns::kOpcodeMask | dns::kFlagRD | dns::kFlagCD));
   if (r.authoritative) flags |= dns::kFlagAA;
   w.header(q.header.id, uint16_t(flags | (r.rcode & dns::kRcodeMask)));
-  if (r.question && q.has_question) w.question(q.question.name, q.question.type, q.question.klass);
+  if (q.has_question) w.question(q.question.name, q.question.type, q.question.klass);
   size_t opt_size = 11;
   for (const dns::EdnsOption& o : r.options) opt_size += 4 + o.value.size;
   if (r.opt) w.reserve(opt_size);
@@ -93,7 +88,7 @@ size_t handle_query(const HandlerConfig& config, Bytes query, bool tcp, uint8_t*
   Query q;
   if (!reader.header(q.header) || q.header.qr()) return 0;
 
-  Reply r;
+  Response r;
   uint8_t rcode;
   bool good = read_query(reader, q, rcode);
   info.has_question = q.has_question;
@@ -111,19 +106,20 @@ size_t handle_query(const HandlerConfig& config, Bytes query, bool tcp, uint8_t*
   if (!good) {
     r.rcode = rcode;
   } else if (q.has_edns && q.edns.version != 0) {
-    r.rcode = kBadVers;
+    r.rcode = dns::kBadVers;
   } else if (config.mode == AutopathMode::formerr && q.has_edns && q.edns.options.size > 0) {
     r.rcode = dns::kFormErr;
     r.opt = false;
   } else if (q.question.klass != dns::kClassIN) {
     r.rcode = dns::kRefused;
   } else {
-    Walk w;
+    AutopathWalk w;
     autopath::QueryOption option;
     bool use_walk = false;
     if (has_option && config.mode == AutopathMode::on) {
       if (autopath::decode_query(value, option) == autopath::QueryDecode::ok) {
-        w = walk(*config.store, *config.faults, q.question.name, q.question.type, option);
+        w = walk_candidates(*config.store, *config.faults, q.question.name, q.question.type,
+                            option);
         use_walk = w.option.status != autopath::kRejected;
       }
       reply_option = w.option;
@@ -136,16 +132,16 @@ size_t handle_query(const HandlerConfig& config, Bytes query, bool tcp, uint8_t*
         return 0;
       }
       r.alias = w.alias;
-      fill_answer(r, w.answer);
+      fill_response(r, w.resolution);
       r.additional = w.additional;
     } else {
-      std::optional<Answer> a =
+      std::optional<Resolution> res =
           resolve(*config.store, *config.faults, q.question.name, q.question.type);
-      if (!a) {
+      if (!res) {
         info.dropped = true;
         return 0;
       }
-      fill_answer(r, *a);
+      fill_response(r, *res);
     }
     if (info.autopath) {
       size_t n = autopath::encode_reply(reply_option, option_bytes, sizeof option_bytes);

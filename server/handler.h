@@ -19,7 +19,7 @@ struct HandlerConfig {
   const Store* store = nullptr;
   const Faults* faults = nullptr;
   AutopathMode mode = AutopathMode::on;
-  uint16_t option_code = 65431;
+  uint16_t option_code = autopath::kDefaultCode;
 };
 
 // What happened, for the query log and the metrics.

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "server/load_error.h"
+#include "util/text.h"
 
 namespace rk8s::server {
 
@@ -67,7 +68,7 @@ class Parser {
     if (c == '{') object(v, depth);
     else if (c == '[') array(v, depth);
     else if (c == '"') v.kind = Json::kString, v.string = string();
-    else if (c == '-' || (c >= '0' && c <= '9')) v.kind = Json::kNumber, v.number = number();
+    else if (c == '-' || is_digit(c)) v.kind = Json::kNumber, v.number = number();
     else if (word("true")) v.kind = Json::kBool, v.boolean = true;
     else if (word("false")) v.kind = Json::kBool;
     else if (word("null")) v.kind = Json::kNull;
@@ -109,7 +110,7 @@ class Parser {
     size_t start = pos_;
     auto digits = [&] {
       size_t from = pos_;
-      while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') ++pos_;
+      while (pos_ < s_.size() && is_digit(s_[pos_])) ++pos_;
       if (pos_ == from) fail("malformed number");
     };
     if (s_[pos_] == '-') ++pos_;
@@ -129,11 +130,8 @@ class Parser {
     unsigned v = 0;
     for (int i = 0; i < 4; ++i) {
       char c = s_[pos_++];
-      v <<= 4;
-      if (c >= '0' && c <= '9') v |= c - '0';
-      else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
-      else fail("bad hex digit in \\u escape");
+      if (!is_hex(c)) fail("bad hex digit in \\u escape");
+      v = v << 4 | unsigned(is_digit(c) ? c - '0' : ascii_lower(c) - 'a' + 10);
     }
     return v;
   }

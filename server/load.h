@@ -9,11 +9,9 @@
 
 namespace rk8s::server {
 
-// Throws std::runtime_error "path: reason" for an unreadable file.
-std::string read_file(const std::string& path);
-
 // `cluster_file` may be empty (no cluster zone). Throws LoadError or
-// std::runtime_error, each with a one-line message.
+// std::runtime_error ("path: reason" for an unreadable file), each with a
+// one-line message.
 void load_store(const std::string& cluster_file, const std::string& cluster_domain,
                 const std::vector<std::string>& zone_files, const Warn& warn, Store& store);
 

@@ -17,7 +17,7 @@ using namespace rk8s::server;
 namespace {
 
 int run(int argc, char** argv) {
-  Flags flags = parse_flags(argc, argv);
+  ServerFlags flags = parse_flags(argc, argv);
   if (flags.help) {
     fputs(kUsage, stdout);
     return 0;

@@ -1,18 +1,32 @@
 #include "server/metrics.h"
 
+#include "server/mnemonics.h"
+#include "server/text.h"
+
 namespace rk8s::server {
 
 namespace {
 
-constexpr uint16_t kNamedTypes[] = {dns::kTypeA,   dns::kTypeAAAA, dns::kTypeSRV, dns::kTypePTR,
-                                    dns::kTypeCNAME, dns::kTypeTXT, dns::kTypeMX,  dns::kTypeNS,
-                                    dns::kTypeSOA, dns::kTypeANY};
-constexpr const char* kStatusNames[] = {"matched", "exhausted", "servfail_seen", "rejected"};
+constexpr int kOtherTypeSlot = Metrics::kTypeSlots - 1;
+constexpr int kBadVersSlot = Metrics::kRcodeSlots - 1;
+
+// The types counted on their own, in the order they are printed.
+constexpr uint16_t kSlotTypes[kOtherTypeSlot] = {
+    dns::kTypeA,     dns::kTypeAAAA, dns::kTypeSRV, dns::kTypePTR, dns::kTypeCNAME,
+    dns::kTypeTXT,   dns::kTypeMX,   dns::kTypeNS,  dns::kTypeSOA, dns::kTypeANY};
 
 int type_slot(uint16_t type) {
-  for (int i = 0; i < 10; ++i)
-    if (kNamedTypes[i] == type) return i;
-  return 10;
+  for (int i = 0; i < kOtherTypeSlot; ++i)
+    if (kSlotTypes[i] == type) return i;
+  return kOtherTypeSlot;
+}
+
+std::string type_label(int slot) {
+  return slot < kOtherTypeSlot ? type_to_text(kSlotTypes[slot]) : "other";
+}
+
+std::string rcode_label(int slot) {
+  return slot < kBadVersSlot ? rcode_to_text(uint8_t(slot)) : dns::rcode_name(dns::kBadVers);
 }
 
 }  // namespace
@@ -37,18 +51,16 @@ std::string Metrics::render() const {
   for (int t = 0; t < kTypeSlots; ++t)
     for (int r = 0; r < kRcodeSlots; ++r)
       if (uint64_t n = queries_[t][r])
-        out += "resolv_k8s_queries_total{type=\"" +
-               (t < 10 ? type_to_text(kNamedTypes[t]) : std::string("other")) + "\",rcode=\"" +
-               (r < 16 ? rcode_to_text(uint8_t(r)) : std::string("BADVERS")) + "\"} " +
-               std::to_string(n) + "\n";
+        out += "resolv_k8s_queries_total{type=\"" + type_label(t) + "\",rcode=\"" +
+               rcode_label(r) + "\"} " + std::to_string(n) + "\n";
   out += "# HELP resolv_k8s_dropped_total Queries never answered (--drop).\n"
          "# TYPE resolv_k8s_dropped_total counter\n"
          "resolv_k8s_dropped_total " + std::to_string(dropped_) + "\n"
          "# HELP resolv_k8s_autopath_total Autopath queries by reply status.\n"
          "# TYPE resolv_k8s_autopath_total counter\n";
   for (int s = 0; s < kStatusSlots; ++s)
-    out += "resolv_k8s_autopath_total{status=\"" + std::string(kStatusNames[s]) + "\"} " +
-           std::to_string(autopath_[s]) + "\n";
+    out += "resolv_k8s_autopath_total{status=\"" + ascii_lower(autopath::status_name(uint8_t(s))) +
+           "\"} " + std::to_string(autopath_[s]) + "\n";
   out += "# HELP resolv_k8s_autopath_candidates_walked_total Candidates looked at for autopath queries.\n"
          "# TYPE resolv_k8s_autopath_candidates_walked_total counter\n"
          "resolv_k8s_autopath_candidates_walked_total " + std::to_string(walked_) + "\n"

@@ -1,5 +1,6 @@
-#include "util/text.h"
 #include "server/names.h"
+
+#include "server/text.h"
 
 namespace rk8s::server {
 
@@ -13,23 +14,17 @@ Name name_parent(const Name& name) {
 }
 
 std::string name_key(const Name& name) {
-  std::string key(reinterpret_cast<const char*>(name.wire), name.len);
   // Label lengths are at most 63, below 'A': lowering every byte is safe.
-  for (char& c : key) c = ascii_lower(c);
-  return key;
+  return ascii_lower(std::string_view(reinterpret_cast<const char*>(name.wire), name.len));
 }
 
 std::string name_text(const Name& name) {
-  char buf[4 * dns::kMaxName + 2];
-  dns::name_to_text(name, buf, sizeof buf);
-  std::string text = buf;
-  if (text != ".") text += '.';
-  return text;
+  char buf[dns::kMaxNameText];
+  dns::name_to_text(name, buf, sizeof buf, /*final_dot=*/true);
+  return buf;
 }
 
-bool parse_name(std::string_view text, Name& out) {
-  return dns::name_from_text(Str{text.data(), text.size()}, out);
-}
+bool parse_name(std::string_view text, Name& out) { return dns::name_from_text(str(text), out); }
 
 bool name_prepend(std::string_view label, const Name& name, Name& out) {
   if (label.empty() || label.size() > 63 || label.size() + 1 + name.len > dns::kMaxName)
@@ -39,22 +34,6 @@ bool name_prepend(std::string_view label, const Name& name, Name& out) {
   memcpy(out.wire + 1 + label.size(), name.wire, name.len);
   out.len = uint8_t(1 + label.size() + name.len);
   return true;
-}
-
-size_t name_from_wire(const uint8_t* data, size_t size, Name& out) {
-  size_t pos = 0;
-  while (pos < size && pos < dns::kMaxName) {
-    uint8_t n = data[pos];
-    if (n > 63) return 0;
-    pos += 1 + n;
-    if (n == 0) {
-      if (pos > dns::kMaxName) return 0;
-      out.len = uint8_t(pos);
-      memcpy(out.wire, data, pos);
-      return pos;
-    }
-  }
-  return 0;
 }
 
 }  // namespace rk8s::server

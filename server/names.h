@@ -20,7 +20,5 @@ std::string name_text(const Name& name);
 bool parse_name(std::string_view text, Name& out);
 // `label` (a single label, no escapes needed) in front of `name`.
 bool name_prepend(std::string_view label, const Name& name, Name& out);
-// Reads an uncompressed wire name from `data`; its length, or 0 if malformed.
-size_t name_from_wire(const uint8_t* data, size_t size, Name& out);
 
 }  // namespace rk8s::server

@@ -4,17 +4,18 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "server/mnemonics.h"
+
 namespace rk8s::server {
 
 std::string query_log_line(const std::string& client, const QueryInfo& info) {
-  static const char* const kStatus[] = {"MATCHED", "EXHAUSTED", "SERVFAIL_SEEN", "REJECTED"};
   std::string line = client + " " + (info.has_question ? name_text(info.qname) : "-") + " " +
                      type_to_text(info.qtype) + " opt=" + (info.has_option ? "yes " : "no ") +
                      (info.dropped ? "dropped" : rcode_to_text(info.rcode));
-  if (info.autopath && info.autopath->status < 4)
-    line += std::string(" autopath=") + kStatus[info.autopath->status] +
-            " index=" + std::to_string(info.autopath->index) +
-            " walked=" + std::to_string(info.walked);
+  const char* status = info.autopath ? autopath::status_name(info.autopath->status) : nullptr;
+  if (status)
+    line += std::string(" autopath=") + status + " index=" +
+            std::to_string(info.autopath->index) + " walked=" + std::to_string(info.walked);
   return line;
 }
 

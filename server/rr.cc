@@ -1,5 +1,7 @@
 #include "server/rr.h"
 
+#include <algorithm>
+
 namespace rk8s::server {
 
 void put16(std::vector<uint8_t>& out, uint16_t v) {
@@ -16,9 +18,25 @@ void put_name(std::vector<uint8_t>& out, const Name& name) {
   out.insert(out.end(), name.wire, name.wire + name.len);
 }
 
+namespace {
+
+Bytes rdata_of(const Rr& rr) { return Bytes{rr.rdata.data(), rr.rdata.size()}; }
+
+// Fixed fields before the name: MX's preference; SRV's priority, weight, port.
+size_t name_offset(uint16_t type) {
+  switch (type) {
+    case dns::kTypeMX: return 2;
+    case dns::kTypeSRV: return 6;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
 Name rr_target(const Rr& rr) {
   Name name;
-  name_from_wire(rr.rdata.data(), rr.rdata.size(), name);
+  size_t off = name_offset(rr.type);
+  dns::name_from_wire(rdata_of(rr), off, name);
   return name;
 }
 
@@ -27,39 +45,28 @@ uint32_t soa_negative_ttl(const Rr& soa) {
   return std::min(soa.ttl, minimum);
 }
 
-// Fixed fields before the one name in MX and SRV rdata.
-static size_t fixed_prefix(uint16_t type) {
-  switch (type) {
-    case dns::kTypeMX: return 2;
-    case dns::kTypeSRV: return 6;
-    default: return 0;
-  }
-}
-
 bool write_rr(dns::Writer& w, dns::Section section, const Name& owner, const Rr& rr) {
-  const uint8_t* p = rr.rdata.data();
-  size_t n = rr.rdata.size();
+  Bytes rdata = rdata_of(rr);
   switch (rr.type) {
     case dns::kTypeCNAME:
     case dns::kTypeNS:
     case dns::kTypePTR:
     case dns::kTypeMX:
-    case dns::kTypeSRV: {
-      size_t fixed = fixed_prefix(rr.type);
-      Name target;
-      name_from_wire(p + fixed, n - fixed, target);
+    case dns::kTypeSRV:
       return w.begin_record(section, owner, rr.type, rr.ttl) &&
-             w.rdata_bytes(Bytes{p, fixed}) && w.rdata_name(target) && w.end_record();
-    }
+             w.rdata_bytes(Bytes{rdata.data, name_offset(rr.type)}) &&
+             w.rdata_name(rr_target(rr)) && w.end_record();
     case dns::kTypeSOA: {
       Name mname, rname;
-      size_t m = name_from_wire(p, n, mname);
-      size_t r = name_from_wire(p + m, n - m, rname);
+      size_t off = 0;
+      dns::name_from_wire(rdata, off, mname);
+      dns::name_from_wire(rdata, off, rname);
       return w.begin_record(section, owner, rr.type, rr.ttl) && w.rdata_name(mname) &&
-             w.rdata_name(rname) && w.rdata_bytes(Bytes{p + m + r, 20}) && w.end_record();
+             w.rdata_name(rname) && w.rdata_bytes(Bytes{rdata.data + off, rdata.size - off}) &&
+             w.end_record();
     }
     default:
-      return w.record(section, owner, rr.type, rr.ttl, Bytes{p, n});
+      return w.record(section, owner, rr.type, rr.ttl, rdata);
   }
 }
 

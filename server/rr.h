@@ -22,7 +22,7 @@ void put16(std::vector<uint8_t>& out, uint16_t v);
 void put32(std::vector<uint8_t>& out, uint32_t v);
 void put_name(std::vector<uint8_t>& out, const Name& name);
 
-// The target of a CNAME, NS or PTR record.
+// The name in a CNAME, NS, PTR, MX or SRV record; an SOA's MNAME.
 Name rr_target(const Rr& rr);
 // RFC 2308: the negative TTL of a zone is min(SOA TTL, SOA MINIMUM).
 uint32_t soa_negative_ttl(const Rr& soa);

@@ -1,108 +1,20 @@
-#include "util/text.h"
 #include "server/zone_file.h"
 
-#include <arpa/inet.h>
-
-#include <cctype>
+#include <cstring>
 #include <map>
 #include <optional>
 
 #include "server/load_error.h"
+#include "server/text.h"
+#include "server/zone_fields.h"
 #include "server/zone_lexer.h"
+#include "util/ip.h"
 
 namespace rk8s::server {
 
 namespace {
 
-// Rdata fields: a IPv4, 6 IPv6, n name, s 16-bit number, l 32-bit number,
-// t TTL-style number, x one or more character strings.
-struct TypeSyntax {
-  const char* name;
-  uint16_t type;
-  const char* fields;
-};
-
-constexpr TypeSyntax kTypes[] = {
-    {"A", dns::kTypeA, "a"},          {"AAAA", dns::kTypeAAAA, "6"},
-    {"NS", dns::kTypeNS, "n"},        {"CNAME", dns::kTypeCNAME, "n"},
-    {"PTR", dns::kTypePTR, "n"},      {"MX", dns::kTypeMX, "sn"},
-    {"SRV", dns::kTypeSRV, "sssn"},   {"TXT", dns::kTypeTXT, "x"},
-    {"SOA", dns::kTypeSOA, "nnltttt"},
-};
-
-bool iequal(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
-}
-
-const TypeSyntax* find_type(std::string_view word) {
-  for (const TypeSyntax& t : kTypes)
-    if (iequal(word, t.name)) return &t;
-  return nullptr;
-}
-
-bool parse_number(std::string_view s, uint64_t max, uint64_t& out) {
-  if (s.empty() || s.size() > 10) return false;
-  out = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    out = out * 10 + uint64_t(c - '0');
-  }
-  return out <= max;
-}
-
-// Seconds, or BIND's units: 1h30m, 2d, 1w.
-bool parse_ttl(std::string_view s, uint32_t& out) {
-  uint64_t total = 0, n = 0;
-  bool digits = false;
-  for (char c : s) {
-    if (c >= '0' && c <= '9') {
-      n = n * 10 + uint64_t(c - '0');
-      digits = true;
-      if (n > UINT32_MAX) return false;
-      continue;
-    }
-    static const std::string_view units = "smhdw";
-    static const uint64_t scale[] = {1, 60, 3600, 86400, 604800};
-    size_t u = units.find(ascii_lower(c));
-    if (!digits || u == std::string_view::npos) return false;
-    total += n * scale[u];
-    n = 0;
-    digits = false;
-  }
-  total += n;
-  if (s.empty() || total > UINT32_MAX) return false;
-  out = uint32_t(total);
-  return true;
-}
-
-bool is_absolute(std::string_view text) {
-  size_t backslashes = 0;
-  for (size_t i = text.size() - 1; i > 0 && text[i - 1] == '\\'; --i) ++backslashes;
-  return text.back() == '.' && backslashes % 2 == 0;
-}
-
-// TXT character-string: \X and \DDD escapes decoded.
-bool unescape(std::string_view s, std::string& out) {
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\\') {
-      out += s[i];
-    } else if (i + 3 < s.size() && isdigit(uint8_t(s[i + 1])) && isdigit(uint8_t(s[i + 2])) &&
-               isdigit(uint8_t(s[i + 3]))) {
-      int v = (s[i + 1] - '0') * 100 + (s[i + 2] - '0') * 10 + (s[i + 3] - '0');
-      if (v > 255) return false;
-      out += char(v);
-      i += 3;
-    } else if (i + 1 < s.size()) {
-      out += s[++i];
-    }
-  }
-  return out.size() <= 255;
-}
-
-struct Record {
+struct ZoneRecord {
   int line;
   Name owner;
   Rr rr;
@@ -123,22 +35,22 @@ class ZoneReader {
     bool have_class = false;
     for (; i < t.size(); ++i) {
       uint32_t v;
-      if (!have_class && iequal(t[i].text, "IN")) have_class = true;
+      if (!have_class && equal_nocase(str(t[i].text), str("IN"))) have_class = true;
       else if (!ttl && parse_ttl(t[i].text, v)) ttl = v;
       else break;
     }
     if (i == t.size()) fail("no record type");
-    const TypeSyntax* type = find_type(t[i].text);
-    if (!type) fail("unsupported type or class '" + t[i].text + "'");
+    uint16_t type = dns::type_from_name(str(t[i].text));
+    if (!rdata_syntax(type)) fail("unsupported type or class '" + t[i].text + "'");
     if (ttl) last_ttl_ = ttl;
     else ttl = default_ttl_ ? default_ttl_ : last_ttl_;
     if (!ttl) fail("no TTL and no $TTL before this record");
-    records_.push_back(Record{line_, *owner_, Rr{type->type, *ttl, rdata(*type, t, i + 1)}});
+    records_.push_back(ZoneRecord{line_, *owner_, Rr{type, *ttl, rdata(type, t, i + 1)}});
   }
 
   void finish(Store& store) {
-    const Record* soa = nullptr;
-    for (const Record& r : records_) {
+    const ZoneRecord* soa = nullptr;
+    for (const ZoneRecord& r : records_) {
       if (r.rr.type != dns::kTypeSOA) continue;
       line_ = r.line;
       if (soa) fail("a second SOA record: one file is one zone");
@@ -148,8 +60,9 @@ class ZoneReader {
     if (!soa) fail("no SOA record");
     check_contents(soa->owner);
     line_ = soa->line;
-    if (!store.add_zone(soa->owner, soa->rr)) fail("zone " + name_text(soa->owner) + " is loaded twice");
-    for (const Record& r : records_) store.add(r.owner, r.rr);
+    if (!store.add_zone(soa->owner, soa->rr))
+      fail("zone " + name_text(soa->owner) + " is loaded twice");
+    for (const ZoneRecord& r : records_) store.add(r.owner, r.rr);
   }
 
  private:
@@ -186,22 +99,25 @@ class ZoneReader {
     return v;
   }
 
-  std::vector<uint8_t> rdata(const TypeSyntax& type, const std::vector<ZoneToken>& t, size_t i) {
+  std::vector<uint8_t> rdata(uint16_t type, const std::vector<ZoneToken>& t, size_t i) {
     std::vector<uint8_t> out;
-    size_t fields = strlen(type.fields);
-    bool strings = type.fields[0] == 'x';
+    const char* syntax = rdata_syntax(type);
+    size_t fields = strlen(syntax);
+    bool strings = syntax[0] == 'x';
     if (strings ? i == t.size() : t.size() - i != fields)
-      fail(std::string(type.name) + " takes " + (strings ? "at least 1" : std::to_string(fields)) +
-           " rdata fields, got " + std::to_string(t.size() - i));
-    for (const char* f = type.fields; *f; ++f) {
+      fail(std::string(dns::type_name(type)) + " takes " +
+           (strings ? "at least 1" : std::to_string(fields)) + " rdata fields, got " +
+           std::to_string(t.size() - i));
+    for (const char* f = syntax; *f; ++f) {
       const ZoneToken& tok = t[i++];
       switch (*f) {
         case 'a':
         case '6': {
-          uint8_t addr[16];
-          int family = *f == 'a' ? AF_INET : AF_INET6;
-          if (inet_pton(family, tok.text.c_str(), addr) != 1) fail("bad address '" + tok.text + "'");
-          out.insert(out.end(), addr, addr + (family == AF_INET ? 4 : 16));
+          IpAddr ip;
+          ip.family = *f == 'a' ? AF_INET : AF_INET6;
+          if (!parse_inet_pton(ip.family, str(tok.text), ip.addr))
+            fail("bad address '" + tok.text + "'");
+          out.insert(out.end(), ip.addr, ip.addr + ip_size(ip));
           break;
         }
         case 'n': put_name(out, name(tok)); break;
@@ -229,7 +145,7 @@ class ZoneReader {
   // Every owner inside the zone; CNAME alone at its name (RFC 1034 3.6.2).
   void check_contents(const Name& apex) {
     std::map<std::string, std::pair<bool, bool>> kinds;  // has CNAME, has other
-    for (const Record& r : records_) {
+    for (const ZoneRecord& r : records_) {
       line_ = r.line;
       if (!dns::name_ends_with(r.owner, apex))
         fail(name_text(r.owner) + " is outside the zone " + name_text(apex));
@@ -244,7 +160,7 @@ class ZoneReader {
   Name origin_;
   std::optional<Name> owner_;
   std::optional<uint32_t> default_ttl_, last_ttl_;
-  std::vector<Record> records_;
+  std::vector<ZoneRecord> records_;
 };
 
 }  // namespace

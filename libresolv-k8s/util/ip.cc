@@ -101,9 +101,10 @@ bool parse_inet_aton(Str s, uint8_t out[4]) {
   return true;
 }
 
-// Copies `s` into a C string for a libc call; false when it cannot fit.
+// Copies `s` into a C string for a libc call; false when it cannot fit or
+// holds a NUL (the libc would read less of it than we were given).
 static bool c_string(Str s, char* buf, size_t cap) {
-  if (s.size >= cap) return false;
+  if (s.size >= cap || memchr(s.data, 0, s.size)) return false;
   memcpy(buf, s.data, s.size);
   buf[s.size] = 0;
   return true;

@@ -1,4 +1,4 @@
-// The server side of ../shared/autopath-protocol.md, rule by rule.
+// The server side of docs/autopath-protocol.md, rule by rule.
 #include "server/autopath_walk.h"
 
 #include <gtest/gtest.h>
@@ -106,41 +106,45 @@ TEST(AutopathWalk, Rules) {
   for (const WalkCase& c : cases) {
     Faults faults;
     for (const std::string& f : c.faults) ASSERT_TRUE(faults.add_rcode(f)) << f;
-    Walk w = walk(test::fixture_store(), faults, N(c.qname), c.qtype, option(c.suffixes, c.flags));
+    AutopathWalk w = walk_candidates(test::fixture_store(), faults, N(c.qname), c.qtype,
+                                     option(c.suffixes, c.flags));
     EXPECT_FALSE(w.drop) << c.rule;
     EXPECT_EQ(w.option.status, c.status) << c.rule;
     EXPECT_EQ(w.option.index, c.index) << c.rule;
     if (c.status == kRejected) continue;
-    EXPECT_EQ(w.answer.rcode, c.rcode) << c.rule;
+    EXPECT_EQ(w.resolution.rcode, c.rcode) << c.rule;
     std::string alias = w.alias ? name_text(rr_target(*w.alias)) + " " + std::to_string(w.alias->ttl) : "";
     EXPECT_EQ(alias, c.alias) << c.rule;
     if (c.status == kMatched) {
-      EXPECT_EQ(records_text(w.answer.records), c.answer) << c.rule;
+      EXPECT_EQ(records_text(w.resolution.records), c.answer) << c.rule;
     }
     EXPECT_EQ(records_text(w.additional), c.additional) << c.rule;
     bool honoured = (c.flags & kFlagBoth) && c.qtype == dns::kTypeA && c.status == kMatched;
     EXPECT_EQ(bool(w.option.flags & kFlagBoth), honoured) << c.rule;
     bool negative = c.status == kExhausted || (c.status == kMatched && c.answer.empty());
-    EXPECT_EQ(bool(w.answer.soa), negative) << c.rule;
+    EXPECT_EQ(bool(w.resolution.soa), negative) << c.rule;
   }
 }
 
 TEST(AutopathWalk, DroppedCandidateDropsTheQuery) {
   Faults faults;
   ASSERT_TRUE(faults.add_drop("web.svc.cluster.local"));
-  Walk w = walk(test::fixture_store(), faults, N("web.shop.svc.cluster.local"), dns::kTypeA,
-                option({"shop.svc.cluster.local", "svc.cluster.local"}, 0));
+  const Store& store = test::fixture_store();
+  AutopathWalk w = walk_candidates(store, faults, N("web.shop.svc.cluster.local"), dns::kTypeA,
+                                   option({"shop.svc.cluster.local", "svc.cluster.local"}, 0));
   EXPECT_FALSE(w.drop) << "matched before the dropped candidate";
-  w = walk(test::fixture_store(), faults, N("web.default.svc.cluster.local"), dns::kTypeA,
-           option({"default.svc.cluster.local", "svc.cluster.local", "cluster.local"}, 0));
+  w = walk_candidates(
+      store, faults, N("web.default.svc.cluster.local"), dns::kTypeA,
+      option({"default.svc.cluster.local", "svc.cluster.local", "cluster.local"}, 0));
   EXPECT_TRUE(w.drop);
   EXPECT_EQ(w.walked, 2u);
 }
 
 TEST(AutopathWalk, CountsCandidatesWalked) {
   Faults none;
-  Walk w = walk(test::fixture_store(), none, N("www.example.com.shop.svc.cluster.local"),
-                dns::kTypeA, option(kShopSearch, 0));
+  AutopathWalk w = walk_candidates(test::fixture_store(), none,
+                                   N("www.example.com.shop.svc.cluster.local"), dns::kTypeA,
+                                   option(kShopSearch, 0));
   EXPECT_EQ(w.walked, 4u);
 }
 

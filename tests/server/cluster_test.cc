@@ -90,9 +90,9 @@ TEST(KubernetesSchema, EveryRecordKind) {
       {"closed world", "www.kubernetes.io", dns::kTypeA, dns::kNxDomain, {}},
   };
   for (const SchemaCase& c : cases) {
-    Answer a = lookup(test::fixture_store(), N(c.name), c.type);
-    EXPECT_EQ(a.rcode, c.rcode) << c.rule;
-    EXPECT_EQ(records_text(a.records), c.records) << c.rule;
+    Resolution res = store_lookup(test::fixture_store(), N(c.name), c.type);
+    EXPECT_EQ(res.rcode, c.rcode) << c.rule;
+    EXPECT_EQ(records_text(res.records), c.records) << c.rule;
   }
 }
 
@@ -106,10 +106,10 @@ TEST(KubernetesSchema, NegativeAnswersCarryTheZoneSoa) {
       {"9.9.9.10.in-addr.arpa", "in-addr.arpa."},
   };
   for (const auto& c : cases) {
-    Answer a = lookup(test::fixture_store(), N(c.name), dns::kTypeA);
-    ASSERT_TRUE(a.soa) << c.name;
-    EXPECT_EQ(name_text(a.soa->owner), c.apex);
-    EXPECT_EQ(a.negative_ttl(), 5u);
+    Resolution res = store_lookup(test::fixture_store(), N(c.name), dns::kTypeA);
+    ASSERT_TRUE(res.soa) << c.name;
+    EXPECT_EQ(name_text(res.soa->owner), c.apex);
+    EXPECT_EQ(res.negative_ttl(), 5u);
   }
 }
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "server/load.h"
-#include "server/lookup.h"
+#include "server/resolution.h"
 
 namespace rk8s::server::test {
 
@@ -40,17 +40,10 @@ inline std::string rdata_text(const Rr& rr) {
     case dns::kTypePTR: return "PTR " + name_text(rr_target(rr));
     case dns::kTypeNS: return "NS " + name_text(rr_target(rr));
     case dns::kTypeSOA: return "SOA " + name_text(rr_target(rr));
-    case dns::kTypeSRV: {
-      Name target;
-      name_from_wire(p + 6, rr.rdata.size() - 6, target);
+    case dns::kTypeSRV:
       return "SRV " + std::to_string(load16(p)) + " " + std::to_string(load16(p + 2)) + " " +
-             std::to_string(load16(p + 4)) + " " + name_text(target);
-    }
-    case dns::kTypeMX: {
-      Name target;
-      name_from_wire(p + 2, rr.rdata.size() - 2, target);
-      return "MX " + std::to_string(load16(p)) + " " + name_text(target);
-    }
+             std::to_string(load16(p + 4)) + " " + name_text(rr_target(rr));
+    case dns::kTypeMX: return "MX " + std::to_string(load16(p)) + " " + name_text(rr_target(rr));
     case dns::kTypeTXT: {
       std::string out = "TXT";
       for (size_t i = 0; i < rr.rdata.size(); i += 1 + p[i])

@@ -10,7 +10,7 @@ namespace {
 
 using test::N;
 
-constexpr uint16_t kCode = 65431;
+constexpr uint16_t kCode = autopath::kDefaultCode;
 
 struct Sent {
   size_t size = 0;

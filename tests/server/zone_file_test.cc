@@ -31,7 +31,7 @@ TEST(ZoneFileSyntax, FixtureRecordsReadAsWritten) {
       {"intranet.corp.example", dns::kTypeA, {"intranet.corp.example. A 10.1.0.80"}},
   };
   for (const ZoneCase& c : cases)
-    EXPECT_EQ(records_text(lookup(test::fixture_store(), N(c.name), c.type).records), c.records)
+    EXPECT_EQ(records_text(store_lookup(test::fixture_store(), N(c.name), c.type).records), c.records)
         << c.name;
 }
 
@@ -50,16 +50,16 @@ TEST(ZoneFileTtl, ExplicitThenDollarTtlInEitherOrder) {
       {"ns.corp.example", dns::kTypeA, 600},
   };
   for (const TtlCase& c : cases) {
-    Answer a = lookup(test::fixture_store(), N(c.name), c.type);
-    ASSERT_EQ(a.records.size(), 1u) << c.name;
-    EXPECT_EQ(a.records[0].rr->ttl, c.ttl) << c.name;
+    Resolution res = store_lookup(test::fixture_store(), N(c.name), c.type);
+    ASSERT_EQ(res.records.size(), 1u) << c.name;
+    EXPECT_EQ(res.records[0].rr->ttl, c.ttl) << c.name;
   }
 }
 
 TEST(ZoneFileTtl, SoaMinimumInUnitsAndNegativeTtl) {
-  Answer a = lookup(test::fixture_store(), N("nope.example.com"), dns::kTypeA);
-  ASSERT_TRUE(a.soa);
-  EXPECT_EQ(a.negative_ttl(), 60u);
+  Resolution res = store_lookup(test::fixture_store(), N("nope.example.com"), dns::kTypeA);
+  ASSERT_TRUE(res.soa);
+  EXPECT_EQ(res.negative_ttl(), 60u);
 }
 
 struct BadZone {
@@ -122,10 +122,10 @@ TEST(ZoneFileSyntax, OwnerCarriesOverAndRelativeNamesUseOrigin) {
   load_zone("$ORIGIN x.\n$TTL 1h\n@ SOA a b 1 2 3 4 5\n  NS ns\n$ORIGIN sub.x.\nhost A 1.2.3.4\n"
             "  AAAA ::1\n",
             "z", store);
-  EXPECT_EQ(records_text(lookup(store, N("x"), dns::kTypeNS).records), Strings{"x. NS ns.x."});
-  EXPECT_EQ(records_text(lookup(store, N("host.sub.x"), dns::kTypeAAAA).records),
+  EXPECT_EQ(records_text(store_lookup(store, N("x"), dns::kTypeNS).records), Strings{"x. NS ns.x."});
+  EXPECT_EQ(records_text(store_lookup(store, N("host.sub.x"), dns::kTypeAAAA).records),
             Strings{"host.sub.x. AAAA ::1"});
-  EXPECT_EQ(lookup(store, N("host.sub.x"), dns::kTypeA).records.at(0).rr->ttl, 3600u);
+  EXPECT_EQ(store_lookup(store, N("host.sub.x"), dns::kTypeA).records.at(0).rr->ttl, 3600u);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "server/lookup.h"
+#include "server/resolution.h"
 
 #include <algorithm>
 
@@ -22,51 +22,51 @@ const Node* wildcard(const Store& store, const Name& name, const Name& apex) {
 
 }  // namespace
 
-uint32_t Answer::min_ttl() const {
+uint32_t Resolution::min_ttl() const {
   uint32_t ttl = UINT32_MAX;
   for (const RrRef& r : records) ttl = std::min(ttl, r.rr->ttl);
   return ttl;
 }
 
-uint32_t Answer::negative_ttl() const {
+uint32_t Resolution::negative_ttl() const {
   return soa ? soa_negative_ttl(*soa->rr) : UINT32_MAX;
 }
 
-Answer lookup(const Store& store, const Name& qname, uint16_t type) {
-  Answer a;
+Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
+  Resolution res;
   Name name = qname;
   for (int hop = 0; hop <= kMaxChain; ++hop) {
     const Zone* zone = store.zone_of(name);
     if (!zone) {
-      a.rcode = dns::kNxDomain;
-      return a;
+      res.rcode = dns::kNxDomain;
+      return res;
     }
-    if (hop == 0) a.authoritative = true;
+    if (hop == 0) res.authoritative = true;
     const Node* node = store.find(name);
     if (!node) node = wildcard(store, name, zone->apex);
     if (!node) {
-      a.rcode = dns::kNxDomain;
-      a.soa = RrRef{zone->apex, &zone->soa};
-      return a;
+      res.rcode = dns::kNxDomain;
+      res.soa = RrRef{zone->apex, &zone->soa};
+      return res;
     }
     const Rr* cname = node->first(dns::kTypeCNAME);
     if (cname && type != dns::kTypeCNAME && type != dns::kTypeANY) {
-      a.records.push_back(RrRef{name, cname});
+      res.records.push_back(RrRef{name, cname});
       name = rr_target(*cname);
       continue;
     }
     for (const Rr& rr : node->rrs)
       if (rr.type == type || type == dns::kTypeANY) {
-        a.records.push_back(RrRef{name, &rr});
-        a.has_data = true;
+        res.records.push_back(RrRef{name, &rr});
+        res.has_data = true;
       }
-    if (!a.has_data) a.soa = RrRef{zone->apex, &zone->soa};
-    return a;
+    if (!res.has_data) res.soa = RrRef{zone->apex, &zone->soa};
+    return res;
   }
   // A CNAME loop or an overlong chain in the data.
-  a = Answer{};
-  a.rcode = dns::kServFail;
-  return a;
+  res = Resolution{};
+  res.rcode = dns::kServFail;
+  return res;
 }
 
 }  // namespace rk8s::server

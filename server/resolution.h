@@ -15,7 +15,7 @@ struct RrRef {
   const Rr* rr = nullptr;
 };
 
-struct Answer {
+struct Resolution {
   uint8_t rcode = dns::kNoError;
   bool authoritative = false;
   bool has_data = false;        // records of the type at the end of the chain
@@ -29,6 +29,6 @@ struct Answer {
   uint32_t negative_ttl() const;
 };
 
-Answer lookup(const Store& store, const Name& name, uint16_t type);
+Resolution store_lookup(const Store& store, const Name& name, uint16_t type);
 
 }  // namespace rk8s::server

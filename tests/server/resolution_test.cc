@@ -49,17 +49,17 @@ TEST(Lookup, ChainsWildcardsAndNegatives) {
       {"outside every zone", "example.org", dns::kTypeA, dns::kNxDomain, false, false, {}},
   };
   for (const LookupCase& c : cases) {
-    Answer a = lookup(test::fixture_store(), N(c.name), c.type);
-    EXPECT_EQ(a.rcode, c.rcode) << c.rule;
-    EXPECT_EQ(a.has_data, c.has_data) << c.rule;
-    EXPECT_EQ(bool(a.soa), c.soa) << c.rule;
-    EXPECT_EQ(records_text(a.records), c.records) << c.rule;
+    Resolution res = store_lookup(test::fixture_store(), N(c.name), c.type);
+    EXPECT_EQ(res.rcode, c.rcode) << c.rule;
+    EXPECT_EQ(res.has_data, c.has_data) << c.rule;
+    EXPECT_EQ(bool(res.soa), c.soa) << c.rule;
+    EXPECT_EQ(records_text(res.records), c.records) << c.rule;
   }
 }
 
 TEST(Lookup, AnyReturnsEveryRecordAtTheName) {
-  Answer a = lookup(test::fixture_store(), N("www.example.com"), dns::kTypeANY);
-  EXPECT_EQ(records_text(a.records),
+  Resolution res = store_lookup(test::fixture_store(), N("www.example.com"), dns::kTypeANY);
+  EXPECT_EQ(records_text(res.records),
             (Strings{"www.example.com. A 93.184.216.34",
                      "www.example.com. AAAA 2606:2800:220:1:248:1893:25c8:1946"}));
 }
