@@ -2,8 +2,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "server/cluster.h"
-#include "server/load_error.h"
+#include "server/data/cluster.h"
+#include "server/data/load_error.h"
 
 using namespace rk8s::server;
 

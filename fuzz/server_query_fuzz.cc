@@ -2,9 +2,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "server/cluster.h"
-#include "server/handler.h"
-#include "server/zone_file.h"
+#include "server/data/cluster.h"
+#include "server/answer/handler.h"
+#include "server/data/zone_file.h"
 
 using namespace rk8s::server;
 

@@ -2,9 +2,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "server/load_error.h"
-#include "server/resolution.h"
-#include "server/zone_file.h"
+#include "server/data/load_error.h"
+#include "server/data/resolution.h"
+#include "server/data/zone_file.h"
 
 using namespace rk8s::server;
 

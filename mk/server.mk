@@ -1,7 +1,7 @@
 # resolv-k8s-server (server/README.md): its binary, unit tests and dig tests.
 
 SERVER_BIN := $(B)/bin/resolv-k8s-server
-SERVER_SRC := $(filter-out server/main.cc,$(wildcard server/*.cc))
+SERVER_SRC := $(wildcard server/*/*.cc)
 SERVER_OBJ := $(SERVER_SRC:%.cc=$(B)/obj/host/%.o)
 ALL += $(SERVER_BIN)
 

@@ -7,10 +7,10 @@
 #include <memory>
 #include <thread>
 
-#include "server/load.h"
-#include "server/metrics.h"
-#include "server/query_log.h"
-#include "server/transport.h"
+#include "server/data/load.h"
+#include "server/metrics/metrics.h"
+#include "server/metrics/query_log.h"
+#include "server/net/transport.h"
 
 using namespace rk8s::server;
 

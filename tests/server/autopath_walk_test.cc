@@ -1,5 +1,5 @@
 // The server side of docs/autopath-protocol.md, rule by rule.
-#include "server/autopath_walk.h"
+#include "server/answer/autopath_walk.h"
 
 #include <gtest/gtest.h>
 

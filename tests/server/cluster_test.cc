@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "fixture.h"
-#include "server/load_error.h"
+#include "server/data/load_error.h"
 
 namespace rk8s::server {
 namespace {

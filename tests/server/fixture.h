@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "server/load.h"
-#include "server/resolution.h"
+#include "server/data/load.h"
+#include "server/data/resolution.h"
 
 namespace rk8s::server::test {
 

@@ -1,5 +1,5 @@
 // Query bytes in, reply bytes out: EDNS, truncation, malformed input, modes.
-#include "server/handler.h"
+#include "server/answer/handler.h"
 
 #include <gtest/gtest.h>
 

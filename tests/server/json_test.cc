@@ -1,8 +1,8 @@
-#include "server/json.h"
+#include "server/data/json.h"
 
 #include <gtest/gtest.h>
 
-#include "server/load_error.h"
+#include "server/data/load_error.h"
 
 namespace rk8s::server {
 namespace {

@@ -1,9 +1,9 @@
-#include "server/zone_file.h"
+#include "server/data/zone_file.h"
 
 #include <gtest/gtest.h>
 
 #include "fixture.h"
-#include "server/load_error.h"
+#include "server/data/load_error.h"
 
 namespace rk8s::server {
 namespace {

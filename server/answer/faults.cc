@@ -1,0 +1,60 @@
+#include "server/answer/faults.h"
+
+#include "server/util/mnemonics.h"
+#include "server/util/text.h"
+
+namespace rk8s::server {
+
+namespace {
+
+std::string fault_key(const Name& name, uint16_t type) {
+  return name_key(name) + "/" + std::to_string(type);
+}
+
+}  // namespace
+
+bool Faults::add(std::string_view target, Fault fault) {
+  size_t slash = target.rfind('/');
+  uint16_t type = 0;
+  if (slash != std::string_view::npos) {
+    type = type_from_text(target.substr(slash + 1));
+    if (!type) return false;
+    target = target.substr(0, slash);
+  }
+  Name name;
+  if (!parse_name(target, name)) return false;
+  by_key_[fault_key(name, type)] = fault;
+  return true;
+}
+
+bool Faults::add_rcode(std::string_view spec) {
+  size_t eq = spec.rfind('=');
+  if (eq == std::string_view::npos) return false;
+  // NOERROR ... REFUSED: BADVERS would need the query's OPT record.
+  int rcode = dns::rcode_from_name(str(spec.substr(eq + 1)));
+  if (rcode < 0 || rcode > dns::kRefused) return false;
+  return add(spec.substr(0, eq), Fault{false, uint8_t(rcode)});
+}
+
+bool Faults::add_drop(std::string_view spec) { return add(spec, Fault{true, 0}); }
+
+std::optional<Fault> Faults::find(const Name& name, uint16_t type) const {
+  if (by_key_.empty()) return std::nullopt;
+  for (uint16_t t : {type, uint16_t(0)}) {
+    auto it = by_key_.find(fault_key(name, t));
+    if (it != by_key_.end()) return it->second;
+  }
+  return std::nullopt;
+}
+
+std::optional<Resolution> resolve(const Store& store, const Faults& faults, const Name& name,
+                                  uint16_t type) {
+  std::optional<Fault> fault = faults.find(name, type);
+  if (!fault) return store_lookup(store, name, type);
+  if (fault->drop) return std::nullopt;
+  Resolution forced;
+  forced.rcode = fault->rcode;
+  return forced;
+}
+
+}  // namespace rk8s::server

@@ -1,0 +1,37 @@
+// Faults placed at chosen names for the client's tests: answer with a
+// fixed rcode (--rcode NAME[/TYPE]=RCODE) or never answer (--drop NAME[/TYPE]).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "server/data/resolution.h"
+
+namespace rk8s::server {
+
+struct Fault {
+  bool drop = false;
+  uint8_t rcode = 0;  // when not dropping
+};
+
+class Faults {
+ public:
+  // "name[/TYPE]=RCODE" for --rcode, "name[/TYPE]" for --drop. False on bad syntax.
+  bool add_rcode(std::string_view spec);
+  bool add_drop(std::string_view spec);
+  std::optional<Fault> find(const Name& name, uint16_t type) const;
+
+ private:
+  bool add(std::string_view target, Fault fault);
+
+  std::unordered_map<std::string, Fault> by_key_;  // name key + "/" + type (0 = any)
+};
+
+// What `name` answers with the faults applied: nullopt when it is dropped,
+// an empty resolution with the fixed rcode when one is set, else the lookup.
+std::optional<Resolution> resolve(const Store& store, const Faults& faults, const Name& name,
+                                  uint16_t type);
+
+}  // namespace rk8s::server

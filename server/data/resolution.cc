@@ -1,0 +1,72 @@
+#include "server/data/resolution.h"
+
+#include <algorithm>
+
+namespace rk8s::server {
+
+namespace {
+
+constexpr int kMaxChain = 8;
+
+// RFC 4592: the wildcard child of the closest encloser, if there is one.
+const Node* wildcard(const Store& store, const Name& name, const Name& apex) {
+  Name encloser = name;
+  while (!dns::name_equal(encloser, apex)) {
+    encloser = name_parent(encloser);
+    if (!store.find(encloser)) continue;
+    Name star;
+    return name_prepend("*", encloser, star) ? store.find(star) : nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+uint32_t Resolution::min_ttl() const {
+  uint32_t ttl = UINT32_MAX;
+  for (const RrRef& r : records) ttl = std::min(ttl, r.rr->ttl);
+  return ttl;
+}
+
+uint32_t Resolution::negative_ttl() const {
+  return soa ? soa_negative_ttl(*soa->rr) : UINT32_MAX;
+}
+
+Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
+  Resolution res;
+  Name name = qname;
+  for (int hop = 0; hop <= kMaxChain; ++hop) {
+    const Zone* zone = store.zone_of(name);
+    if (!zone) {
+      res.rcode = dns::kNxDomain;
+      return res;
+    }
+    if (hop == 0) res.authoritative = true;
+    const Node* node = store.find(name);
+    if (!node) node = wildcard(store, name, zone->apex);
+    if (!node) {
+      res.rcode = dns::kNxDomain;
+      res.soa = RrRef{zone->apex, &zone->soa};
+      return res;
+    }
+    const Rr* cname = node->first(dns::kTypeCNAME);
+    if (cname && type != dns::kTypeCNAME && type != dns::kTypeANY) {
+      res.records.push_back(RrRef{name, cname});
+      name = rr_target(*cname);
+      continue;
+    }
+    for (const Rr& rr : node->rrs)
+      if (rr.type == type || type == dns::kTypeANY) {
+        res.records.push_back(RrRef{name, &rr});
+        res.has_data = true;
+      }
+    if (!res.has_data) res.soa = RrRef{zone->apex, &zone->soa};
+    return res;
+  }
+  // A CNAME loop or an overlong chain in the data.
+  res = Resolution{};
+  res.rcode = dns::kServFail;
+  return res;
+}
+
+}  // namespace rk8s::server
