@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "server/data/cluster.h"
+#include "server/answer/closed_world.h"
 #include "server/answer/handler.h"
 #include "server/data/zone_file.h"
 
@@ -23,29 +24,42 @@ const char kCluster[] =
     {"kind": "Pod", "metadata": {"name": "p", "namespace": "ns"},
      "status": {"podIPs": [{"ip": "10.1.0.1"}]}}]})";
 
-struct World {
-  Store store;
+std::shared_ptr<const Store> world_store() {
+  auto store = std::make_shared<Store>();
+  Name domain;
+  parse_name("cluster.local", domain);
+  add_cluster(parse_cluster(parse_json(kCluster, "c"), "c", [](const std::string&) {}), domain,
+              "c", *store);
+  load_zone(kZone, "z", *store);
+  return store;
+}
+
+Faults world_faults() {
   Faults faults;
-  World() {
-    Name domain;
-    parse_name("cluster.local", domain);
-    add_cluster(parse_cluster(parse_json(kCluster, "c"), "c", [](const std::string&) {}), domain,
-                "c", store);
-    load_zone(kZone, "z", store);
-    faults.add_rcode("fail.example.com=SERVFAIL");
-  }
+  faults.add_rcode("fail.example.com=SERVFAIL");
+  return faults;
+}
+
+struct World {
+  Faults faults = world_faults();
+  ClosedWorld data{world_store(), faults};
+  Router router;
+  World() { router.add(Name{}, &data); }
 };
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static World world;
-  static uint8_t out[65535];
   for (AutopathMode mode : {AutopathMode::on, AutopathMode::echo}) {
-    HandlerConfig config{&world.store, &world.faults, mode, rk8s::autopath::kDefaultCode};
-    QueryInfo info;
-    size_t n = handle_query(config, rk8s::Bytes{data, size}, size & 1, out, sizeof out, info);
-    if (n > sizeof out) __builtin_trap();
+    HandlerConfig config{&world.router, mode, rk8s::autopath::kDefaultCode};
+    bool replied = false;
+    handle_query(config, rk8s::Bytes{data, size}, size & 1,
+                 [&](std::vector<uint8_t>& reply, const QueryInfo&) {
+                   if (reply.size() > 65535) __builtin_trap();
+                   replied = true;
+                 });
+    if (!replied) __builtin_trap();  // the closed world answers at once
   }
   return 0;
 }

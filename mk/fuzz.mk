@@ -1,6 +1,7 @@
 # libFuzzer targets: fuzz/NAME_fuzz.cc -> $(B)/fuzz/NAME_fuzz, linked with
 # the core built once with the sanitizers (minus the transport: it needs
-# c-ares and parses nothing); server_*_fuzz also with the server's sources.
+# c-ares and parses nothing); server_*_fuzz also with the server's sources
+# and libraries.
 
 FUZZ_SRC := $(wildcard fuzz/*_fuzz.cc)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.cc=$(B)/fuzz/%)
@@ -14,7 +15,7 @@ $(filter-out $(SERVER_FUZZ),$(FUZZ_BIN)): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@
 $(SERVER_FUZZ): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(FUZZ_CORE)
 	@mkdir -p $(@D)
-	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@
+	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ $(SERVER_LIBS)
 
 .PHONY: fuzz fuzz-smoke
 fuzz: $(FUZZ_BIN)

@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
 	g++ clang libclang-rt-14-dev make cmake pkg-config binutils file
 	musl-tools musl-dev
-	libgtest-dev libbenchmark-dev valgrind
+	libgtest-dev libbenchmark-dev valgrind libyaml-cpp-dev libevent-dev
 	dnsutils dnsperf iproute2 util-linux curl
 	dpkg-dev
 	python3 nodejs default-jre-headless

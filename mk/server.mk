@@ -2,17 +2,19 @@
 
 SERVER_BIN := $(B)/bin/resolv-k8s-server
 SERVER_SRC := $(wildcard server/*/*.cc)
+# yaml-cpp reads --config; libevent runs the loops and the HTTP endpoints.
+SERVER_LIBS := -lyaml-cpp -levent_pthreads -levent
 SERVER_OBJ := $(SERVER_SRC:%.cc=$(B)/obj/host/%.o)
 ALL += $(SERVER_BIN)
 
 $(SERVER_BIN): $(B)/obj/host/server/main.o $(SERVER_OBJ) $(CORE_A)
 	@mkdir -p $(@D)
-	$(CXX) -pthread -o $@ $^
+	$(CXX) -pthread -o $@ $^ $(SERVER_LIBS)
 
 SERVER_TEST_SRC := $(wildcard tests/server/*_test.cc)
 $(B)/tests/server-tests: $(SERVER_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(SERVER_OBJ) $(CORE_A)
 	@mkdir -p $(@D)
-	$(CXX) -pthread -o $@ $^ -lgtest -lgtest_main
+	$(CXX) -pthread -o $@ $^ -lgtest -lgtest_main $(SERVER_LIBS)
 
 TESTS += test-server-unit test-server-dig
 .PHONY: test-server-unit test-server-dig test-server-load

@@ -1,66 +1,138 @@
-// resolv-k8s-server: the companion DNS server (server/README.md).
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <chrono>
+// resolv-k8s-server: the companion DNS server and node-local cache
+// (server/README.md).
+#include <csignal>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <thread>
 
-#include "server/data/load.h"
+#include "server/answer/runtime.h"
+#include "server/config/flags.h"
+#include "server/metrics/cache_metrics.h"
+#include "server/metrics/forward_metrics.h"
 #include "server/metrics/metrics.h"
 #include "server/metrics/query_log.h"
-#include "server/net/transport.h"
+#include "server/net/http.h"
+#include "server/net/socket.h"
+#include "server/net/workers.h"
 
 using namespace rk8s::server;
 
 namespace {
 
+constexpr unsigned kDrainMs = 3000;  // SIGTERM: at most this long for what is in flight
+constexpr size_t kMaxInFlight = 1000;
+
+void say(const std::string& what) { fprintf(stderr, "resolv-k8s-server: %s\n", what.c_str()); }
+
+// The runtime queries start with; SIGHUP replaces it.
+class Current {
+ public:
+  explicit Current(std::shared_ptr<const Runtime> rt) : rt_(std::move(rt)) {}
+  std::shared_ptr<const Runtime> get() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return rt_;
+  }
+  void set(std::shared_ptr<const Runtime> rt) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    rt_.swap(rt);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::shared_ptr<const Runtime> rt_;
+};
+
+struct Signal {
+  event* ev;
+  std::function<void()> fn;
+  static void fire(evutil_socket_t, short, void* arg) { static_cast<Signal*>(arg)->fn(); }
+};
+
 int run(int argc, char** argv) {
-  ServerFlags flags = parse_flags(argc, argv);
-  if (flags.help) {
-    fputs(kUsage, stdout);
-    return 0;
-  }
-  Store store;
-  load_store(flags.cluster, flags.cluster_domain, flags.zones,
-             [](const std::string& w) { fprintf(stderr, "resolv-k8s-server: %s\n", w.c_str()); },
-             store);
+  ServerConfig config = parse_command_line(argc, argv);
+  Cache cache(config.cache.capacity);
+  Flights flights;
+  ForwardMetrics forward_metrics;
+  std::atomic<size_t> upstream_in_flight{0};
+  auto shared_for = [&](const ServerConfig& c) {
+    return ForwardShared{cache, c.cache, flights, forward_metrics, upstream_in_flight, kMaxInFlight};
+  };
+  Current current(std::make_shared<const Runtime>(config, shared_for(config), say));
   std::unique_ptr<QueryLog> log;
-  if (!flags.query_log.empty()) log = std::make_unique<QueryLog>(flags.query_log);
-  std::vector<int> udp, tcp;
-  for (const Endpoint& e : flags.listen) {
-    udp.push_back(open_socket(e, SOCK_DGRAM));
-    tcp.push_back(open_socket(e, SOCK_STREAM));
-  }
-  int http = flags.metrics ? open_socket(*flags.metrics, SOCK_STREAM) : -1;
+  if (!config.query_log.empty()) log = std::make_unique<QueryLog>(config.query_log);
 
   static Metrics metrics;
-  HandlerConfig config{&store, &flags.faults, flags.autopath, flags.autopath_code};
-  QueryHandler handler = [&](rk8s::Bytes query, bool over_tcp, const std::string& client,
-                             uint8_t* out, size_t cap) {
-    QueryInfo info;
-    size_t n = handle_query(config, query, over_tcp, out, cap, info);
-    if (flags.delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(flags.delay_ms));
-    metrics.count(info);
-    if (log) log->write(client, info);
-    return n;
+  std::atomic<size_t> answering{0};
+  unsigned delay_ms = config.delay_ms;
+  Serve serve = [&](rk8s::Bytes query, const Client& client, Answer answer) {
+    std::shared_ptr<const Runtime> rt = current.get();
+    answering++;
+    handle_query(rt->handler(), query, client.tcp,
+                 [&, rt, client, answer](std::vector<uint8_t>& reply, const QueryInfo& info) {
+                   metrics.count(info);
+                   if (log) log->write(address_text(client.addr), info);
+                   if (delay_ms) {
+                     Loop::current()->after(delay_ms, [answer, r = std::move(reply)]() mutable {
+                       answer(r);
+                     });
+                   } else {
+                     answer(reply);
+                   }
+                   answering--;
+                 });
   };
-  unsigned workers = std::max(4u, std::thread::hardware_concurrency());
-  for (int fd : udp) serve_udp(fd, workers, handler);
-  for (int fd : tcp) serve_tcp(fd, handler);
-  if (http >= 0) serve_http(http, [] { return metrics.render(); });
-  fprintf(stderr, "resolv-k8s-server: %zu names loaded, listening\n", store.node_count());
-  for (;;) pause();
+  size_t threads = std::max(1u, std::thread::hardware_concurrency());
+  Workers workers(threads, config.listen, serve, TcpLimits{});
+
+  Loop main_loop;
+  HttpServer http(main_loop, config.health, config.metrics,
+                  HttpHandlers{[&] { return current.get()->ready(); },
+                               [&] {
+                                 return metrics.render() + forward_metrics.render() +
+                                        render_cache_metrics(cache.counters());
+                               }});
+  Signal hup{nullptr, [&] {
+               try {
+                 ServerConfig next = parse_command_line(argc, argv);
+                 current.set(std::make_shared<const Runtime>(next, shared_for(next), say));
+                 say("configuration reloaded");
+               } catch (const std::exception& e) {
+                 say(std::string(e.what()) + " (the old configuration keeps serving)");
+               }
+             }};
+  // SIGTERM: stop reading, answer what is in flight, then end.
+  auto drain_until = std::chrono::steady_clock::time_point::max();
+  std::function<void()> drained = [&] {
+    if (answering == 0 || std::chrono::steady_clock::now() > drain_until) return main_loop.stop();
+    main_loop.after(20, drained);
+  };
+  Signal term{nullptr, [&] {
+                workers.stop_reading();
+                drain_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kDrainMs);
+                drained();
+              }};
+  hup.ev = evsignal_new(main_loop.base(), SIGHUP, Signal::fire, &hup);
+  term.ev = evsignal_new(main_loop.base(), SIGTERM, Signal::fire, &term);
+  event* intr = evsignal_new(main_loop.base(), SIGINT, Signal::fire, &term);
+  for (event* ev : {hup.ev, term.ev, intr}) event_add(ev, nullptr);
+
+  workers.start();
+  say(std::to_string(current.get()->names()) + " names loaded, listening");
+  main_loop.run();
+  workers.stop();
+  for (event* ev : {hup.ev, term.ev, intr}) event_free(ev);
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  signal(SIGPIPE, SIG_IGN);
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {
-    fprintf(stderr, "resolv-k8s-server: %s\n", e.what());
+    say(e.what());
     return 1;
   }
 }

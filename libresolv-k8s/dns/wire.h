@@ -51,6 +51,7 @@ constexpr uint16_t kFlagAA = 0x0400;
 constexpr uint16_t kFlagTC = 0x0200;
 constexpr uint16_t kFlagRD = 0x0100;
 constexpr uint16_t kFlagRA = 0x0080;
+constexpr uint16_t kFlagAD = 0x0020;
 constexpr uint16_t kFlagCD = 0x0010;
 constexpr uint16_t kOpcodeMask = 0x7800;
 constexpr uint16_t kRcodeMask = 0x000f;

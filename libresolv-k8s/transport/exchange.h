@@ -4,6 +4,7 @@
 
 #include "util/base.h"
 #include "conf/resolv_conf.h"
+#include "util/random.h"
 
 namespace rk8s {
 
@@ -30,8 +31,5 @@ struct Reply {
 // one after the other with single-request, on a fresh socket for the second
 // with single-request-reopen; waits for all. Query bytes go out unchanged.
 void exchange(const Config& conf, const Bytes* queries, Reply* replies, size_t n);
-
-// A query ID from getrandom: c-ares 1.18.1's own are weak (CVE-2023-31147).
-uint16_t random_query_id();
 
 }  // namespace rk8s

@@ -1,78 +1,183 @@
 #include "server/answer/autopath_walk.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace rk8s::server {
-
 namespace {
-
-bool matches(const Store& store, const Name& candidate, uint16_t qtype, uint8_t flags,
-             const Resolution& res) {
-  if (flags & autopath::kFlagStopOnExists) return res.exists();
-  if (res.has_data) return true;
-  if (!(flags & autopath::kFlagPaired) || !res.exists()) return false;
-  uint16_t other = qtype == dns::kTypeAAAA ? dns::kTypeA : dns::kTypeAAAA;
-  return store_lookup(store, candidate, other).has_data;
-}
 
 bool failed(const Resolution& res) {
   return res.rcode != dns::kNoError && res.rcode != dns::kNxDomain;
 }
 
+// One walk in progress. Candidates are decided in order; with STOP_ON_EXISTS
+// and BOTH, later ones are asked ahead of time, as many as the classic walk
+// the option stands for is sure to ask: once candidates 0..k-1 are known
+// not to match, the libc asks A and AAAA of 0..k at least (2k + 2 queries),
+// and the walk asks one A per candidate plus the AAAA of the match. Without
+// BOTH there is no such margin, and candidates go one at a time.
+class Walker : public std::enable_shared_from_this<Walker> {
+ public:
+  Walker(const Router& router, const Ask& qname, const autopath::QueryOption& query,
+         std::function<void(AutopathWalk&)> done)
+      : router_(router), ask_(qname), query_(query), done_(std::move(done)),
+        ahead_((query.flags & autopath::kFlagStopOnExists) && (query.flags & autopath::kFlagBoth) &&
+               qname.type == dns::kTypeA) {}
+
+  void start() {
+    if (!dns::name_strip_suffix(ask_.name, query_.suffix[0], base_) || base_.len <= 1)
+      return finish();
+    for (size_t i = 0; i < query_.count; i++) {
+      Name n;
+      if (dns::name_concat(base_, query_.suffix[i], n)) candidates_.push_back(Candidate{i, n});
+    }
+    launch();
+    decide();
+  }
+
+ private:
+  struct Candidate {
+    size_t index;  // in the client's suffix list
+    Name name;
+    bool asked = false;
+    bool answered = false;
+    bool dropped = false;
+    Resolution res;
+  };
+
+  Ask ask_for(const Name& name, uint16_t type) const {
+    Ask a = ask_;
+    a.name = name;
+    a.type = type;
+    return a;
+  }
+
+  // Asks every candidate the margin allows, and the next one in any case.
+  void launch() {
+    size_t allowed = ahead_ ? 2 * next_ + 1 : next_ + 1;
+    for (size_t i = next_; i < candidates_.size() && asked_ < allowed; i++) {
+      if (candidates_[i].asked) continue;
+      candidates_[i].asked = true;
+      asked_++;
+      auto self = shared_from_this();
+      resolve_routed(router_, ask_for(candidates_[i].name, ask_.type), [self, i](const Resolution* res) {
+        Candidate& c = self->candidates_[i];
+        c.answered = true;
+        if (res) c.res = *res;
+        else c.dropped = true;
+        self->decide();
+      });
+    }
+  }
+
+  // Decides candidates in order while their answers are in.
+  void decide() {
+    if (finished_ || deciding_ || waiting_) return;
+    deciding_ = true;
+    while (next_ < candidates_.size() && candidates_[next_].answered && !finished_) {
+      Candidate& c = candidates_[next_];
+      w_.walked++;
+      if (c.dropped) {
+        w_.drop = true;
+        w_.option = autopath::ReplyOption{};  // REJECTED: the walk cannot finish
+        return finish();
+      }
+      if (c.index == 0) own_ = c.res;
+      if (failed(c.res)) {
+        servfail_seen_ = true;
+      } else if (query_.flags & autopath::kFlagStopOnExists ? c.res.exists() : c.res.has_data) {
+        deciding_ = false;
+        return match(c);
+      } else if ((query_.flags & autopath::kFlagPaired) && c.res.exists()) {
+        deciding_ = false;
+        return check_other_family(c);
+      } else {
+        skipped_ttl_ = std::min(skipped_ttl_, c.res.negative_ttl());
+      }
+      next_++;
+      launch();
+    }
+    deciding_ = false;
+    if (next_ == candidates_.size() && !finished_) exhausted();
+  }
+
+  // PAIRED: the other family makes the candidate a match.
+  void check_other_family(Candidate& c) {
+    auto self = shared_from_this();
+    uint16_t other = ask_.type == dns::kTypeAAAA ? dns::kTypeA : dns::kTypeAAAA;
+    waiting_ = true;
+    resolve_routed(router_, ask_for(c.name, other), [self](const Resolution* res) {
+      self->waiting_ = false;
+      Candidate& cand = self->candidates_[self->next_];
+      if (res && res->has_data) return self->match(cand);
+      self->skipped_ttl_ = std::min(self->skipped_ttl_, cand.res.negative_ttl());
+      self->next_++;
+      self->launch();
+      self->decide();
+    });
+  }
+
+  void match(Candidate& c) {
+    w_.option.status = autopath::kMatched;
+    w_.option.index = uint8_t(c.index);
+    if (c.index > 0) {
+      uint32_t ttl = std::min(
+          {skipped_ttl_, c.res.min_ttl(), c.res.has_data ? UINT32_MAX : c.res.negative_ttl()});
+      Rr alias{dns::kTypeCNAME, ttl == UINT32_MAX ? 0 : ttl, {}};
+      put_name(alias.rdata, c.name);
+      w_.alias = alias;
+    }
+    w_.resolution = c.res;
+    if (!(query_.flags & autopath::kFlagBoth) || ask_.type != dns::kTypeA) return finish();
+    w_.option.flags |= autopath::kFlagBoth;
+    auto self = shared_from_this();
+    waiting_ = true;
+    resolve_routed(router_, ask_for(c.name, dns::kTypeAAAA), [self](const Resolution* aaaa) {
+      if (aaaa) self->w_.both = *aaaa;
+      self->finish();
+    });
+  }
+
+  void exhausted() {
+    if (servfail_seen_) {
+      w_.option.status = autopath::kServfailSeen;
+      w_.resolution = Resolution{};
+      w_.resolution.rcode = dns::kServFail;
+    } else {
+      w_.option.status = autopath::kExhausted;
+      w_.resolution = std::move(own_);
+    }
+    finish();
+  }
+
+  void finish() {
+    if (finished_) return;
+    finished_ = true;
+    done_(w_);
+  }
+
+  const Router& router_;
+  Ask ask_;
+  autopath::QueryOption query_;
+  std::function<void(AutopathWalk&)> done_;
+  bool ahead_;
+  Name base_;
+  std::vector<Candidate> candidates_;
+  size_t next_ = 0;   // the candidate to decide next
+  size_t asked_ = 0;  // candidates asked so far
+  bool deciding_ = false, finished_ = false;
+  bool waiting_ = false;  // for a second answer about the candidate being decided
+  AutopathWalk w_;
+  Resolution own_;
+  bool servfail_seen_ = false;
+  uint32_t skipped_ttl_ = UINT32_MAX;
+};
+
 }  // namespace
 
-AutopathWalk walk_candidates(const Store& store, const Faults& faults, const Name& qname,
-                             uint16_t qtype, const autopath::QueryOption& query) {
-  AutopathWalk w;
-  Name base;
-  if (!dns::name_strip_suffix(qname, query.suffix[0], base) || base.len <= 1) return w;
-
-  bool servfail_seen = false;
-  uint32_t skipped_ttl = UINT32_MAX;
-  Resolution own;
-  for (size_t i = 0; i < query.count; ++i) {
-    Name candidate;
-    if (!dns::name_concat(base, query.suffix[i], candidate)) continue;  // too long to exist
-    ++w.walked;
-    std::optional<Resolution> res = resolve(store, faults, candidate, qtype);
-    if (!res) {
-      w.drop = true;
-      return w;
-    }
-    if (i == 0) own = *res;
-    if (failed(*res)) {
-      servfail_seen = true;
-      continue;
-    }
-    if (!matches(store, candidate, qtype, query.flags, *res)) {
-      skipped_ttl = std::min(skipped_ttl, res->negative_ttl());
-      continue;
-    }
-    w.option.status = autopath::kMatched;
-    w.option.index = uint8_t(i);
-    if (i > 0) {
-      uint32_t ttl = std::min(
-          {skipped_ttl, res->min_ttl(), res->has_data ? UINT32_MAX : res->negative_ttl()});
-      Rr alias{dns::kTypeCNAME, ttl == UINT32_MAX ? 0 : ttl, {}};
-      put_name(alias.rdata, candidate);
-      w.alias = alias;
-    }
-    if ((query.flags & autopath::kFlagBoth) && qtype == dns::kTypeA) {
-      w.option.flags |= autopath::kFlagBoth;
-      for (const RrRef& r : store_lookup(store, candidate, dns::kTypeAAAA).records)
-        if (r.rr->type == dns::kTypeAAAA) w.additional.push_back(r);
-    }
-    w.resolution = std::move(*res);
-    return w;
-  }
-  if (servfail_seen) {
-    w.option.status = autopath::kServfailSeen;
-    w.resolution.rcode = dns::kServFail;
-  } else {
-    w.option.status = autopath::kExhausted;
-    w.resolution = std::move(own);
-  }
-  return w;
+void walk_candidates(const Router& router, const Ask& qname, const autopath::QueryOption& query,
+                     std::function<void(AutopathWalk&)> done) {
+  std::make_shared<Walker>(router, qname, query, std::move(done))->start();
 }
 
 }  // namespace rk8s::server

@@ -47,14 +47,4 @@ std::optional<Fault> Faults::find(const Name& name, uint16_t type) const {
   return std::nullopt;
 }
 
-std::optional<Resolution> resolve(const Store& store, const Faults& faults, const Name& name,
-                                  uint16_t type) {
-  std::optional<Fault> fault = faults.find(name, type);
-  if (!fault) return store_lookup(store, name, type);
-  if (fault->drop) return std::nullopt;
-  Resolution forced;
-  forced.rcode = fault->rcode;
-  return forced;
-}
-
 }  // namespace rk8s::server

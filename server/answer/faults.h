@@ -29,9 +29,4 @@ class Faults {
   std::unordered_map<std::string, Fault> by_key_;  // name key + "/" + type (0 = any)
 };
 
-// What `name` answers with the faults applied: nullopt when it is dropped,
-// an empty resolution with the fixed rcode when one is set, else the lookup.
-std::optional<Resolution> resolve(const Store& store, const Faults& faults, const Name& name,
-                                  uint16_t type);
-
 }  // namespace rk8s::server

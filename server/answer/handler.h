@@ -1,23 +1,19 @@
-// Query bytes in, reply bytes out: no sockets, so the fuzz target and the
-// unit tests drive exactly what the listeners run.
+// Query bytes in, reply bytes out, no sockets: the fuzz target and the unit
+// tests drive exactly what the listeners run. The reply comes at once from
+// the closed world, later from upstreams.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <vector>
 
 #include "server/answer/autopath_walk.h"
+#include "server/config/config.h"
 
 namespace rk8s::server {
 
-enum class AutopathMode {
-  on,       // protocol v1
-  off,      // ignore the option, as RFC 6891 says for unknown options
-  formerr,  // FORMERR on any EDNS option (a broken old server)
-  echo,     // echo every option verbatim (a middlebox): Q still set
-};
-
 struct HandlerConfig {
-  const Store* store = nullptr;
-  const Faults* faults = nullptr;
+  const Router* router = nullptr;
   AutopathMode mode = AutopathMode::on;
   uint16_t option_code = autopath::kDefaultCode;
 };
@@ -34,10 +30,12 @@ struct QueryInfo {
   size_t walked = 0;
 };
 
-// The reply's length in `out`, or 0 when no reply is sent (not a query,
-// too short to answer, or a dropped name). UDP replies honour the
-// client's EDNS payload size (512 without OPT) and set TC when cut.
-size_t handle_query(const HandlerConfig& config, Bytes query, bool tcp, uint8_t* out,
-                    size_t cap, QueryInfo& info);
+// The reply, empty when none is sent (not a query, too short to answer, a
+// dropped name). UDP replies honour the client's EDNS payload size (512
+// without OPT) and set TC when cut.
+using ReplyFn = std::function<void(std::vector<uint8_t>& reply, const QueryInfo& info)>;
+
+// Calls `reply` once. The config's sources outlive the call.
+void handle_query(const HandlerConfig& config, Bytes query, bool tcp, ReplyFn reply);
 
 }  // namespace rk8s::server

@@ -1,37 +1,44 @@
 #include "server/config/flags.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
+#include "server/config/yaml.h"
 #include "server/util/text.h"
-#include "util/ip.h"
 
 namespace rk8s::server {
 
 const char kUsage[] =
-    "usage: resolv-k8s-server --listen ADDR:PORT [--listen ...] [--cluster FILE]\n"
-    "       [--cluster-domain DOMAIN] [--zone FILE ...] [--autopath on|off|formerr|echo]\n"
-    "       [--autopath-code N] [--delay-ms N] [--query-log FILE] [--metrics ADDR:PORT]\n"
-    "       [--rcode NAME[/TYPE]=RCODE ...] [--drop NAME[/TYPE] ...]\n";
+    "usage: resolv-k8s-server --config FILE [TEST FLAGS]\n"
+    "       resolv-k8s-server --listen ADDR:PORT [--listen ...] [--cluster FILE]\n"
+    "           [--cluster-domain DOMAIN] [--zone FILE ...] [--autopath on|off]\n"
+    "           [--autopath-code N] [--metrics ADDR:PORT] [TEST FLAGS]\n"
+    "test flags: [--autopath formerr|echo] [--delay-ms N] [--query-log FILE]\n"
+    "           [--rcode NAME[/TYPE]=RCODE ...] [--drop NAME[/TYPE] ...]\n";
 
-bool parse_endpoint(const std::string& text, Endpoint& out) {
-  size_t colon = text.rfind(':');
-  if (colon == std::string::npos) return false;
-  std::string host = text.substr(0, colon);
-  unsigned long port;
-  if (!parse_uint(text.substr(colon + 1), 65535, port)) return false;
-  IpAddr ip;
-  bool v6 = host.size() > 2 && host.front() == '[' && host.back() == ']';
-  ip.family = v6 ? AF_INET6 : AF_INET;
-  if (!parse_inet_pton(ip.family, str(v6 ? host.substr(1, host.size() - 2) : host), ip.addr))
-    return false;
-  out = Endpoint{};
-  out.text = text;
-  out.len = ip_to_sockaddr(ip, uint16_t(port), &out.addr);
-  return true;
+namespace {
+
+// The flags as given, --config's file, and the flags given that describe
+// the closed world: a config file describes it instead.
+struct CommandLine {
+  ServerFlags flags;
+  std::string config_file;
+  std::vector<std::string> closed_world_flags;
+};
+
+// The flags a config file replaces; --autopath formerr and echo are test
+// knobs, valid with either.
+bool describes_closed_world(const std::string& flag, const std::string& value) {
+  for (const char* f : {"--listen", "--metrics", "--cluster", "--cluster-domain", "--zone",
+                        "--autopath-code"})
+    if (flag == f) return true;
+  return flag == "--autopath" && (value == "on" || value == "off");
 }
 
-ServerFlags parse_flags(int argc, char** argv) {
-  ServerFlags f;
+CommandLine read_command_line(int argc, char** argv) {
+  CommandLine cl;
+  ServerFlags& f = cl.flags;
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
     if (flag == "--help" || flag == "-h") {
@@ -42,7 +49,10 @@ ServerFlags parse_flags(int argc, char** argv) {
     std::string v = argv[++i];
     unsigned long n;
     auto bad = [&] { return std::runtime_error(flag + ": bad value '" + v + "'"); };
-    if (flag == "--listen" || flag == "--metrics") {
+    if (flag == "--config") {
+      if (v.empty()) throw bad();
+      cl.config_file = v;
+    } else if (flag == "--listen" || flag == "--metrics") {
       Endpoint e;
       if (!parse_endpoint(v, e)) throw bad();
       if (flag == "--listen") f.listen.push_back(e);
@@ -74,9 +84,63 @@ ServerFlags parse_flags(int argc, char** argv) {
     } else {
       throw std::runtime_error("unknown flag " + flag + " (see --help)");
     }
+    if (describes_closed_world(flag, v)) cl.closed_world_flags.push_back(flag);
   }
-  if (!f.help && f.listen.empty()) throw std::runtime_error("--listen is required (see --help)");
-  return f;
+  return cl;
+}
+
+void require_listen(const ServerFlags& f) {
+  if (f.listen.empty()) throw std::runtime_error("--listen is required (see --help)");
+}
+
+// One closed world for every name (the root zone), as the flags describe it.
+ServerConfig closed_world(const ServerFlags& f) {
+  ZoneServer everything;
+  everything.name = "closed-world";
+  everything.zones = {Name{}};
+  everything.zone_files = f.zones;
+  everything.cluster_file = f.cluster;
+  everything.cluster_domain = f.cluster_domain;
+  ServerConfig c;
+  c.listen = f.listen;
+  c.metrics = f.metrics;
+  c.autopath = f.autopath;
+  c.autopath_code = f.autopath_code;
+  c.servers.push_back(std::move(everything));
+  return c;
+}
+
+}  // namespace
+
+ServerFlags parse_flags(int argc, char** argv) {
+  CommandLine cl = read_command_line(argc, argv);
+  if (!cl.config_file.empty()) throw std::runtime_error("--config: not supported by this build");
+  if (!cl.flags.help) require_listen(cl.flags);
+  return cl.flags;
+}
+
+ServerConfig parse_command_line(int argc, char** argv) {
+  CommandLine cl = read_command_line(argc, argv);
+  ServerFlags& f = cl.flags;
+  if (f.help) {
+    fputs(kUsage, stdout);
+    exit(0);
+  }
+  ServerConfig c;
+  if (cl.config_file.empty()) {
+    require_listen(f);
+    c = closed_world(f);
+  } else {
+    if (!cl.closed_world_flags.empty())
+      throw std::runtime_error(cl.closed_world_flags[0] + ": not with --config (the file says it)");
+    c = load_config_file(cl.config_file);
+    if (f.autopath == AutopathMode::formerr || f.autopath == AutopathMode::echo)
+      c.autopath = f.autopath;
+  }
+  c.delay_ms = f.delay_ms;
+  c.query_log = f.query_log;
+  c.faults = std::move(f.faults);
+  return c;
 }
 
 }  // namespace rk8s::server

@@ -1,22 +1,13 @@
 // The command line (server/README.md lists every flag).
 #pragma once
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "server/answer/handler.h"
+#include "server/config/config.h"
 
 namespace rk8s::server {
-
-struct Endpoint {
-  sockaddr_storage addr = {};
-  socklen_t len = 0;
-  std::string text;  // as given: 127.0.0.1:53, [::1]:53
-};
 
 struct ServerFlags {
   std::vector<Endpoint> listen;
@@ -34,9 +25,12 @@ struct ServerFlags {
 
 extern const char kUsage[];
 
-// "ADDR:PORT" or "[V6ADDR]:PORT".
-bool parse_endpoint(const std::string& text, Endpoint& out);
-// Throws std::runtime_error with a one-line message on a bad flag.
+// Throws std::runtime_error with a one-line message on a bad flag; refuses
+// --config.
 ServerFlags parse_flags(int argc, char** argv);
+// With --config, its file's ServerConfig (a LoadError for a bad file);
+// without, the flags' closed world: one ZoneServer for every name. The
+// test knobs apply to either. --help prints kUsage and exits 0.
+ServerConfig parse_command_line(int argc, char** argv);
 
 }  // namespace rk8s::server

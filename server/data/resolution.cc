@@ -22,14 +22,32 @@ const Node* wildcard(const Store& store, const Name& name, const Name& apex) {
 
 }  // namespace
 
+constexpr uint32_t kStaleTtl = 30;  // RFC 8767's suggestion
+
+uint32_t Resolution::ttl_of(const Rr& rr) const {
+  if (stale) return kStaleTtl;
+  uint32_t ttl = std::min(rr.ttl, entry_ttl);
+  return ttl > age ? ttl - age : 0;
+}
+
 uint32_t Resolution::min_ttl() const {
   uint32_t ttl = UINT32_MAX;
-  for (const RrRef& r : records) ttl = std::min(ttl, r.rr->ttl);
+  for (const RrRef& r : records) ttl = std::min(ttl, ttl_of(*r.rr));
   return ttl;
 }
 
+const RrRef* Resolution::soa() const {
+  for (const RrRef& r : authority)
+    if (r.rr->type == dns::kTypeSOA) return &r;
+  return nullptr;
+}
+
 uint32_t Resolution::negative_ttl() const {
-  return soa ? soa_negative_ttl(*soa->rr) : UINT32_MAX;
+  const RrRef* s = soa();
+  if (!s) return UINT32_MAX;
+  Rr counted = *s->rr;
+  counted.ttl = ttl_of(counted);
+  return soa_negative_ttl(counted);
 }
 
 Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
@@ -46,7 +64,7 @@ Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
     if (!node) node = wildcard(store, name, zone->apex);
     if (!node) {
       res.rcode = dns::kNxDomain;
-      res.soa = RrRef{zone->apex, &zone->soa};
+      res.authority.push_back(RrRef{zone->apex, &zone->soa});
       return res;
     }
     const Rr* cname = node->first(dns::kTypeCNAME);
@@ -60,7 +78,7 @@ Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
         res.records.push_back(RrRef{name, &rr});
         res.has_data = true;
       }
-    if (!res.has_data) res.soa = RrRef{zone->apex, &zone->soa};
+    if (!res.has_data) res.authority.push_back(RrRef{zone->apex, &zone->soa});
     return res;
   }
   // A CNAME loop or an overlong chain in the data.

@@ -3,7 +3,7 @@
 // SOA for negative answers. Closed world: a name under no zone is NXDOMAIN.
 #pragma once
 
-#include <optional>
+#include <memory>
 #include <vector>
 
 #include "server/data/store.h"
@@ -15,16 +15,31 @@ struct RrRef {
   const Rr* rr = nullptr;
 };
 
+// What one name and type resolve to, from the store or from an upstream
+// through the cache: an answer's sections, and how to write their TTLs.
 struct Resolution {
   uint8_t rcode = dns::kNoError;
   bool authoritative = false;
-  bool has_data = false;        // records of the type at the end of the chain
-  std::vector<RrRef> records;   // the CNAME chain, then the data
-  std::optional<RrRef> soa;     // negative answers inside a zone
+  bool has_data = false;          // records of the type at the end of the chain
+  std::vector<RrRef> records;     // the answer section: the CNAME chain, then the data
+  std::vector<RrRef> authority;   // the zone's SOA for a negative answer; an upstream's
+  std::vector<RrRef> additional;
+  // A cached answer, kept entry_ttl seconds and `age` seconds old: its
+  // TTLs count down; stale (RFC 8767), they say 30 s. `keep` holds the
+  // records.
+  uint32_t entry_ttl = UINT32_MAX;
+  uint32_t age = 0;
+  bool stale = false;
+  bool recursive = false;  // from an upstream: RA
+  std::shared_ptr<const void> keep;
 
   bool exists() const { return rcode == dns::kNoError; }
+  // The TTL `rr` is written with.
+  uint32_t ttl_of(const Rr& rr) const;
   // The lowest TTL of the records; UINT32_MAX when there are none.
   uint32_t min_ttl() const;
+  // The SOA of the authority section, or null.
+  const RrRef* soa() const;
   // RFC 2308 negative TTL from the SOA; UINT32_MAX when there is no SOA.
   uint32_t negative_ttl() const;
 };

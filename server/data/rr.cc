@@ -45,7 +45,7 @@ uint32_t soa_negative_ttl(const Rr& soa) {
   return std::min(soa.ttl, minimum);
 }
 
-bool write_rr(dns::Writer& w, dns::Section section, const Name& owner, const Rr& rr) {
+bool write_rr(dns::Writer& w, dns::Section section, const Name& owner, const Rr& rr, uint32_t ttl) {
   Bytes rdata = rdata_of(rr);
   switch (rr.type) {
     case dns::kTypeCNAME:
@@ -53,7 +53,7 @@ bool write_rr(dns::Writer& w, dns::Section section, const Name& owner, const Rr&
     case dns::kTypePTR:
     case dns::kTypeMX:
     case dns::kTypeSRV:
-      return w.begin_record(section, owner, rr.type, rr.ttl) &&
+      return w.begin_record(section, owner, rr.type, ttl) &&
              w.rdata_bytes(Bytes{rdata.data, name_offset(rr.type)}) &&
              w.rdata_name(rr_target(rr)) && w.end_record();
     case dns::kTypeSOA: {
@@ -61,12 +61,12 @@ bool write_rr(dns::Writer& w, dns::Section section, const Name& owner, const Rr&
       size_t off = 0;
       dns::name_from_wire(rdata, off, mname);
       dns::name_from_wire(rdata, off, rname);
-      return w.begin_record(section, owner, rr.type, rr.ttl) && w.rdata_name(mname) &&
+      return w.begin_record(section, owner, rr.type, ttl) && w.rdata_name(mname) &&
              w.rdata_name(rname) && w.rdata_bytes(Bytes{rdata.data + off, rdata.size - off}) &&
              w.end_record();
     }
     default:
-      return w.record(section, owner, rr.type, rr.ttl, rdata);
+      return w.record(section, owner, rr.type, ttl, rdata);
   }
 }
 

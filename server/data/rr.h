@@ -27,8 +27,8 @@ Name rr_target(const Rr& rr);
 // RFC 2308: the negative TTL of a zone is min(SOA TTL, SOA MINIMUM).
 uint32_t soa_negative_ttl(const Rr& soa);
 
-// Appends `rr` owned by `owner`; false when it did not fit (the Writer is
-// then full and the message truncated).
-bool write_rr(dns::Writer& w, dns::Section section, const Name& owner, const Rr& rr);
+// Appends `rr` owned by `owner`, with `ttl`; false when it did not fit (the
+// Writer is then full and the message truncated).
+bool write_rr(dns::Writer& w, dns::Section section, const Name& owner, const Rr& rr, uint32_t ttl);
 
 }  // namespace rk8s::server

@@ -107,8 +107,8 @@ TEST(KubernetesSchema, NegativeAnswersCarryTheZoneSoa) {
   };
   for (const auto& c : cases) {
     Resolution res = store_lookup(test::fixture_store(), N(c.name), dns::kTypeA);
-    ASSERT_TRUE(res.soa) << c.name;
-    EXPECT_EQ(name_text(res.soa->owner), c.apex);
+    ASSERT_TRUE(res.soa()) << c.name;
+    EXPECT_EQ(name_text(res.soa()->owner), c.apex);
     EXPECT_EQ(res.negative_ttl(), 5u);
   }
 }

@@ -164,8 +164,13 @@ startup "malformed zone" "^resolv-k8s-server: $work/bad.zone:3: bad address '1.2
 	--listen 127.0.0.60:53 --zone "$work/bad.zone"
 startup "unreadable file" "^resolv-k8s-server: /nonexistent.zone: No such file or directory$" \
 	--listen 127.0.0.60:53 --zone /nonexistent.zone
-startup "port in use" "^resolv-k8s-server: bind 127.0.0.53:53/udp: Address already in use$" \
-	--listen 127.0.0.53:53
+# Another instance may share a port (SO_REUSEPORT); another program may not.
+python3 -c 'import socket, time; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.61", 53)); time.sleep(10)' &
+holder=$!
+sleep 0.3
+startup "port in use" "^resolv-k8s-server: bind 127.0.0.61:53/udp: Address already in use$" \
+	--listen 127.0.0.61:53
+kill $holder
 startup "bad flag" "^resolv-k8s-server: unknown flag --frob" --listen 127.0.0.60:53 --frob 1
 startup "bad fault" "^resolv-k8s-server: --rcode: bad value 'x=BOGUS'$" --listen 127.0.0.60:53 --rcode x=BOGUS
 

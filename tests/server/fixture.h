@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "server/answer/closed_world.h"
+#include "server/answer/handler.h"
 #include "server/data/load.h"
 #include "server/data/resolution.h"
 
@@ -27,6 +29,39 @@ inline Name N(const char* text) {
   Name n;
   parse_name(text, n);
   return n;
+}
+
+// The fixtures as a closed world answering every name, with `faults`.
+struct FixtureWorld {
+  ClosedWorld world;
+  Router router;
+  explicit FixtureWorld(const Faults& faults)
+      : world(std::shared_ptr<const Store>(&fixture_store(), [](const Store*) {}), faults) {
+    router.add(Name{}, &world);
+  }
+};
+
+// An autopath walk over the fixtures, to its end (the closed world answers
+// at once).
+inline AutopathWalk walk(const Faults& faults, const Name& qname, uint16_t qtype,
+                         const autopath::QueryOption& option) {
+  FixtureWorld w(faults);
+  AutopathWalk out;
+  walk_candidates(w.router, Ask{qname, qtype}, option, [&](AutopathWalk& done) { out = done; });
+  return out;
+}
+
+// A query answered from the fixtures: the reply bytes (empty: none sent).
+inline std::vector<uint8_t> handle(const Faults& faults, const std::vector<uint8_t>& query,
+                                   AutopathMode mode, bool tcp, QueryInfo& info) {
+  FixtureWorld w(faults);
+  std::vector<uint8_t> out;
+  handle_query(HandlerConfig{&w.router, mode, autopath::kDefaultCode}, Bytes{query.data(), query.size()},
+               tcp, [&](std::vector<uint8_t>& reply, const QueryInfo& i) {
+                 out = reply;
+                 info = i;
+               });
+  return out;
 }
 
 // "TYPE rdata" in dig's style, without owner and TTL.

@@ -13,8 +13,7 @@ using test::N;
 constexpr uint16_t kCode = autopath::kDefaultCode;
 
 struct Sent {
-  size_t size = 0;
-  uint8_t buf[65535];
+  std::vector<uint8_t> bytes;
   QueryInfo info;
 };
 
@@ -29,9 +28,8 @@ std::vector<uint8_t> query(const char* name, uint16_t type, uint16_t udp_size,
 std::unique_ptr<Sent> send(const std::vector<uint8_t>& q, AutopathMode mode = AutopathMode::on,
                            bool tcp = false) {
   static const Faults faults;
-  HandlerConfig config{&test::fixture_store(), &faults, mode, kCode};
   auto s = std::make_unique<Sent>();
-  s->size = handle_query(config, Bytes{q.data(), q.size()}, tcp, s->buf, sizeof s->buf, s->info);
+  s->bytes = test::handle(faults, q, mode, tcp, s->info);
   return s;
 }
 
@@ -44,7 +42,7 @@ struct Parsed {
 
 Parsed parse(const Sent& s) {
   Parsed p;
-  dns::Reader r(s.buf, s.size);
+  dns::Reader r(s.bytes.data(), s.bytes.size());
   EXPECT_TRUE(r.header(p.header));
   dns::Question q;
   for (int i = 0; i < p.header.qdcount; ++i) EXPECT_TRUE(r.question(q));
@@ -85,7 +83,7 @@ TEST(HandlerEdns, PayloadSizeAndTruncation) {
     EXPECT_EQ(p.header.tc(), c.truncated) << c.rule;
     EXPECT_EQ(p.answers == 40, !c.truncated) << c.rule;
     EXPECT_EQ(p.has_opt, c.udp_size != 0) << c.rule << ": OPT survives truncation";
-    EXPECT_LE(s->size, c.tcp ? 65535u : std::max<size_t>(512, c.udp_size)) << c.rule;
+    EXPECT_LE(s->bytes.size(), c.tcp ? 65535u : std::max<size_t>(512, c.udp_size)) << c.rule;
   }
 }
 
@@ -107,10 +105,10 @@ TEST(HandlerMalformed, FormerrOrSilence) {
   for (const auto& c : cases) {
     auto s = send(c.bytes);
     if (c.rcode < 0) {
-      EXPECT_EQ(s->size, 0u) << c.rule;
+      EXPECT_EQ(s->bytes.size(), 0u) << c.rule;
       continue;
     }
-    ASSERT_GE(s->size, 12u) << c.rule;
+    ASSERT_GE(s->bytes.size(), 12u) << c.rule;
     Parsed p = parse(*s);
     EXPECT_EQ(p.header.rcode(), c.rcode) << c.rule;
     EXPECT_EQ(p.header.id, 0x1234) << c.rule;
@@ -174,12 +172,11 @@ TEST(HandlerModes, MalformedOptionIsRejectedAndAnsweredPlainly) {
 TEST(HandlerModes, DroppedCandidateEndsTheWalkWithAPlainRejectedAnswer) {
   Faults faults;
   ASSERT_TRUE(faults.add_drop("nosuch.svc.cluster.local"));
-  HandlerConfig config{&test::fixture_store(), &faults, AutopathMode::on, kCode};
   std::vector<uint8_t> payload = autopath_payload({"shop.svc.cluster.local", "svc.cluster.local"}, 0);
   std::vector<dns::EdnsOption> options{{kCode, Bytes{payload.data(), payload.size()}}};
   std::vector<uint8_t> q = query("nosuch.shop.svc.cluster.local", dns::kTypeA, 1232, options);
   auto s = std::make_unique<Sent>();
-  s->size = handle_query(config, Bytes{q.data(), q.size()}, false, s->buf, sizeof s->buf, s->info);
+  s->bytes = test::handle(faults, q, AutopathMode::on, false, s->info);
   Parsed p = parse(*s);
   EXPECT_EQ(p.header.rcode(), dns::kNxDomain);  // QNAME's own answer
   Bytes value;

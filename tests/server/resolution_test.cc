@@ -52,7 +52,7 @@ TEST(Lookup, ChainsWildcardsAndNegatives) {
     Resolution res = store_lookup(test::fixture_store(), N(c.name), c.type);
     EXPECT_EQ(res.rcode, c.rcode) << c.rule;
     EXPECT_EQ(res.has_data, c.has_data) << c.rule;
-    EXPECT_EQ(bool(res.soa), c.soa) << c.rule;
+    EXPECT_EQ(bool(res.soa()), c.soa) << c.rule;
     EXPECT_EQ(records_text(res.records), c.records) << c.rule;
   }
 }

@@ -58,7 +58,7 @@ TEST(ZoneFileTtl, ExplicitThenDollarTtlInEitherOrder) {
 
 TEST(ZoneFileTtl, SoaMinimumInUnitsAndNegativeTtl) {
   Resolution res = store_lookup(test::fixture_store(), N("nope.example.com"), dns::kTypeA);
-  ASSERT_TRUE(res.soa);
+  ASSERT_TRUE(res.soa());
   EXPECT_EQ(res.negative_ttl(), 60u);
 }
 

@@ -1,9 +1,9 @@
-// Query IDs from the kernel's random pool.
+// Query IDs from the kernel's random pool (random.h).
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "transport/exchange.h"
+#include "util/random.h"
 
 namespace rk8s {
 

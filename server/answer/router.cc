@@ -1,0 +1,26 @@
+#include "server/answer/router.h"
+
+namespace rk8s::server {
+
+bool Router::add(const Name& zone, Source* source) {
+  for (const Zone& z : zones_)
+    if (dns::name_equal(z.apex, zone)) return false;
+  zones_.push_back(Zone{zone, source});
+  return true;
+}
+
+Source* Router::route(const Name& name) const {
+  const Zone* best = nullptr;
+  for (const Zone& z : zones_)
+    if (dns::name_ends_with(name, z.apex) && (!best || z.apex.len > best->apex.len)) best = &z;
+  return best ? best->source : fallback_;
+}
+
+void resolve_routed(const Router& router, const Ask& ask, Resolved done) {
+  if (Source* source = router.route(ask.name)) return source->resolve(ask, std::move(done));
+  Resolution refused;
+  refused.rcode = dns::kRefused;
+  done(&refused);
+}
+
+}  // namespace rk8s::server

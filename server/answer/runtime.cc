@@ -1,0 +1,51 @@
+#include "server/answer/runtime.h"
+
+#include <stdexcept>
+
+#include "server/answer/closed_world.h"
+#include "server/data/load.h"
+#include "server/util/names.h"
+
+namespace rk8s::server {
+
+Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const Warn& warn)
+    : config_(config) {
+  auto add_forwarder = [&](const ForwardConfig& f) {
+    auto forwarder = std::make_unique<Forwarder>(std::make_shared<Upstreams>(f, shared.metrics), shared);
+    forwarders_.push_back(forwarder.get());
+    sources_.push_back(std::move(forwarder));
+    return sources_.back().get();
+  };
+  for (const ZoneServer& s : config_.servers) {
+    Source* source;
+    if (s.forward) {
+      source = add_forwarder(*s.forward);
+    } else {
+      auto store = std::make_shared<Store>();
+      load_store(s.cluster_file, s.cluster_domain, s.zone_files, warn, *store);
+      auto world = std::make_unique<ClosedWorld>(std::move(store), config_.faults);
+      worlds_.push_back(world.get());
+      source = world.get();
+      sources_.push_back(std::move(world));
+    }
+    for (const Name& zone : s.zones)
+      if (!router_.add(zone, source))
+        throw std::runtime_error("zone " + name_text(zone) + " is served twice");
+  }
+  if (config_.upstream_resolvers) router_.set_fallback(add_forwarder(*config_.upstream_resolvers));
+  handler_ = HandlerConfig{&router_, config_.autopath, config_.autopath_code};
+}
+
+bool Runtime::ready() const {
+  for (const Forwarder* f : forwarders_)
+    if (!f->upstreams().any_healthy()) return false;
+  return true;
+}
+
+size_t Runtime::names() const {
+  size_t n = 0;
+  for (const ClosedWorld* w : worlds_) n += w->store().node_count();
+  return n;
+}
+
+}  // namespace rk8s::server

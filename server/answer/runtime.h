@@ -1,0 +1,40 @@
+// What a configuration becomes: a closed world per data server, loaded
+// from its files; a forwarder per forwarding server and for the upstream
+// resolvers; the router between them. SIGHUP builds a new one and swaps
+// it in; a query keeps the one it started with.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "server/answer/closed_world.h"
+#include "server/answer/handler.h"
+#include "server/data/cluster.h"
+#include "server/forward/forwarder.h"
+
+namespace rk8s::server {
+
+class Runtime {
+ public:
+  // Loads every file; throws LoadError or std::runtime_error, one line.
+  Runtime(const ServerConfig& config, const ForwardShared& shared, const Warn& warn);
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  const ServerConfig& config() const { return config_; }
+  const HandlerConfig& handler() const { return handler_; }
+  // Every forwarding zone has an upstream that is not down.
+  bool ready() const;
+  // Names held by the closed worlds.
+  size_t names() const;
+
+ private:
+  ServerConfig config_;
+  std::vector<std::unique_ptr<Source>> sources_;
+  std::vector<const Forwarder*> forwarders_;
+  std::vector<const ClosedWorld*> worlds_;
+  Router router_;
+  HandlerConfig handler_;
+};
+
+}  // namespace rk8s::server

@@ -1,0 +1,140 @@
+#include "server/cache/cache.h"
+
+#include <algorithm>
+#include <atomic>
+#include <list>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+
+namespace rk8s::server {
+
+namespace {
+
+using std::chrono::seconds;
+
+// Least recently used entries are evicted shard by shard: that is close to
+// the whole cache's order only while each shard holds many entries.
+constexpr size_t kMaxShards = 32;
+constexpr size_t kMinShardCapacity = 64;
+
+struct KeyHash {
+  size_t operator()(const CacheKey& k) const {
+    uint64_t rest = uint64_t(k.type) << 32 | uint64_t(k.klass) << 16 | k.dnssec_ok << 1 |
+                    k.checking_disabled;
+    return std::hash<std::string>{}(k.name) ^ size_t(rest * 0x9e3779b97f4a7c15);
+  }
+};
+
+void bump(std::atomic<uint64_t>& counter) { counter.fetch_add(1, std::memory_order_relaxed); }
+
+uint64_t read(const std::atomic<uint64_t>& counter) {
+  return counter.load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
+// alignas: shards used by different threads share no cache line.
+struct alignas(64) Cache::Shard {
+  struct Entry {
+    std::shared_ptr<const CachedAnswer> answer;
+    Clock::time_point stored;
+    uint32_t ttl = 0;
+    std::list<const CacheKey*>::iterator used;  // its place in `lru`
+  };
+
+  using Map = std::unordered_map<CacheKey, Entry, KeyHash>;
+
+  std::mutex mutex;
+  size_t capacity = 0;
+  Map entries;
+  std::list<const CacheKey*> lru;  // the most recently used first
+  // Written under `mutex`, read without it by counters().
+  std::atomic<uint64_t> hits{0}, misses{0}, stale_served{0}, evictions{0}, size{0};
+
+  // Returns the entry's answer, so that it is freed once the mutex is released.
+  std::shared_ptr<const CachedAnswer> remove(Map::iterator it) {
+    std::shared_ptr<const CachedAnswer> answer = std::move(it->second.answer);
+    lru.erase(it->second.used);
+    entries.erase(it);
+    size.store(entries.size(), std::memory_order_relaxed);
+    return answer;
+  }
+};
+
+Cache::Cache(size_t capacity)
+    : shard_count_(std::clamp<size_t>(capacity / kMinShardCapacity, 1, kMaxShards)),
+      shards_(new Shard[shard_count_]) {
+  for (size_t i = 0; i < shard_count_; i++)
+    shards_[i].capacity = capacity / shard_count_ + (i < capacity % shard_count_);
+}
+
+Cache::~Cache() = default;
+
+Cache::Shard& Cache::shard_of(const CacheKey& key) {
+  return shards_[KeyHash{}(key) % shard_count_];
+}
+
+std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, bool stale_ok) {
+  Shard& shard = shard_of(key);
+  std::shared_ptr<const CachedAnswer> dropped;
+  std::lock_guard lock(shard.mutex);
+  auto it = shard.entries.find(key);
+  if (it == shard.entries.end()) {
+    bump(shard.misses);
+    return std::nullopt;
+  }
+  Shard::Entry& e = it->second;
+  seconds age = std::chrono::floor<seconds>(std::max(now - e.stored, Clock::duration::zero()));
+  bool stale = age >= seconds(e.ttl);
+  bool gone = age >= seconds(e.ttl) + kStaleWindow;
+  if (gone) dropped = shard.remove(it);
+  if (gone || (stale && !stale_ok)) {
+    bump(shard.misses);
+    return std::nullopt;
+  }
+  shard.lru.splice(shard.lru.begin(), shard.lru, e.used);
+  bump(stale ? shard.stale_served : shard.hits);
+  return CacheHit{e.answer, e.ttl, uint32_t(std::min<seconds::rep>(age.count(), UINT32_MAX)),
+                  stale};
+}
+
+void Cache::insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answer, uint32_t ttl,
+                   Clock::time_point now) {
+  if (ttl == 0) return;
+  Shard& shard = shard_of(key);
+  std::shared_ptr<const CachedAnswer> replaced, evicted;
+  std::lock_guard lock(shard.mutex);
+  if (shard.capacity == 0) return;
+  auto [it, added] = shard.entries.try_emplace(key);
+  Shard::Entry& e = it->second;
+  if (added) {
+    shard.lru.push_front(&it->first);
+    e.used = shard.lru.begin();
+  } else {
+    shard.lru.splice(shard.lru.begin(), shard.lru, e.used);
+  }
+  replaced = std::exchange(e.answer, std::move(answer));
+  e.stored = now;
+  e.ttl = ttl;
+  if (shard.entries.size() > shard.capacity) {
+    evicted = shard.remove(shard.entries.find(*shard.lru.back()));
+    bump(shard.evictions);
+  }
+  shard.size.store(shard.entries.size(), std::memory_order_relaxed);
+}
+
+CacheCounters Cache::counters() const {
+  CacheCounters c;
+  for (size_t i = 0; i < shard_count_; i++) {
+    const Shard& s = shards_[i];
+    c.hits += read(s.hits);
+    c.misses += read(s.misses);
+    c.stale_served += read(s.stale_served);
+    c.evictions += read(s.evictions);
+    c.entries += read(s.size);
+  }
+  return c;
+}
+
+}  // namespace rk8s::server

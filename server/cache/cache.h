@@ -1,0 +1,69 @@
+// Upstreams' answers shared by every thread: shards, each an LRU list and
+// a map under its own mutex, that split the capacity between them. Time is
+// the caller's steady_clock reading, so tests control it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "server/cache/reply.h"
+
+namespace rk8s::server {
+
+// CoreDNS's key: EDNS options are not in it.
+struct CacheKey {
+  std::string name;  // name_key(): one key whatever the query's case
+  uint16_t type = 0;
+  uint16_t klass = dns::kClassIN;
+  bool dnssec_ok = false;          // DO
+  bool checking_disabled = false;  // CD
+
+  bool operator==(const CacheKey&) const = default;
+};
+
+struct CacheHit {
+  std::shared_ptr<const CachedAnswer> answer;
+  uint32_t ttl = 0;    // as inserted
+  uint32_t age = 0;    // whole seconds since it was inserted
+  bool stale = false;  // expired, served under RFC 8767
+};
+
+// Every find() counts one of hits, stale_served and misses.
+struct CacheCounters {
+  uint64_t hits = 0;
+  uint64_t misses = 0;
+  uint64_t stale_served = 0;
+  uint64_t evictions = 0;  // least recently used entries dropped for room
+  uint64_t entries = 0;
+};
+
+class Cache {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // How long past its TTL an entry may still be served stale.
+  static constexpr std::chrono::seconds kStaleWindow{3600};
+
+  // At most `capacity` entries, fresh and stale together; 0 caches nothing.
+  explicit Cache(size_t capacity);
+  ~Cache();
+
+  // The entry while fresh; with `stale_ok`, also until kStaleWindow past
+  // its expiry. A hit makes it the most recently used.
+  std::optional<CacheHit> find(const CacheKey& key, Clock::time_point now, bool stale_ok);
+  // Replaces any entry of `key`; a `ttl` of 0 stores and replaces nothing.
+  void insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answer, uint32_t ttl,
+              Clock::time_point now);
+  CacheCounters counters() const;
+
+ private:
+  struct Shard;
+  Shard& shard_of(const CacheKey& key);
+
+  size_t shard_count_;
+  std::unique_ptr<Shard[]> shards_;
+};
+
+}  // namespace rk8s::server

@@ -1,0 +1,84 @@
+// What the server is told to do: the YAML file of --config (yaml.cc), or
+// the command line's closed world (flags.cc). Names follow the OpenShift
+// DNS operator API (spec.servers, forwardPlugin, upstreamResolvers, cache).
+#pragma once
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dns/autopath.h"
+#include "server/answer/faults.h"
+#include "util/ip.h"
+
+namespace rk8s::server {
+
+// An address to listen on: 127.0.0.1:53, [::1]:53.
+struct Endpoint {
+  sockaddr_storage addr = {};
+  socklen_t len = 0;
+  std::string text;  // as given
+};
+
+// An upstream DNS server: "10.96.0.11" (port 53) or "10.96.0.12:5353".
+struct Upstream {
+  IpAddr address;
+  uint16_t port = 53;
+  std::string text;  // "10.96.0.12:5353", the metrics' label
+};
+
+enum class Policy : uint8_t { random, round_robin, sequential };
+
+// forwardPlugin, and upstreamResolvers.
+struct ForwardConfig {
+  std::vector<Upstream> upstreams;  // 1 to 15
+  Policy policy = Policy::random;
+  bool tcp_only = false;            // protocolStrategy: TCP
+};
+
+// One entry of `servers`: its zones either forwarded or served from files
+// (the closed world: a name under none of its data is NXDOMAIN).
+struct ZoneServer {
+  std::string name;
+  std::vector<dns::Name> zones;
+  std::optional<ForwardConfig> forward;  // forwardPlugin
+  std::vector<std::string> zone_files;   // zoneFiles, RFC 1035 files
+  std::string cluster_file;              // clusterFile, kubectl JSON
+  std::string cluster_domain = "cluster.local";  // clusterDomain
+};
+
+struct CacheConfig {
+  size_t capacity = 10000;     // entries
+  uint32_t positive_ttl = 900;  // seconds; OpenShift's defaults
+  uint32_t negative_ttl = 30;
+};
+
+enum class AutopathMode : uint8_t {
+  on,       // protocol v1
+  off,      // ignore the option, as RFC 6891 says for unknown options
+  formerr,  // FORMERR on any EDNS option (a broken old server; tests)
+  echo,     // echo every option verbatim (a middlebox; tests): Q still set
+};
+
+struct ServerConfig {
+  std::vector<Endpoint> listen;   // UDP and TCP each
+  std::optional<Endpoint> health;   // GET /health, GET /ready
+  std::optional<Endpoint> metrics;  // GET /metrics
+  AutopathMode autopath = AutopathMode::on;  // autopath: {enabled: false} is off
+  uint16_t autopath_code = autopath::kDefaultCode;
+  CacheConfig cache;
+  std::vector<ZoneServer> servers;                 // longest zone suffix wins
+  std::optional<ForwardConfig> upstream_resolvers;  // everything no server matches
+  // Test knobs, from the command line only.
+  unsigned delay_ms = 0;
+  std::string query_log;
+  Faults faults;
+};
+
+// "ADDR:PORT" or "[V6ADDR]:PORT".
+bool parse_endpoint(const std::string& text, Endpoint& out);
+
+}  // namespace rk8s::server

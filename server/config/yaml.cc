@@ -1,0 +1,224 @@
+#include "server/config/yaml.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "files/watched_file.h"
+#include "server/config/address.h"
+#include "server/config/system_resolv_conf.h"
+#include "server/config/yaml_field.h"
+#include "server/data/load_error.h"
+#include "server/util/names.h"
+
+namespace rk8s::server {
+
+namespace {
+
+constexpr size_t kMaxUpstreams = 15;  // OpenShift's limit
+constexpr unsigned long kMaxCacheEntries = 100'000'000;
+
+// Empty when it is a regular file that can be opened for reading, else
+// why not. Nothing else is opened: a FIFO would block, a device may act.
+std::string unreadable(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return strerror(errno);
+  if (!S_ISREG(st.st_mode)) return "not a regular file";
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return strerror(errno);
+  close(fd);
+  return "";
+}
+
+class ConfigReader {
+ public:
+  ConfigReader(const std::string& base_dir, const std::string& resolv_conf)
+      : base_dir_(base_dir), resolv_conf_(resolv_conf) {}
+
+  ServerConfig read(const Field& document) {
+    Mapping m = document.mapping(
+        {"listen", "health", "metrics", "autopath", "cache", "servers", "upstreamResolvers"});
+    ServerConfig c;
+    for (const Field& e : m.need("listen").items(1, SIZE_MAX)) c.listen.push_back(endpoint(e));
+    if (const Field* f = m.find("health")) c.health = endpoint(*f);
+    if (const Field* f = m.find("metrics")) c.metrics = endpoint(*f);
+    if (const Field* f = m.find("autopath")) read_autopath(*f, c);
+    if (const Field* f = m.find("cache")) c.cache = cache(*f);
+    if (const Field* f = m.find("servers"))
+      for (const Field& s : f->items(0, SIZE_MAX)) c.servers.push_back(server(s));
+    if (const Field* f = m.find("upstreamResolvers")) c.upstream_resolvers = upstream_resolvers(*f);
+    if (c.servers.empty() && !c.upstream_resolvers)
+      document.fail("no servers and no upstreamResolvers: nothing to answer with");
+    return c;
+  }
+
+ private:
+  static Endpoint endpoint(const Field& f) {
+    Endpoint e;
+    std::string text = f.text();
+    if (!parse_endpoint(text, e)) f.fail("'" + text + "' is not ADDR:PORT or [IPV6ADDR]:PORT");
+    return e;
+  }
+
+  static void read_autopath(const Field& f, ServerConfig& c) {
+    Mapping m = f.mapping({"enabled", "code"});
+    if (const Field* e = m.find("enabled"))
+      c.autopath = e->boolean() ? AutopathMode::on : AutopathMode::off;
+    if (const Field* code = m.find("code"))
+      c.autopath_code = uint16_t(code->number(autopath::kMinCode, autopath::kMaxCode));
+  }
+
+  static CacheConfig cache(const Field& f) {
+    Mapping m = f.mapping({"capacity", "positiveTTL", "negativeTTL"});
+    CacheConfig c;
+    if (const Field* n = m.find("capacity")) c.capacity = n->number(1, kMaxCacheEntries);
+    if (const Field* d = m.find("positiveTTL")) c.positive_ttl = d->duration_seconds();
+    if (const Field* d = m.find("negativeTTL")) c.negative_ttl = d->duration_seconds();
+    return c;
+  }
+
+  ZoneServer server(const Field& f) {
+    Mapping m = f.mapping(
+        {"name", "zones", "forwardPlugin", "zoneFiles", "clusterFile", "clusterDomain"});
+    ZoneServer s;
+    const Field& name = m.need("name");
+    s.name = name.text();
+    if (s.name.empty()) name.fail("must not be empty");
+    if (!server_names_.insert(s.name).second) name.fail("a second server named '" + s.name + "'");
+    for (const Field& z : m.need("zones").items(1, SIZE_MAX)) s.zones.push_back(zone(z, s.name));
+    const Field* forward = m.find("forwardPlugin");
+    if (forward) s.forward = forward_plugin(*forward);
+    if (const Field* files = m.find("zoneFiles"))
+      for (const Field& file : files->items(1, SIZE_MAX)) s.zone_files.push_back(readable(file));
+    const Field* cluster = m.find("clusterFile");
+    if (cluster) s.cluster_file = readable(*cluster);
+    if (const Field* domain = m.find("clusterDomain")) {
+      if (!cluster) domain->fail("needs clusterFile");
+      s.cluster_domain = domain->text();
+      Name n;
+      if (!parse_name(s.cluster_domain, n) || n.len <= 1)
+        domain->fail("'" + s.cluster_domain + "' is not a domain name below the root");
+    }
+    bool data = !s.zone_files.empty() || !s.cluster_file.empty();
+    if (forward && data) forward->fail("a server forwards or serves zoneFiles/clusterFile, not both");
+    if (!forward && !data) f.fail("needs forwardPlugin, or zoneFiles and/or clusterFile");
+    return s;
+  }
+
+  // Each zone is served by one server only.
+  Name zone(const Field& f, const std::string& server) {
+    std::string text = f.text();
+    Name name;
+    if (text.empty() || !parse_name(text, name)) f.fail("'" + text + "' is not a domain name");
+    auto [it, fresh] = zone_servers_.emplace(name_key(name), server);
+    if (!fresh) f.fail(name_text(name) + " is already served by '" + it->second + "'");
+    return name;
+  }
+
+  // The path of a file named relative to the config file's directory.
+  std::string readable(const Field& f) const {
+    std::string name = f.text();
+    if (name.empty() || name.find('\0') != std::string::npos) f.fail("expected a file name");
+    std::string path = name;
+    if (!base_dir_.empty() && name.front() != '/')
+      path = base_dir_ + (base_dir_.back() == '/' ? "" : "/") + name;
+    std::string why = unreadable(path);
+    if (!why.empty()) f.fail(path + ": " + why);
+    return path;
+  }
+
+  static ForwardConfig forward_options(const Mapping& m, Policy default_policy) {
+    ForwardConfig fc;
+    fc.policy = default_policy;
+    if (const Field* p = m.find("policy"))
+      fc.policy = Policy(p->choice({"Random", "RoundRobin", "Sequential"}));
+    if (const Field* s = m.find("protocolStrategy")) fc.tcp_only = s->choice({"", "TCP"}) == 1;
+    return fc;
+  }
+
+  static ForwardConfig forward_plugin(const Field& f) {
+    Mapping m = f.mapping({"upstreams", "policy", "protocolStrategy"});
+    ForwardConfig fc = forward_options(m, Policy::random);
+    for (const Field& u : m.need("upstreams").items(1, kMaxUpstreams)) {
+      std::string text = u.text();
+      Upstream upstream;
+      if (!parse_upstream(text, upstream))
+        u.fail("'" + text + "' is not IP, IP:PORT or [IPV6]:PORT");
+      fc.upstreams.push_back(upstream);
+    }
+    return fc;
+  }
+
+  ForwardConfig upstream_resolvers(const Field& f) const {
+    Mapping m = f.mapping({"upstreams", "policy", "protocolStrategy"});
+    ForwardConfig fc = forward_options(m, Policy::sequential);
+    const Field& list = m.need("upstreams");
+    for (const Field& u : list.items(1, kMaxUpstreams)) add_resolver(u, fc.upstreams);
+    if (fc.upstreams.size() > kMaxUpstreams)
+      list.fail(std::to_string(fc.upstreams.size()) + " upstreams with resolv.conf's: at most " +
+                std::to_string(kMaxUpstreams));
+    return fc;
+  }
+
+  // {type: SystemResolvConf} or {type: Network, address: IP, port: N}.
+  void add_resolver(const Field& f, std::vector<Upstream>& out) const {
+    Mapping m = f.mapping({"type", "address", "port"});
+    const Field& type = m.need("type");
+    if (type.choice({"SystemResolvConf", "Network"}) == 0) {
+      if (m.find("address") || m.find("port")) f.fail("address and port are for type Network");
+      try {
+        for (const Upstream& u : system_resolv_conf_upstreams(resolv_conf_)) out.push_back(u);
+      } catch (const std::runtime_error& e) {
+        type.fail(e.what());
+      }
+      return;
+    }
+    const Field& address = m.need("address");
+    std::string text = address.text();
+    IpAddr ip;
+    if (!parse_ip(text, ip)) address.fail("'" + text + "' is not an IP address");
+    const Field* port = m.find("port");
+    out.push_back(upstream_at(ip, port ? uint16_t(port->number(1, 65535)) : 53));
+  }
+
+  const std::string& base_dir_;
+  const std::string& resolv_conf_;
+  std::set<std::string> server_names_;
+  std::map<std::string, std::string> zone_servers_;  // name_key -> server name
+};
+
+}  // namespace
+
+ServerConfig parse_config(std::string_view yaml_text, const std::string& file,
+                          const std::string& base_dir, const std::string& resolv_conf) {
+  try {
+    std::vector<YAML::Node> documents = YAML::LoadAll(std::string(yaml_text));
+    if (documents.size() > 1)
+      throw FieldError(documents[1].Mark().line + 1, "one YAML document only");
+    Field document("", documents.empty() ? YAML::Node() : documents[0], 1);
+    return ConfigReader(base_dir, resolv_conf).read(document);
+  } catch (const FieldError& e) {
+    throw LoadError(file, e.line, e.what());
+  } catch (const YAML::Exception& e) {
+    throw LoadError(file, e.mark.is_null() ? 1 : e.mark.line + 1, e.msg);
+  }
+}
+
+ServerConfig load_config_file(const std::string& path) {
+  FileBytes file;
+  if (!read_file(path.c_str(), file)) throw LoadError(path, 1, strerror(errno));
+  std::string text(file.data, file.size);
+  free(file.data);
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "" : path.substr(0, slash == 0 ? 1 : slash);
+  return parse_config(text, path, dir);
+}
+
+}  // namespace rk8s::server

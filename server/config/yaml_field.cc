@@ -1,0 +1,107 @@
+#include "server/config/yaml_field.h"
+
+#include <algorithm>
+#include <climits>
+
+#include "server/config/duration.h"
+#include "server/util/text.h"
+
+namespace rk8s::server {
+
+namespace {
+
+// An empty item's mark is where the next token starts, often a later line.
+int line_of(const YAML::Node& node, int fallback) {
+  return node.IsNull() || node.Mark().is_null() ? fallback : node.Mark().line + 1;
+}
+
+std::string one_of(std::initializer_list<std::string_view> words) {
+  std::string out;
+  for (std::string_view w : words) out += (out.empty() ? "" : ", ") + (w.empty() ? "\"\"" : std::string(w));
+  return out;
+}
+
+}  // namespace
+
+void Field::fail(const std::string& what) const {
+  throw FieldError(line_, key_.empty() ? what : key_ + ": " + what);
+}
+
+Mapping Field::mapping(std::initializer_list<std::string_view> known) const {
+  if (!node_.IsMap()) fail("expected a mapping");
+  Mapping m(*this);
+  for (const auto& entry : node_) {
+    Field key(key_, entry.first, line_of(entry.first, line_));
+    if (!entry.first.IsScalar()) key.fail("expected a key");
+    std::string name = entry.first.Scalar();
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      key.fail("unknown key '" + name + "' (known: " + one_of(known) + ")");
+    if (m.find(name)) key.fail("'" + name + "' a second time");
+    // A value's errors name its key's line: a block list or mapping below
+    // it starts on the next, and an empty value has no line of its own.
+    m.entries_.emplace_back(name, Field(name, entry.second, key.line()));
+  }
+  return m;
+}
+
+std::vector<Field> Field::items(size_t min, size_t max) const {
+  if (!node_.IsSequence()) fail("expected a list");
+  if (node_.size() < min)
+    fail("needs at least " + std::to_string(min) + (min == 1 ? " item" : " items"));
+  if (node_.size() > max) fail("takes at most " + std::to_string(max) + " items");
+  std::vector<Field> out;
+  for (const auto& item : node_) out.emplace_back(key_, item, line_of(item, line_));
+  return out;
+}
+
+std::string Field::text() const {
+  if (!node_.IsScalar()) fail("expected text");
+  return node_.Scalar();
+}
+
+bool Field::boolean() const {
+  std::string t = text();
+  if (t == "true" || t == "True" || t == "TRUE") return true;
+  if (t == "false" || t == "False" || t == "FALSE") return false;
+  fail("expected true or false, got '" + t + "'");
+}
+
+unsigned long Field::number(unsigned long min, unsigned long max) const {
+  std::string t = text();
+  unsigned long n;
+  if (!parse_uint(t, max, n) || n < min)
+    fail("expected a number from " + std::to_string(min) + " to " + std::to_string(max) +
+         ", got '" + t + "'");
+  return n;
+}
+
+uint32_t Field::duration_seconds() const {
+  std::string t = text();
+  uint32_t seconds;
+  unsigned long bare;
+  if (parse_duration(t, seconds)) return seconds;
+  if (parse_uint(t, ULONG_MAX, bare)) fail("'" + t + "' needs a unit: " + t + "s, 5m, 1h");
+  fail("'" + t + "' is not a duration such as 30s, 5m or 1h30m (at most " +
+       std::to_string(kMaxDurationSeconds) + "s)");
+}
+
+size_t Field::choice(std::initializer_list<std::string_view> choices) const {
+  std::string t = text();
+  auto it = std::find(choices.begin(), choices.end(), t);
+  if (it == choices.end()) fail("'" + t + "' is not one of " + one_of(choices));
+  return size_t(it - choices.begin());
+}
+
+const Field* Mapping::find(std::string_view key) const {
+  for (const auto& [name, field] : entries_)
+    if (name == key) return &field;
+  return nullptr;
+}
+
+const Field& Mapping::need(std::string_view key) const {
+  const Field* f = find(key);
+  if (!f) whole_.fail("missing '" + std::string(key) + "'");
+  return *f;
+}
+
+}  // namespace rk8s::server

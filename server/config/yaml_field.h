@@ -1,0 +1,62 @@
+// A value of the parsed YAML file read with checks: each wrong type or bad
+// value is a FieldError naming the value's key and line (yaml.cc adds the
+// file's name).
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rk8s::server {
+
+struct FieldError : std::runtime_error {
+  FieldError(int at, const std::string& what) : std::runtime_error(what), line(at) {}
+  int line;  // 1-based
+};
+
+class Mapping;
+
+class Field {
+ public:
+  // `key` starts each message ("listen: ..."); the whole document has none.
+  Field(std::string key, YAML::Node node, int line)
+      : key_(std::move(key)), node_(std::move(node)), line_(line) {}
+
+  int line() const { return line_; }
+  [[noreturn]] void fail(const std::string& what) const;
+
+  // A mapping whose keys are all among `known`, each once.
+  Mapping mapping(std::initializer_list<std::string_view> known) const;
+  // A sequence of `min` to `max` items, each keyed as this field is.
+  std::vector<Field> items(size_t min, size_t max) const;
+  std::string text() const;
+  bool boolean() const;  // true or false (True, TRUE...), not yes/no/on/off
+  unsigned long number(unsigned long min, unsigned long max) const;
+  uint32_t duration_seconds() const;  // duration.h
+  // The index in `choices` of the text, which must be one of them.
+  size_t choice(std::initializer_list<std::string_view> choices) const;
+
+ private:
+  std::string key_;
+  YAML::Node node_;
+  int line_;
+};
+
+class Mapping {
+ public:
+  const Field* find(std::string_view key) const;  // nullptr when absent
+  const Field& need(std::string_view key) const;  // an error at the mapping's line when absent
+
+ private:
+  friend class Field;
+  explicit Mapping(const Field& whole) : whole_(whole) {}
+
+  Field whole_;
+  std::vector<std::pair<std::string, Field>> entries_;
+};
+
+}  // namespace rk8s::server

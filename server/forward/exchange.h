@@ -1,0 +1,31 @@
+// One query to one upstream, on the calling loop, over UDP (a socket of its
+// own, so a fresh source port) or TCP (a connection kept per loop and
+// upstream, several queries in flight on it). A reply counts only when it
+// comes from the address and port asked with the query's ID and question;
+// anything else is dropped and the wait goes on until the timeout.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "server/config/config.h"
+#include "server/net/loop.h"
+
+namespace rk8s::server {
+
+struct ExchangeResult {
+  enum Status : uint8_t { ok, timeout, error } status = error;
+  std::vector<uint8_t> reply;
+};
+using ExchangeDone = std::function<void(ExchangeResult& result)>;
+
+void exchange_udp(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
+                  ExchangeDone done);
+void exchange_tcp(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
+                  ExchangeDone done);
+
+// The reply to `query`: QR set, the same ID, one question equal to the
+// query's (names compared without regard to case).
+bool answers_query(Bytes query, Bytes reply);
+
+}  // namespace rk8s::server

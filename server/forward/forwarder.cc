@@ -1,0 +1,160 @@
+#include "server/forward/forwarder.h"
+
+#include "server/cache/ttl.h"
+#include "server/forward/exchange.h"
+#include "server/forward/query.h"
+#include "server/metrics/forward_metrics.h"
+#include "server/util/mnemonics.h"
+
+namespace rk8s::server {
+namespace {
+
+using Clock = Cache::Clock;
+
+std::string flight_key(const CacheKey& k) {
+  return k.name + char(k.type >> 8) + char(k.type) + char(k.dnssec_ok) + char(k.checking_disabled);
+}
+
+// NXDOMAIN for the name asked itself (no CNAME before it): the name has no
+// records of any type (RFC 2308 section 5), so it answers every type.
+bool names_nothing(const CachedAnswer& a) {
+  if (a.rcode != dns::kNxDomain) return false;
+  for (const CachedRecord& r : a.records)
+    if (r.section == dns::kAnswer) return false;
+  return true;
+}
+
+CacheKey any_type(CacheKey key) {
+  key.type = 0;  // no query asks for type 0
+  return key;
+}
+
+Resolution with_rcode(uint8_t rcode) {
+  Resolution res;
+  res.rcode = rcode;
+  res.recursive = true;
+  return res;
+}
+
+// One question's way through the upstreams, on the loop that asked it.
+class Attempt : public std::enable_shared_from_this<Attempt> {
+ public:
+  Attempt(std::shared_ptr<Upstreams> upstreams, const ForwardShared& shared, const Ask& ask, Loop& loop)
+      : upstreams_(std::move(upstreams)), shared_(shared), ask_(ask), key_(cache_key(ask)),
+        flight_(flight_key(key_)), loop_(loop) {}
+
+  const std::string& flight() const { return flight_; }
+
+  void start() {
+    order_ = upstreams_->order();
+    next();
+  }
+
+ private:
+  void next() {
+    if (at_ == order_.size()) return give_up();
+    send(order_[at_], upstreams_->tcp_only());
+  }
+
+  void send(size_t i, bool tcp) {
+    auto self = shared_from_this();
+    Clock::time_point t0 = Clock::now();
+    auto done = [self, i, tcp, t0](ExchangeResult& r) { self->on_reply(i, tcp, r, t0); };
+    std::vector<uint8_t> q = upstream_query(ask_);
+    if (tcp) exchange_tcp(loop_, upstreams_->at(i), std::move(q), Forwarder::kReadTimeoutMs, done);
+    else exchange_udp(loop_, upstreams_->at(i), std::move(q), Forwarder::kReadTimeoutMs, done);
+  }
+
+  void on_reply(size_t i, bool tcp, ExchangeResult& r, Clock::time_point t0) {
+    auto answer = std::make_shared<CachedAnswer>();
+    bool read = r.status == ExchangeResult::ok &&
+                read_upstream_reply(Bytes{r.reply.data(), r.reply.size()}, *answer);
+    std::string rcode = read ? rcode_to_text(uint8_t(answer->rcode))
+                        : r.status == ExchangeResult::timeout ? "timeout"
+                                                              : "error";
+    shared_.metrics.request(upstreams_->at(i).text, rcode,
+                            std::chrono::duration<double>(Clock::now() - t0).count());
+    if (!read) {
+      upstreams_->failed(i, loop_);
+      ++at_;
+      return next();
+    }
+    if (answer->truncated && !tcp) return send(i, true);
+    upstreams_->succeeded(i);
+    uint32_t ttl = cache_ttl(*answer, shared_.caps);
+    shared_.cache.insert(key_, answer, ttl, Clock::now());
+    if (names_nothing(*answer)) shared_.cache.insert(any_type(key_), answer, ttl, Clock::now());
+    land(resolution_of(answer, ask_.type, ttl ? ttl : UINT32_MAX, 0, false));
+  }
+
+  // No upstream answered: what the cache still has, else SERVFAIL.
+  void give_up() {
+    std::optional<CacheHit> hit = shared_.cache.find(key_, Clock::now(), true);
+    if (hit) return land(resolution_of(hit->answer, ask_.type, hit->ttl, hit->age, hit->stale));
+    land(with_rcode(dns::kServFail));
+  }
+
+  void land(const Resolution& res) {
+    shared_.in_flight--;
+    shared_.flights.land(flight_, res);
+  }
+
+  std::shared_ptr<Upstreams> upstreams_;
+  ForwardShared shared_;
+  Ask ask_;
+  CacheKey key_;
+  std::string flight_;
+  Loop& loop_;
+  std::vector<size_t> order_;
+  size_t at_ = 0;
+};
+
+}  // namespace
+
+CacheKey cache_key(const Ask& ask) {
+  return CacheKey{name_key(ask.name), ask.type, dns::kClassIN, ask.dnssec_ok, ask.checking_disabled};
+}
+
+Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t type, uint32_t ttl,
+                         uint32_t age, bool stale) {
+  Resolution res;
+  // An extended rcode we cannot pass on (BADCOOKIE, ...) is a failure.
+  res.rcode = answer->rcode > 15 ? dns::kServFail : uint8_t(answer->rcode);
+  res.recursive = true;
+  res.entry_ttl = ttl;
+  res.age = age;
+  res.stale = stale;
+  for (const CachedRecord& r : answer->records) {
+    RrRef ref{r.owner, &r.rr};
+    if (r.section == dns::kAnswer) {
+      res.records.push_back(ref);
+      res.has_data |= r.rr.type == type || type == dns::kTypeANY;
+    } else {
+      (r.section == dns::kAuthority ? res.authority : res.additional).push_back(ref);
+    }
+  }
+  res.keep = std::move(answer);
+  return res;
+}
+
+void Forwarder::resolve(const Ask& ask, Resolved done) {
+  CacheKey key = cache_key(ask);
+  std::optional<CacheHit> hit = shared_.cache.find(key, Clock::now(), false);
+  if (!hit) hit = shared_.cache.find(any_type(key), Clock::now(), false);
+  if (hit) {
+    Resolution res = resolution_of(hit->answer, ask.type, hit->ttl, hit->age, false);
+    return done(&res);
+  }
+  Loop* loop = Loop::current();
+  auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop);
+  if (!shared_.flights.join(attempt->flight(), loop, std::move(done))) return;
+  if (shared_.in_flight++ >= shared_.max_in_flight) {
+    shared_.in_flight--;
+    shared_.metrics.overloaded();
+    shared_.flights.land(attempt->flight(), with_rcode(dns::kRefused));
+    return;
+  }
+  attempt->start();
+}
+
+}  // namespace rk8s::server

@@ -1,0 +1,51 @@
+// Answers from upstreams through the cache (forward.h's Source): a fresh
+// cached answer at once; else the question joins the same one in flight,
+// or goes to the upstreams in the policy's order, UDP first (TCP after a
+// truncated reply) or TCP only; each read waits kReadTimeoutMs, then the
+// next upstream. When none answers: a stale answer (RFC 8767) if the cache
+// still has one, else SERVFAIL.
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include "server/answer/source.h"
+#include "server/cache/cache.h"
+#include "server/forward/flights.h"
+#include "server/forward/upstreams.h"
+
+namespace rk8s::server {
+
+// What every forwarder of the process shares.
+struct ForwardShared {
+  Cache& cache;
+  CacheConfig caps;
+  Flights& flights;
+  ForwardMetrics& metrics;
+  std::atomic<size_t>& in_flight;  // upstream exchanges under way
+  size_t max_in_flight;            // beyond: REFUSED
+};
+
+class Forwarder : public Source {
+ public:
+  static constexpr unsigned kReadTimeoutMs = 2000;  // CoreDNS's
+
+  Forwarder(std::shared_ptr<Upstreams> upstreams, ForwardShared shared)
+      : upstreams_(std::move(upstreams)), shared_(shared) {}
+  // From a worker loop only: replies come back on it.
+  void resolve(const Ask& ask, Resolved done) override;
+  const Upstreams& upstreams() const { return *upstreams_; }
+
+ private:
+  std::shared_ptr<Upstreams> upstreams_;
+  ForwardShared shared_;
+};
+
+// The cache's key for a question.
+CacheKey cache_key(const Ask& ask);
+// The resolution of a cached answer for `type`, `age` seconds into its
+// `ttl`.
+Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t type, uint32_t ttl,
+                         uint32_t age, bool stale);
+
+}  // namespace rk8s::server

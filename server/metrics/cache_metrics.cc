@@ -1,0 +1,28 @@
+#include "server/metrics/cache_metrics.h"
+
+namespace rk8s::server {
+
+std::string render_cache_metrics(const CacheCounters& c) {
+  struct Family {
+    const char* name;
+    const char* type;
+    const char* help;
+    uint64_t value;
+  };
+  const Family families[] = {
+      {"cache_entries", "gauge", "Answers in the cache, fresh and stale.", c.entries},
+      {"cache_hits_total", "counter", "Questions answered from the cache.", c.hits},
+      {"cache_misses_total", "counter", "Questions the cache could not answer.", c.misses},
+      {"cache_evictions_total", "counter", "Answers dropped for room.", c.evictions},
+      {"cache_served_stale_total", "counter", "Expired answers served (RFC 8767).", c.stale_served},
+  };
+  std::string out;
+  for (const Family& f : families) {
+    std::string name = std::string("resolv_k8s_") + f.name;
+    out += "# HELP " + name + " " + f.help + "\n# TYPE " + name + " " + f.type + "\n" + name + " " +
+           std::to_string(f.value) + "\n";
+  }
+  return out;
+}
+
+}  // namespace rk8s::server

@@ -1,0 +1,23 @@
+// What the listeners hand a query to, and how its answer comes back.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <functional>
+#include <vector>
+
+#include "util/base.h"
+
+namespace rk8s::server {
+
+struct Client {
+  sockaddr_storage addr;
+  bool tcp;
+};
+
+// Called once on the loop that received the query; an empty reply sends
+// nothing.
+using Answer = std::function<void(std::vector<uint8_t>& reply)>;
+using Serve = std::function<void(Bytes query, const Client& client, Answer answer)>;
+
+}  // namespace rk8s::server

@@ -1,0 +1,19 @@
+// Listening sockets, and a client's address as the query log writes it.
+#pragma once
+
+#include <string>
+
+#include "server/config/config.h"
+
+namespace rk8s::server {
+
+// A bound socket (SOCK_DGRAM or a listening SOCK_STREAM), non-blocking,
+// with SO_REUSEPORT: each worker thread has its own, and a second instance
+// can listen beside this one during a rolling restart. Throws
+// std::runtime_error "bind ADDR:PORT/udp: reason".
+int open_socket(const Endpoint& at, int type);
+
+// 10.0.0.1:5353, [fd00::1]:53.
+std::string address_text(const sockaddr_storage& addr);
+
+}  // namespace rk8s::server

@@ -1,0 +1,133 @@
+#include "server/net/tcp.h"
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <unistd.h>
+
+#include <deque>
+#include <memory>
+
+namespace rk8s::server {
+namespace {
+
+std::atomic<size_t> open_count{0};
+std::atomic<uint64_t> refused_count{0};
+
+// One client connection; it keeps itself alive while open or owing replies.
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(Loop& loop, evutil_socket_t fd, const sockaddr_storage& addr, const Serve& serve,
+             unsigned idle_seconds)
+      : serve_(serve), client_{addr, true} {
+    bev_ = bufferevent_socket_new(loop.base(), fd, BEV_OPT_CLOSE_ON_FREE);
+    timeval idle{long(idle_seconds), 0};
+    bufferevent_set_timeouts(bev_, &idle, nullptr);
+  }
+  ~Connection() {
+    if (bev_) bufferevent_free(bev_);
+    open_count--;
+  }
+
+  void start() {
+    self_ = shared_from_this();
+    bufferevent_setcb(bev_, readable, nullptr, event, this);
+    bufferevent_enable(bev_, EV_READ);
+  }
+
+ private:
+  struct Slot {
+    bool ready = false;
+    std::vector<uint8_t> reply;
+  };
+
+  static void readable(bufferevent*, void* arg) { static_cast<Connection*>(arg)->read_queries(); }
+
+  static void event(bufferevent*, short what, void* arg) {
+    Connection& c = *static_cast<Connection*>(arg);
+    // Idle with replies still owed: wait for them.
+    if ((what & BEV_EVENT_TIMEOUT) && !c.slots_.empty()) {
+      bufferevent_enable(c.bev_, EV_READ);
+      return;
+    }
+    c.close();
+  }
+
+  void read_queries() {
+    evbuffer* in = bufferevent_get_input(bev_);
+    uint8_t len[2];
+    while (evbuffer_copyout(in, len, 2) == 2) {
+      size_t n = load16(len);
+      if (evbuffer_get_length(in) < 2 + n) return;
+      std::vector<uint8_t> query(2 + n);
+      evbuffer_remove(in, query.data(), query.size());
+      uint64_t seq = next_seq_++;
+      slots_.emplace_back();
+      auto self = shared_from_this();
+      serve_(Bytes{query.data() + 2, n}, client_, [self, seq](std::vector<uint8_t>& reply) {
+        self->answered(seq, reply);
+      });
+    }
+  }
+
+  void answered(uint64_t seq, std::vector<uint8_t>& reply) {
+    Slot& slot = slots_[seq - first_seq_];
+    slot.ready = true;
+    slot.reply.swap(reply);
+    while (!slots_.empty() && slots_.front().ready) {
+      std::vector<uint8_t>& r = slots_.front().reply;
+      if (bev_ && !r.empty()) {
+        uint8_t len[2];
+        store16(len, uint16_t(r.size()));
+        bufferevent_write(bev_, len, 2);
+        bufferevent_write(bev_, r.data(), r.size());
+      }
+      slots_.pop_front();
+      first_seq_++;
+    }
+    if (!bev_ && slots_.empty()) self_.reset();
+  }
+
+  // Replies still owed keep the object (not the socket) until they come.
+  void close() {
+    bufferevent_free(bev_);
+    bev_ = nullptr;
+    if (slots_.empty()) self_.reset();
+  }
+
+  const Serve& serve_;
+  Client client_;
+  bufferevent* bev_;
+  std::deque<Slot> slots_;
+  uint64_t first_seq_ = 0, next_seq_ = 0;
+  std::shared_ptr<Connection> self_;
+};
+
+}  // namespace
+
+TcpListener::TcpListener(Loop& loop, int fd, Serve serve, const TcpLimits& limits)
+    : loop_(loop), serve_(std::move(serve)), limits_(limits) {
+  listener_ = evconnlistener_new(loop.base(), accepted, this, LEV_OPT_CLOSE_ON_FREE, -1, fd);
+}
+
+TcpListener::~TcpListener() { evconnlistener_free(listener_); }
+
+void TcpListener::stop_accepting() { evconnlistener_disable(listener_); }
+
+size_t TcpListener::open_connections() { return open_count; }
+uint64_t TcpListener::refused_connections() { return refused_count; }
+
+void TcpListener::accepted(evconnlistener*, evutil_socket_t fd, sockaddr* addr, int len, void* arg) {
+  TcpListener& self = *static_cast<TcpListener*>(arg);
+  if (open_count++ >= self.limits_.max_clients) {
+    open_count--;
+    refused_count++;
+    close(fd);
+    return;
+  }
+  evutil_make_socket_nonblocking(fd);
+  sockaddr_storage from{};
+  memcpy(&from, addr, size_t(len) < sizeof from ? size_t(len) : sizeof from);
+  std::make_shared<Connection>(self.loop_, fd, from, self.serve_, self.limits_.idle_seconds)->start();
+}
+
+}  // namespace rk8s::server

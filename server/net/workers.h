@@ -1,0 +1,38 @@
+// The worker threads: a loop each, with its own UDP socket and TCP
+// listener on every listen address (SO_REUSEPORT spreads the clients).
+#pragma once
+
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "server/config/config.h"
+#include "server/net/tcp.h"
+#include "server/net/udp.h"
+
+namespace rk8s::server {
+
+class Workers {
+ public:
+  // Opens every socket; throws std::runtime_error when one cannot be bound.
+  Workers(size_t count, const std::vector<Endpoint>& listen, const Serve& serve,
+          const TcpLimits& limits);
+  ~Workers();
+
+  void start();
+  // SIGTERM: no new query is read; what is in flight is still answered.
+  void stop_reading();
+  // The loops end and the threads are joined.
+  void stop();
+
+ private:
+  struct Worker {
+    Loop loop;
+    std::vector<std::unique_ptr<UdpListener>> udp;
+    std::vector<std::unique_ptr<TcpListener>> tcp;
+    std::thread thread;
+  };
+  std::vector<std::unique_ptr<Worker>> workers_;
+};
+
+}  // namespace rk8s::server
