@@ -21,7 +21,6 @@ using namespace rk8s::server;
 namespace {
 
 constexpr unsigned kDrainMs = 3000;  // SIGTERM: at most this long for what is in flight
-constexpr size_t kMaxInFlight = 1000;
 
 void say(const std::string& what) { fprintf(stderr, "resolv-k8s-server: %s\n", what.c_str()); }
 
@@ -56,7 +55,8 @@ int run(int argc, char** argv) {
   ForwardMetrics forward_metrics;
   std::atomic<size_t> upstream_in_flight{0};
   auto shared_for = [&](const ServerConfig& c) {
-    return ForwardShared{cache, c.cache, flights, forward_metrics, upstream_in_flight, kMaxInFlight};
+    return ForwardShared{cache, c.cache, flights, forward_metrics, upstream_in_flight,
+                         c.limits.max_concurrent};
   };
   Current current(std::make_shared<const Runtime>(config, shared_for(config), say));
   std::unique_ptr<QueryLog> log;
@@ -83,7 +83,8 @@ int run(int argc, char** argv) {
                  });
   };
   size_t threads = std::max(1u, std::thread::hardware_concurrency());
-  Workers workers(threads, config.listen, serve, TcpLimits{});
+  Workers workers(threads, config.listen, serve,
+                  TcpLimits{config.limits.max_tcp_clients, config.limits.tcp_idle_seconds});
 
   Loop main_loop;
   HttpServer http(main_loop, config.health, config.metrics,

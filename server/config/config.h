@@ -56,6 +56,15 @@ struct CacheConfig {
   uint32_t negative_ttl = 30;
 };
 
+// Bounded work (`limits`): beyond maxConcurrent questions on their way to
+// upstreams, REFUSED; beyond maxTCPClients client connections, refused;
+// a client connection idle tcpIdleTimeout is closed.
+struct Limits {
+  size_t max_concurrent = 1000;
+  size_t max_tcp_clients = 1000;
+  unsigned tcp_idle_seconds = 10;
+};
+
 enum class AutopathMode : uint8_t {
   on,       // protocol v1
   off,      // ignore the option, as RFC 6891 says for unknown options
@@ -70,6 +79,7 @@ struct ServerConfig {
   AutopathMode autopath = AutopathMode::on;  // autopath: {enabled: false} is off
   uint16_t autopath_code = autopath::kDefaultCode;
   CacheConfig cache;
+  Limits limits;
   std::vector<ZoneServer> servers;                 // longest zone suffix wins
   std::optional<ForwardConfig> upstream_resolvers;  // everything no server matches
   // Test knobs, from the command line only.

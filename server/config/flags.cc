@@ -19,6 +19,20 @@ const char kUsage[] =
 
 namespace {
 
+struct ServerFlags {
+  std::vector<Endpoint> listen;
+  std::string cluster;
+  std::string cluster_domain = "cluster.local";
+  std::vector<std::string> zones;
+  AutopathMode autopath = AutopathMode::on;
+  uint16_t autopath_code = autopath::kDefaultCode;
+  unsigned delay_ms = 0;
+  std::string query_log;
+  std::optional<Endpoint> metrics;
+  Faults faults;
+  bool help = false;
+};
+
 // The flags as given, --config's file, and the flags given that describe
 // the closed world: a config file describes it instead.
 struct CommandLine {
@@ -111,13 +125,6 @@ ServerConfig closed_world(const ServerFlags& f) {
 }
 
 }  // namespace
-
-ServerFlags parse_flags(int argc, char** argv) {
-  CommandLine cl = read_command_line(argc, argv);
-  if (!cl.config_file.empty()) throw std::runtime_error("--config: not supported by this build");
-  if (!cl.flags.help) require_listen(cl.flags);
-  return cl.flags;
-}
 
 ServerConfig parse_command_line(int argc, char** argv) {
   CommandLine cl = read_command_line(argc, argv);

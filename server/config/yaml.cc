@@ -24,6 +24,7 @@ namespace {
 
 constexpr size_t kMaxUpstreams = 15;  // OpenShift's limit
 constexpr unsigned long kMaxCacheEntries = 100'000'000;
+constexpr unsigned long kMaxLimit = 1'000'000;
 
 // Empty when it is a regular file that can be opened for reading, else
 // why not. Nothing else is opened: a FIFO would block, a device may act.
@@ -39,23 +40,44 @@ std::string unreadable(const std::string& path) {
 
 class ConfigReader {
  public:
+  // An upstream that is one of our own listen addresses (SystemResolvConf on
+  // the node the cache serves, say): every query would come back to us.
+  static void refuse_loop(const Field& at, const ForwardConfig& f, const std::vector<Endpoint>& listen) {
+    for (const Upstream& u : f.upstreams)
+      for (const Endpoint& e : listen) {
+        sockaddr_in6 sa;
+        socklen_t len = ip_to_sockaddr(u.address, u.port, &sa);
+        if (len == e.len && memcmp(&sa, &e.addr, len) == 0)
+          at.fail("upstream " + u.text + " is this server's own listen address " + e.text);
+      }
+  }
+
   ConfigReader(const std::string& base_dir, const std::string& resolv_conf)
       : base_dir_(base_dir), resolv_conf_(resolv_conf) {}
 
   ServerConfig read(const Field& document) {
-    Mapping m = document.mapping(
-        {"listen", "health", "metrics", "autopath", "cache", "servers", "upstreamResolvers"});
+    Mapping m = document.mapping({"listen", "health", "metrics", "autopath", "cache", "limits",
+                                  "servers", "upstreamResolvers"});
     ServerConfig c;
     for (const Field& e : m.need("listen").items(1, SIZE_MAX)) c.listen.push_back(endpoint(e));
     if (const Field* f = m.find("health")) c.health = endpoint(*f);
     if (const Field* f = m.find("metrics")) c.metrics = endpoint(*f);
     if (const Field* f = m.find("autopath")) read_autopath(*f, c);
     if (const Field* f = m.find("cache")) c.cache = cache(*f);
+    if (const Field* f = m.find("limits")) c.limits = limits(*f);
     if (const Field* f = m.find("servers"))
-      for (const Field& s : f->items(0, SIZE_MAX)) c.servers.push_back(server(s));
-    if (const Field* f = m.find("upstreamResolvers")) c.upstream_resolvers = upstream_resolvers(*f);
+      for (const Field& s : f->items(0, SIZE_MAX)) {
+        server_fields_.push_back(s);
+        c.servers.push_back(server(s));
+      }
+    if (const Field* f = m.find("upstreamResolvers")) {
+      c.upstream_resolvers = upstream_resolvers(*f);
+      refuse_loop(*f, *c.upstream_resolvers, c.listen);
+    }
     if (c.servers.empty() && !c.upstream_resolvers)
       document.fail("no servers and no upstreamResolvers: nothing to answer with");
+    for (size_t i = 0; i < c.servers.size(); i++)
+      if (c.servers[i].forward) refuse_loop(server_fields_[i], *c.servers[i].forward, c.listen);
     return c;
   }
 
@@ -84,9 +106,21 @@ class ConfigReader {
     return c;
   }
 
+  static Limits limits(const Field& f) {
+    Mapping m = f.mapping({"maxConcurrent", "maxTCPClients", "tcpIdleTimeout"});
+    Limits l;
+    if (const Field* n = m.find("maxConcurrent")) l.max_concurrent = n->number(1, kMaxLimit);
+    if (const Field* n = m.find("maxTCPClients")) l.max_tcp_clients = n->number(1, kMaxLimit);
+    if (const Field* d = m.find("tcpIdleTimeout")) {
+      l.tcp_idle_seconds = d->duration_seconds();
+      if (l.tcp_idle_seconds == 0) d->fail("must be at least 1s");
+    }
+    return l;
+  }
+
   ZoneServer server(const Field& f) {
-    Mapping m = f.mapping(
-        {"name", "zones", "forwardPlugin", "zoneFiles", "clusterFile", "clusterDomain"});
+    Mapping m =
+        f.mapping({"name", "zones", "forwardPlugin", "zoneFiles", "clusterFile", "clusterDomain"});
     ZoneServer s;
     const Field& name = m.need("name");
     s.name = name.text();
@@ -107,7 +141,8 @@ class ConfigReader {
         domain->fail("'" + s.cluster_domain + "' is not a domain name below the root");
     }
     bool data = !s.zone_files.empty() || !s.cluster_file.empty();
-    if (forward && data) forward->fail("a server forwards or serves zoneFiles/clusterFile, not both");
+    if (forward && data)
+      forward->fail("a server forwards or serves zoneFiles/clusterFile, not both");
     if (!forward && !data) f.fail("needs forwardPlugin, or zoneFiles and/or clusterFile");
     return s;
   }
@@ -138,7 +173,7 @@ class ConfigReader {
     ForwardConfig fc;
     fc.policy = default_policy;
     if (const Field* p = m.find("policy"))
-      fc.policy = Policy(p->choice({"Random", "RoundRobin", "Sequential"}));
+      fc.policy = Policy(p->choice({"Random", "RoundRobin", "Sequential"}));  // Policy's order
     if (const Field* s = m.find("protocolStrategy")) fc.tcp_only = s->choice({"", "TCP"}) == 1;
     return fc;
   }
@@ -190,6 +225,7 @@ class ConfigReader {
 
   const std::string& base_dir_;
   const std::string& resolv_conf_;
+  std::vector<Field> server_fields_;  // of c.servers, for errors found later
   std::set<std::string> server_names_;
   std::map<std::string, std::string> zone_servers_;  // name_key -> server name
 };
@@ -199,11 +235,7 @@ class ConfigReader {
 ServerConfig parse_config(std::string_view yaml_text, const std::string& file,
                           const std::string& base_dir, const std::string& resolv_conf) {
   try {
-    std::vector<YAML::Node> documents = YAML::LoadAll(std::string(yaml_text));
-    if (documents.size() > 1)
-      throw FieldError(documents[1].Mark().line + 1, "one YAML document only");
-    Field document("", documents.empty() ? YAML::Node() : documents[0], 1);
-    return ConfigReader(base_dir, resolv_conf).read(document);
+    return ConfigReader(base_dir, resolv_conf).read(parse_document(std::string(yaml_text)));
   } catch (const FieldError& e) {
     throw LoadError(file, e.line, e.what());
   } catch (const YAML::Exception& e) {

@@ -1,7 +1,10 @@
 #include "server/config/yaml_field.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <climits>
+#include <sstream>
 
 #include "server/config/duration.h"
 #include "server/util/text.h"
@@ -17,11 +20,41 @@ int line_of(const YAML::Node& node, int fallback) {
 
 std::string one_of(std::initializer_list<std::string_view> words) {
   std::string out;
-  for (std::string_view w : words) out += (out.empty() ? "" : ", ") + (w.empty() ? "\"\"" : std::string(w));
+  for (std::string_view w : words)
+    out += (out.empty() ? "" : ", ") + (w.empty() ? "\"\"" : std::string(w));
   return out;
 }
 
+// Notes where each document starts; the rest of what it hears is dropped.
+struct DocumentStarts : YAML::EventHandler {
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  YAML::Mark start;
+};
+
 }  // namespace
+
+Field parse_document(const std::string& text) {
+  // Not YAML::LoadAll: yaml-cpp 0.7.0 takes a stray ',' for an empty
+  // document again and again, and LoadAll never returns.
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  if (parser.HandleNextDocument(starts) && parser.HandleNextDocument(starts))
+    throw FieldError(starts.start.line + 1, "one YAML document only");
+  return Field("", YAML::Load(text), 1);
+}
 
 void Field::fail(const std::string& what) const {
   throw FieldError(line_, key_.empty() ? what : key_ + ": " + what);

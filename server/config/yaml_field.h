@@ -46,6 +46,10 @@ class Field {
   int line_;
 };
 
+// The one YAML document of `text` (a second is an error), as a Field
+// without a key. Throws FieldError, and YAML::Exception for bad syntax.
+Field parse_document(const std::string& text);
+
 class Mapping {
  public:
   const Field* find(std::string_view key) const;  // nullptr when absent

@@ -20,7 +20,8 @@ using Strings = std::vector<std::string>;
 
 const char kFixtures[] = "tests/fixtures";
 const std::string kListen = "listen: [\"127.0.0.1:53\"]\n";
-const std::string kResolver = "upstreamResolvers: {upstreams: [{type: Network, address: 192.0.2.1}]}\n";
+const std::string kResolver =
+    "upstreamResolvers: {upstreams: [{type: Network, address: 192.0.2.1}]}\n";
 
 // A file under the test's temporary directory holding `text`.
 std::string temp_file(const std::string& name, const std::string& text) {
@@ -53,12 +54,14 @@ Strings summary(const ServerConfig& c) {
   const char* modes[] = {"on", "off", "formerr", "echo"};
   std::string listen = "listen";
   for (const Endpoint& e : c.listen) listen += " " + e.text;
-  Strings out = {listen,
-                 std::string("autopath ") + modes[int(c.autopath)] + " " +
-                     std::to_string(c.autopath_code),
-                 "cache " + std::to_string(c.cache.capacity) + " " +
-                     std::to_string(c.cache.positive_ttl) + " " +
-                     std::to_string(c.cache.negative_ttl)};
+  Strings out = {
+      listen,
+      std::string("autopath ") + modes[int(c.autopath)] + " " + std::to_string(c.autopath_code),
+      "cache " + std::to_string(c.cache.capacity) + " " + std::to_string(c.cache.positive_ttl) +
+          " " + std::to_string(c.cache.negative_ttl),
+      "limits " + std::to_string(c.limits.max_concurrent) + " " +
+          std::to_string(c.limits.max_tcp_clients) + " " +
+          std::to_string(c.limits.tcp_idle_seconds)};
   if (c.health) out.push_back("health " + c.health->text);
   if (c.metrics) out.push_back("metrics " + c.metrics->text);
   for (const ZoneServer& s : c.servers) {
@@ -69,7 +72,8 @@ Strings summary(const ServerConfig& c) {
     if (!s.cluster_file.empty()) line += " cluster " + s.cluster_file + " " + s.cluster_domain;
     out.push_back(line);
   }
-  if (c.upstream_resolvers) out.push_back("upstreamResolvers " + forward_text(*c.upstream_resolvers));
+  if (c.upstream_resolvers)
+    out.push_back("upstreamResolvers " + forward_text(*c.upstream_resolvers));
   return out;
 }
 
@@ -88,7 +92,8 @@ TEST(ConfigKeys, EachKeyReadsIntoItsField) {
   const std::string absolute = temp_file("absolute.zone", "");
   const KeyCase cases[] = {
       {kListen + kResolver, "listen 127.0.0.1:53"},
-      {"listen: [\"127.0.0.1:53\", \"[::1]:5353\"]\n" + kResolver, "listen 127.0.0.1:53 [::1]:5353"},
+      {"listen: [\"127.0.0.1:53\", \"[::1]:5353\"]\n" + kResolver,
+       "listen 127.0.0.1:53 [::1]:5353"},
       {"listen:\n  - 127.0.0.1:53\n  - '[::1]:53'\n" + kResolver, "listen 127.0.0.1:53 [::1]:53"},
       {kListen + kResolver + "health: 127.0.0.1:8080\n", "health 127.0.0.1:8080"},
       {kListen + kResolver + "metrics: '[::1]:9253'\n", "metrics [::1]:9253"},
@@ -101,21 +106,29 @@ TEST(ConfigKeys, EachKeyReadsIntoItsField) {
       {kListen + kResolver + "autopath: {enabled: True, code: 65500}\n", "autopath on 65500"},
       {kListen + kResolver + "autopath: {}\n", "autopath on 65431"},
       {kListen + kResolver + "cache: {capacity: 5}\n", "cache 5 900 30"},
-      {kListen + kResolver + "cache: {positiveTTL: 1h30m, negativeTTL: 0s}\n", "cache 10000 5400 0"},
+      {kListen + kResolver + "cache: {positiveTTL: 1h30m, negativeTTL: 0s}\n",
+       "cache 10000 5400 0"},
+      {kListen + kResolver, "limits 1000 1000 10"},
+      {kListen + kResolver + "limits: {maxConcurrent: 5, maxTCPClients: 6, tcpIdleTimeout: 1m}\n",
+       "limits 5 6 60"},
       // Servers: forwarding, and data from files.
       {kListen + "servers:\n- name: c\n  zones: [cluster.local, in-addr.arpa]\n"
                  "  forwardPlugin: {upstreams: [10.96.0.11, '10.96.0.12:5353', '[fd00::11]:53', "
                  "'fd00::12']}\n",
        "server c: cluster.local. in-addr.arpa. forward Random 10.96.0.11:53 10.96.0.12:5353 "
        "[fd00::11]:53 [fd00::12]:53"},
-      {kListen + "servers:\n- name: c\n  zones: [a.b]\n  forwardPlugin:\n    upstreams: [10.0.0.1]\n"
-                 "    policy: RoundRobin\n    protocolStrategy: TCP\n",
+      {kListen +
+           "servers:\n- name: c\n  zones: [a.b]\n  forwardPlugin:\n    upstreams: [10.0.0.1]\n"
+           "    policy: RoundRobin\n    protocolStrategy: TCP\n",
        "server c: a.b. forward RoundRobin TCP 10.0.0.1:53"},
-      {kListen + "servers:\n- name: c\n  zones: [a.b]\n"
-                 "  forwardPlugin: {upstreams: [10.0.0.1], policy: Sequential, protocolStrategy: ''}\n",
+      {kListen +
+           "servers:\n- name: c\n  zones: [a.b]\n"
+           "  forwardPlugin: {upstreams: [10.0.0.1], policy: Sequential, protocolStrategy: ''}\n",
        "server c: a.b. forward Sequential 10.0.0.1:53"},
-      {kListen + "servers:\n- name: data\n  zones: [Example.COM.]\n"
-                 "  zoneFiles: [example.com.zone, " + absolute + "]\n",
+      {kListen +
+           "servers:\n- name: data\n  zones: [Example.COM.]\n"
+           "  zoneFiles: [example.com.zone, " +
+           absolute + "]\n",
        "server data: Example.COM. zone tests/fixtures/example.com.zone zone " + absolute},
       {kListen + "servers:\n- name: k8s\n  zones: [cluster.local]\n  clusterFile: cluster.json\n",
        "server k8s: cluster.local. cluster tests/fixtures/cluster.json cluster.local"},
@@ -126,19 +139,23 @@ TEST(ConfigKeys, EachKeyReadsIntoItsField) {
        "server all: . zone tests/fixtures/corp.example.zone"},
       // upstreamResolvers: Sequential by default, resolv.conf's nameservers in place.
       {kListen + kResolver, "upstreamResolvers Sequential 192.0.2.1:53"},
-      {kListen + "upstreamResolvers:\n  upstreams:\n  - {type: Network, address: 'fd00::1', port: 5353}\n"
-                 "  - type: SystemResolvConf\n  - {type: Network, address: 192.0.2.9}\n"
-                 "  policy: Random\n  protocolStrategy: TCP\n",
+      {kListen +
+           "upstreamResolvers:\n  upstreams:\n  - {type: Network, address: 'fd00::1', port: 5353}\n"
+           "  - type: SystemResolvConf\n  - {type: Network, address: 192.0.2.9}\n"
+           "  policy: Random\n  protocolStrategy: TCP\n",
        "upstreamResolvers Random TCP [fd00::1]:5353 10.0.0.2:53 [fd00::2]:53 192.0.2.9:53"},
       // Anchors and aliases are YAML's own.
-      {kListen + "servers:\n- name: a\n  zones: [a.test]\n  forwardPlugin: &up {upstreams: [10.0.0.1]}\n"
-                 "- name: b\n  zones: [b.test]\n  forwardPlugin: *up\n",
+      {kListen +
+           "servers:\n- name: a\n  zones: [a.test]\n  forwardPlugin: &up {upstreams: [10.0.0.1]}\n"
+           "- name: b\n  zones: [b.test]\n  forwardPlugin: *up\n",
        "server b: b.test. forward Random 10.0.0.1:53"},
   };
   for (const KeyCase& c : cases) {
     Strings lines = summary(parse(c.yaml));
     EXPECT_NE(std::find(lines.begin(), lines.end(), c.line), lines.end())
-        << c.yaml << "--- wanted:\n" << c.line << "\n--- got:\n" << joined(lines);
+        << c.yaml << "--- wanted:\n"
+        << c.line << "\n--- got:\n"
+        << joined(lines);
   }
 }
 
@@ -163,14 +180,20 @@ TEST(ConfigErrors, FileLineAndWhat) {
       // The document.
       {"", "c.yaml:1: expected a mapping"},
       {"- a\n", "c.yaml:1: expected a mapping"},
-      {kListen + kResolver + "---\nlisten: []\n", "c.yaml:4: one YAML document only"},
+      {kListen + kResolver + "---\nlisten: []\n", "c.yaml:3: one YAML document only"},
+      {kListen + kResolver + "---\n", "c.yaml:3: one YAML document only"},
+      {",", "c.yaml:1: one YAML document only"},  // yaml-cpp's LoadAll never ends here
       {kListen + kResolver + "lisen: 1\n",
-       "c.yaml:3: unknown key 'lisen' (known: listen, health, metrics, autopath, cache, servers, "
-       "upstreamResolvers)"},
+       "c.yaml:3: unknown key 'lisen' (known: listen, health, metrics, autopath, cache, limits, "
+       "servers, upstreamResolvers)"},
       {kListen + kResolver + kListen, "c.yaml:3: 'listen' a second time"},
       {kListen + kResolver + "? [a]\n: 1\n", "c.yaml:3: expected a key"},
       {kListen, "c.yaml:1: no servers and no upstreamResolvers: nothing to answer with"},
       {kListen + "servers: []\n", "c.yaml:1: no servers and no upstreamResolvers"},
+      {kListen + "upstreamResolvers: {upstreams: [{type: Network, address: 127.0.0.1}]}\n",
+       "c.yaml:2: upstreamResolvers: upstream 127.0.0.1:53 is this server's own listen address 127.0.0.1:53"},
+      {kListen + "servers:\n- {name: c, zones: [c.local], forwardPlugin: {upstreams: [\"127.0.0.1:53\"]}}\n",
+       "c.yaml:3: servers: upstream 127.0.0.1:53 is this server's own listen address"},
       // yaml-cpp's own errors, in the same form.
       {"listen: [\"127.0.0.1:53\"\n", "c.yaml:2: end of sequence flow not found"},
       {kListen + "a: *nowhere\n", "c.yaml:2: the referenced anchor is not defined"},
@@ -184,7 +207,8 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:3: listen: 'localhost:53' is not ADDR:PORT or [IPV6ADDR]:PORT"},
       {"listen: ['127.0.0.1:99999']\n" + kResolver, "c.yaml:1: listen: '127.0.0.1:99999' is not"},
       {"listen: [[a]]\n" + kResolver, "c.yaml:1: listen: expected text"},
-      {kListen + kResolver + "health: 127.0.0.1\n", "c.yaml:3: health: '127.0.0.1' is not ADDR:PORT"},
+      {kListen + kResolver + "health: 127.0.0.1\n",
+       "c.yaml:3: health: '127.0.0.1' is not ADDR:PORT"},
       {kListen + kResolver + "metrics: {a: 1}\n", "c.yaml:3: metrics: expected text"},
       // autopath.
       {kListen + kResolver + "autopath: true\n", "c.yaml:3: autopath: expected a mapping"},
@@ -206,17 +230,29 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:3: negativeTTL: '1.5s' is not a duration such as 30s, 5m or 1h30m"},
       {kListen + kResolver + "cache: {negativeTTL: }\n", "c.yaml:3: negativeTTL: expected text"},
       {kListen + kResolver + "cache: {size: 1}\n", "c.yaml:3: cache: unknown key 'size'"},
+      // limits.
+      {kListen + kResolver + "limits: {maxConcurrent: 0}\n",
+       "c.yaml:3: maxConcurrent: expected a number from 1 to 1000000, got '0'"},
+      {kListen + kResolver + "limits: {maxTCPClients: 1000001}\n",
+       "c.yaml:3: maxTCPClients: expected a number from 1 to 1000000"},
+      {kListen + kResolver + "limits: {tcpIdleTimeout: 0s}\n",
+       "c.yaml:3: tcpIdleTimeout: must be at least 1s"},
+      {kListen + kResolver + "limits: {tcpIdleTimeout: 10}\n",
+       "c.yaml:3: tcpIdleTimeout: '10' needs a unit"},
       // servers.
       {kListen + "servers: {name: s}\n", "c.yaml:2: servers: expected a list"},
       {kListen + "servers:\n- zones: [a]\n" + forward, "c.yaml:3: servers: missing 'name'"},
-      {kListen + "servers:\n- name: ''\n  zones: [a]\n" + forward, "c.yaml:3: name: must not be empty"},
+      {kListen + "servers:\n- name: ''\n  zones: [a]\n" + forward,
+       "c.yaml:3: name: must not be empty"},
       {kListen + server + forward + "- name: s\n  zones: [t.test]\n" + forward,
        "c.yaml:6: name: a second server named 's'"},
       {kListen + "servers:\n- name: s\n" + forward, "c.yaml:3: servers: missing 'zones'"},
-      {kListen + "servers:\n- name: s\n  zones: []\n" + forward, "c.yaml:4: zones: needs at least 1"},
+      {kListen + "servers:\n- name: s\n  zones: []\n" + forward,
+       "c.yaml:4: zones: needs at least 1"},
       {kListen + "servers:\n- name: s\n  zones: ['a..b']\n" + forward,
        "c.yaml:4: zones: 'a..b' is not a domain name"},
-      {kListen + "servers:\n- name: s\n  zones: ['']\n" + forward, "c.yaml:4: zones: '' is not a domain"},
+      {kListen + "servers:\n- name: s\n  zones: ['']\n" + forward,
+       "c.yaml:4: zones: '' is not a domain"},
       {kListen + "servers:\n- name: s\n  zones:\n  - a.test\n  - A.Test.\n" + forward,
        "c.yaml:6: zones: A.Test. is already served by 's'"},
       {kListen + server + forward + "- name: t\n  zones: [S.TEST]\n" + forward,
@@ -229,7 +265,8 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:7: zoneFiles: tests/fixtures/nowhere.zone: No such file or directory"},
       {kListen + server + "  clusterFile: ../fixtures\n",
        "c.yaml:5: clusterFile: tests/fixtures/../fixtures: not a regular file"},
-      {kListen + server + "  clusterFile: /dev/null\n", "c.yaml:5: clusterFile: /dev/null: not a regular file"},
+      {kListen + server + "  clusterFile: /dev/null\n",
+       "c.yaml:5: clusterFile: /dev/null: not a regular file"},
       {kListen + server + "  clusterFile: ''\n", "c.yaml:5: clusterFile: expected a file name"},
       {kListen + server + "  zoneFiles: [example.com.zone]\n  clusterDomain: x.test\n",
        "c.yaml:6: clusterDomain: needs clusterFile"},
@@ -239,16 +276,21 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:6: servers: unknown key 'forward'"},
       // forwardPlugin.
       {kListen + server + "  forwardPlugin: {}\n", "c.yaml:5: forwardPlugin: missing 'upstreams'"},
-      {kListen + server + "  forwardPlugin: {upstreams: []}\n", "c.yaml:5: upstreams: needs at least 1"},
-      {kListen + server + "  forwardPlugin:\n    upstreams: [1.0.0.1, 1.0.0.2, 1.0.0.3, 1.0.0.4, "
-                          "1.0.0.5, 1.0.0.6, 1.0.0.7, 1.0.0.8, 1.0.0.9, 1.0.0.10, 1.0.0.11, 1.0.0.12, "
-                          "1.0.0.13, 1.0.0.14, 1.0.0.15, 1.0.0.16]\n",
+      {kListen + server + "  forwardPlugin: {upstreams: []}\n",
+       "c.yaml:5: upstreams: needs at least 1"},
+      {kListen + server +
+           "  forwardPlugin:\n    upstreams: [1.0.0.1, 1.0.0.2, 1.0.0.3, 1.0.0.4, "
+           "1.0.0.5, 1.0.0.6, 1.0.0.7, 1.0.0.8, 1.0.0.9, 1.0.0.10, 1.0.0.11, 1.0.0.12, "
+           "1.0.0.13, 1.0.0.14, 1.0.0.15, 1.0.0.16]\n",
        "c.yaml:6: upstreams: takes at most 15 items"},
       {kListen + server + "  forwardPlugin:\n    upstreams:\n    - 10.0.0.1\n    - 10.0.0.1:0\n",
        "c.yaml:8: upstreams: '10.0.0.1:0' is not IP, IP:PORT or [IPV6]:PORT"},
-      {kListen + server + "  forwardPlugin: {upstreams: [10.0.0.256]}\n", "c.yaml:5: upstreams: '10.0.0.256'"},
-      {kListen + server + "  forwardPlugin: {upstreams: ['[fd00::1]']}\n", "c.yaml:5: upstreams: '[fd00::1]'"},
-      {kListen + server + "  forwardPlugin: {upstreams: [dns.google]}\n", "c.yaml:5: upstreams: 'dns.google'"},
+      {kListen + server + "  forwardPlugin: {upstreams: [10.0.0.256]}\n",
+       "c.yaml:5: upstreams: '10.0.0.256'"},
+      {kListen + server + "  forwardPlugin: {upstreams: ['[fd00::1]']}\n",
+       "c.yaml:5: upstreams: '[fd00::1]'"},
+      {kListen + server + "  forwardPlugin: {upstreams: [dns.google]}\n",
+       "c.yaml:5: upstreams: 'dns.google'"},
       {kListen + server + "  forwardPlugin: {upstreams: [10.0.0.1], policy: random}\n",
        "c.yaml:5: policy: 'random' is not one of Random, RoundRobin, Sequential"},
       {kListen + server + "  forwardPlugin: {upstreams: [10.0.0.1], protocolStrategy: UDP}\n",
@@ -257,8 +299,10 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:5: forwardPlugin: unknown key 'transportConfig'"},
       // upstreamResolvers.
       {kListen + "upstreamResolvers: []\n", "c.yaml:2: upstreamResolvers: expected a mapping"},
-      {kListen + "upstreamResolvers: {policy: Random}\n", "c.yaml:2: upstreamResolvers: missing 'upstreams'"},
-      {kListen + "upstreamResolvers: {upstreams: [10.0.0.1]}\n", "c.yaml:2: upstreams: expected a mapping"},
+      {kListen + "upstreamResolvers: {policy: Random}\n",
+       "c.yaml:2: upstreamResolvers: missing 'upstreams'"},
+      {kListen + "upstreamResolvers: {upstreams: [10.0.0.1]}\n",
+       "c.yaml:2: upstreams: expected a mapping"},
       {kListen + "upstreamResolvers:\n  upstreams:\n  - {address: 10.0.0.1}\n",
        "c.yaml:4: upstreams: missing 'type'"},
       {kListen + "upstreamResolvers:\n  upstreams:\n  - {type: Dns}\n",
@@ -267,11 +311,13 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:4: upstreams: missing 'address'"},
       {kListen + "upstreamResolvers:\n  upstreams:\n  - {type: Network, address: '10.0.0.1:53'}\n",
        "c.yaml:4: address: '10.0.0.1:53' is not an IP address"},
-      {kListen + "upstreamResolvers:\n  upstreams:\n  - {type: Network, address: 10.0.0.1, port: 0}\n",
+      {kListen +
+           "upstreamResolvers:\n  upstreams:\n  - {type: Network, address: 10.0.0.1, port: 0}\n",
        "c.yaml:4: port: expected a number from 1 to 65535, got '0'"},
       {kListen + "upstreamResolvers:\n  upstreams:\n  - {type: SystemResolvConf, port: 53}\n",
        "c.yaml:4: upstreams: address and port are for type Network"},
-      {kListen + "upstreamResolvers:\n  upstreams:\n  - {type: Network, address: 10.0.0.1, ttl: 5}\n",
+      {kListen +
+           "upstreamResolvers:\n  upstreams:\n  - {type: Network, address: 10.0.0.1, ttl: 5}\n",
        "c.yaml:4: upstreams: unknown key 'ttl' (known: type, address, port)"},
   };
   for (const ErrorCase& c : cases) {
@@ -282,7 +328,8 @@ TEST(ConfigErrors, FileLineAndWhat) {
 
 TEST(ConfigErrors, SixteenUpstreamsOnceResolvConfIsRead) {
   std::string yaml = kListen + "upstreamResolvers:\n  upstreams:\n";
-  for (int i = 1; i <= 14; ++i) yaml += "  - {type: Network, address: 192.0.2." + std::to_string(i) + "}\n";
+  for (int i = 1; i <= 14; ++i)
+    yaml += "  - {type: Network, address: 192.0.2." + std::to_string(i) + "}\n";
   yaml += "  - type: SystemResolvConf\n";  // two more
   EXPECT_EQ(error_of(yaml), "c.yaml:3: upstreams: 16 upstreams with resolv.conf's: at most 15");
 }
@@ -295,15 +342,30 @@ struct DurationCase {
 
 TEST(ConfigDuration, UnitsAndLimits) {
   const DurationCase cases[] = {
-      {"30s", true, 30},         {"5m", true, 300},           {"1h", true, 3600},
-      {"1h30m", true, 5400},     {"0s", true, 0},             {"1h1m1s", true, 3661},
-      {"90s", true, 90},         {"2147483647s", true, 2147483647},
+      {"30s", true, 30},
+      {"5m", true, 300},
+      {"1h", true, 3600},
+      {"1h30m", true, 5400},
+      {"0s", true, 0},
+      {"1h1m1s", true, 3661},
+      {"90s", true, 90},
+      {"2147483647s", true, 2147483647},
       {"596523h", true, 2147482800},
-      {"30", false, 0},          {"0", false, 0},             {"", false, 0},
-      {"s", false, 0},           {"5ms", false, 0},           {"1.5h", false, 0},
-      {"-5s", false, 0},         {"+5s", false, 0},           {" 5s", false, 0},
-      {"5s ", false, 0},         {"5S", false, 0},            {"1d", false, 0},
-      {"2147483648s", false, 0}, {"596524h", false, 0},       {"99999999999999999999s", false, 0},
+      {"30", false, 0},
+      {"0", false, 0},
+      {"", false, 0},
+      {"s", false, 0},
+      {"5ms", false, 0},
+      {"1.5h", false, 0},
+      {"-5s", false, 0},
+      {"+5s", false, 0},
+      {" 5s", false, 0},
+      {"5s ", false, 0},
+      {"5S", false, 0},
+      {"1d", false, 0},
+      {"2147483648s", false, 0},
+      {"596524h", false, 0},
+      {"99999999999999999999s", false, 0},
       {"1h30", false, 0},
   };
   for (const DurationCase& c : cases) {
@@ -361,8 +423,9 @@ TEST(ConfigResolvConf, NameserversAsGlibcReadsThem) {
   const ResolvConfCase cases[] = {
       {"in order, port 53", "nameserver 10.0.0.2\nnameserver fd00::2\n",
        "upstreamResolvers Sequential 10.0.0.2:53 [fd00::2]:53"},
-      {"glibc keeps three", "nameserver 10.0.0.1\nnameserver 10.0.0.2\nnameserver 10.0.0.3\n"
-                            "nameserver 10.0.0.4\n",
+      {"glibc keeps three",
+       "nameserver 10.0.0.1\nnameserver 10.0.0.2\nnameserver 10.0.0.3\n"
+       "nameserver 10.0.0.4\n",
        "upstreamResolvers Sequential 10.0.0.1:53 10.0.0.2:53 10.0.0.3:53"},
       {"none: glibc's loopback", "search a.test\n", "upstreamResolvers Sequential 127.0.0.1:53"},
       {"inet_aton's forms, comments, options", "; x\nnameserver 10.1\n# y\noptions ndots:5\n",
@@ -374,16 +437,18 @@ TEST(ConfigResolvConf, NameserversAsGlibcReadsThem) {
   };
   for (const ResolvConfCase& c : cases) {
     std::string resolv_conf = temp_file("case.conf", c.resolv_conf);
-    ServerConfig config = parse_config(kListen + "upstreamResolvers: {upstreams: [{type: SystemResolvConf}]}\n",
-                                       "c.yaml", "", resolv_conf);
+    ServerConfig config =
+        parse_config("listen: [\"169.254.20.10:53\"]\n"
+                     "upstreamResolvers: {upstreams: [{type: SystemResolvConf}]}\n",
+                     "c.yaml", "", resolv_conf);
     EXPECT_EQ(summary(config).back(), c.upstreams) << c.rule;
   }
 }
 
 TEST(ConfigResolvConf, UnreadableIsAnError) {
   try {
-    parse_config(kListen + "upstreamResolvers:\n  upstreams:\n  - type: SystemResolvConf\n", "c.yaml",
-                 "", "/nonexistent/resolv.conf");
+    parse_config(kListen + "upstreamResolvers:\n  upstreams:\n  - type: SystemResolvConf\n",
+                 "c.yaml", "", "/nonexistent/resolv.conf");
     FAIL() << "no error";
   } catch (const LoadError& e) {
     EXPECT_STREQ(e.what(), "c.yaml:4: type: /nonexistent/resolv.conf: No such file or directory");
@@ -396,7 +461,8 @@ TEST(ConfigFile, FilesRelativeToItsDirectory) {
   std::ofstream(dir + "/a.zone") << "";
   std::string path = dir + "/c.yaml";
   std::string absolute = temp_file("absolute.zone", "");
-  std::ofstream(path) << kListen + "servers:\n- name: s\n  zones: [a.test]\n  zoneFiles: [a.zone, " +
+  std::ofstream(path) << kListen +
+                             "servers:\n- name: s\n  zones: [a.test]\n  zoneFiles: [a.zone, " +
                              absolute + "]\n";
   ServerConfig c = load_config_file(path);
   ASSERT_EQ(c.servers.size(), 1u);
@@ -412,15 +478,22 @@ TEST(ConfigFile, UnreadableConfigFile) {
   }
 }
 
-TEST(ConfigFile, ExampleLoads) {
-  std::ifstream in("server/config/example.yaml");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+std::string file_text(const char* path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+TEST(ConfigFile, ExampleLoadsAndIsTheReadmes) {
+  std::string text = file_text("server/config/example.yaml");
   ASSERT_FALSE(text.empty());
+  std::string body = text.substr(text.find("listen:"));
+  EXPECT_NE(file_text("server/README.md").find("```yaml\n" + body + "```\n"), std::string::npos);
   ServerConfig c = parse_config(text, "example.yaml", kFixtures, test_resolv_conf());
   EXPECT_EQ(joined(summary(c)),
             "listen 169.254.20.10:53 [fd00::a]:53\n"
             "autopath on 65431\n"
             "cache 10000 900 30\n"
+            "limits 1000 1000 10\n"
             "health 169.254.20.10:8080\n"
             "metrics 0.0.0.0:9253\n"
             "server cluster: cluster.local. in-addr.arpa. ip6.arpa. forward Sequential "
@@ -456,15 +529,16 @@ TEST(ConfigCommandLine, FlagsAreOneClosedWorldForEveryName) {
             "listen 127.0.0.1:53\n"
             "autopath off 65000\n"
             "cache 10000 900 30\n"
+            "limits 1000 1000 10\n"
             "metrics 127.0.0.1:9153\n"
             "server closed-world: . zone a.zone zone b.zone cluster c.json k.test\n");
 }
 
 TEST(ConfigCommandLine, ConfigFileWithTestKnobs) {
   std::string path = temp_file("knobs.yaml", kListen + kResolver + "autopath: {code: 65500}\n");
-  ServerConfig c = command_line({"--config", path, "--autopath", "echo", "--delay-ms", "7",
-                                 "--query-log", "q.log", "--rcode", "x.test=SERVFAIL", "--drop",
-                                 "y.test/AAAA"});
+  ServerConfig c =
+      command_line({"--config", path, "--autopath", "echo", "--delay-ms", "7", "--query-log",
+                    "q.log", "--rcode", "x.test=SERVFAIL", "--drop", "y.test/AAAA"});
   EXPECT_EQ(summary(c)[1], "autopath echo 65500");
   EXPECT_EQ(c.delay_ms, 7u);
   EXPECT_EQ(c.query_log, "q.log");
@@ -487,7 +561,8 @@ TEST(ConfigCommandLine, Errors) {
   std::string bad = temp_file("bad.yaml", kListen + kResolver + "cache: {positiveTTL: 30}\n");
   const CommandLineError cases[] = {
       {{}, "--listen is required (see --help)"},
-      {{"--config", path, "--listen", "127.0.0.1:53"}, "--listen: not with --config (the file says it)"},
+      {{"--config", path, "--listen", "127.0.0.1:53"},
+       "--listen: not with --config (the file says it)"},
       {{"--config", path, "--zone", "a.zone"}, "--zone: not with --config (the file says it)"},
       {{"--config", path, "--autopath", "off"}, "--autopath: not with --config (the file says it)"},
       {{"--config", path, "--autopath-code", "65000"}, "--autopath-code: not with --config"},
@@ -512,15 +587,6 @@ TEST(ConfigCommandLine, Errors) {
 TEST(ConfigCommandLine, HelpPrintsUsageWithConfigAndExits) {
   EXPECT_EXIT(command_line({"--help"}), testing::ExitedWithCode(0), "");
   EXPECT_NE(std::string(kUsage).find("--config FILE"), std::string::npos);
-}
-
-TEST(ConfigCommandLine, ParseFlagsStillReadsTheFlagsAndRefusesConfig) {
-  Argv flags({"--listen", "127.0.0.1:53", "--zone", "a.zone", "--delay-ms", "3"});
-  ServerFlags f = parse_flags(flags.argc(), flags.argv());
-  EXPECT_EQ(f.zones, Strings{"a.zone"});
-  EXPECT_EQ(f.delay_ms, 3u);
-  Argv config({"--config", "c.yaml"});
-  EXPECT_THROW(parse_flags(config.argc(), config.argv()), std::runtime_error);
 }
 
 }  // namespace
