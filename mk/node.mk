@@ -1,0 +1,1 @@
+# Node tests: the node-local cache in a sandbox (tests/node/).
