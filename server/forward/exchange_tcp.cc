@@ -1,15 +1,13 @@
 // exchange_tcp: a connection per loop and upstream, kept while it is used
 // and for a while after (CoreDNS keeps its pooled connections 10 s), with
 // every query in flight on it matched to its reply by ID and question.
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
-
 #include <map>
 #include <memory>
 #include <string>
 
 #include "dns/wire.h"
 #include "server/forward/exchange.h"
+#include "server/net/tcp_message.h"
 #include "util/random.h"
 
 namespace rk8s::server {
@@ -51,10 +49,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     p.timer = evtimer_new(loop_.base(), on_timeout, arg);
     timeval tv{long(timeout_ms / 1000), long(timeout_ms % 1000) * 1000};
     evtimer_add(p.timer, &tv);
-    uint8_t len[2];
-    store16(len, uint16_t(query.size()));
-    bufferevent_write(bev_, len, 2);
-    bufferevent_write(bev_, query.data(), query.size());
+    put_tcp_message(bev_, query);
   }
 
  private:
@@ -71,13 +66,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   static void readable(bufferevent*, void* arg) {
     auto self = static_cast<Connection*>(arg)->shared_from_this();
     evbuffer* in = bufferevent_get_input(self->bev_);
-    uint8_t len[2];
-    while (evbuffer_copyout(in, len, 2) == 2) {
-      size_t n = load16(len);
-      if (evbuffer_get_length(in) < 2 + n) return;
-      std::vector<uint8_t> msg(2 + n);
-      evbuffer_remove(in, msg.data(), msg.size());
-      msg.erase(msg.begin(), msg.begin() + 2);
+    std::vector<uint8_t> msg;
+    while (take_tcp_message(in, msg)) {
       if (msg.size() < 2) continue;
       auto it = self->pending_.find(load16(msg.data()));
       if (it == self->pending_.end() ||

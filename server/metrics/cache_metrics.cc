@@ -1,15 +1,17 @@
 #include "server/metrics/cache_metrics.h"
 
+#include "server/metrics/prometheus.h"
+
 namespace rk8s::server {
 
 std::string render_cache_metrics(const CacheCounters& c) {
-  struct Family {
+  struct Counter {
     const char* name;
     const char* type;
     const char* help;
     uint64_t value;
   };
-  const Family families[] = {
+  const Counter families[] = {
       {"cache_entries", "gauge", "Answers in the cache, fresh and stale.", c.entries},
       {"cache_hits_total", "counter", "Questions answered from the cache.", c.hits},
       {"cache_misses_total", "counter", "Questions the cache could not answer.", c.misses},
@@ -17,11 +19,7 @@ std::string render_cache_metrics(const CacheCounters& c) {
       {"cache_served_stale_total", "counter", "Expired answers served (RFC 8767).", c.stale_served},
   };
   std::string out;
-  for (const Family& f : families) {
-    std::string name = std::string("resolv_k8s_") + f.name;
-    out += "# HELP " + name + " " + f.help + "\n# TYPE " + name + " " + f.type + "\n" + name + " " +
-           std::to_string(f.value) + "\n";
-  }
+  for (const Counter& f : families) out += family(f.name, f.type, f.help) + sample(f.name, "", f.value);
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "server/metrics/prometheus.h"
+
 namespace rk8s::server {
 namespace {
 
@@ -31,32 +33,25 @@ void ForwardMetrics::health_check_failed(const std::string& to) {
 
 std::string ForwardMetrics::render() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::string out =
-      "# HELP resolv_k8s_forward_request_duration_seconds Upstream round trips, by upstream and rcode.\n"
-      "# TYPE resolv_k8s_forward_request_duration_seconds histogram\n";
+  const std::string duration = "forward_request_duration_seconds";
+  std::string out = family(duration, "histogram", "Upstream round trips, by upstream and rcode.");
   for (const auto& [key, h] : durations_) {
     std::string labels = "to=\"" + key.first + "\",rcode=\"" + key.second + "\"";
     uint64_t cumulative = 0;
     for (int i = 0; i <= kBuckets; i++) {
       cumulative += h.counts[i];
       std::string le = i < kBuckets ? number(bound(i)) : "+Inf";
-      out += "resolv_k8s_forward_request_duration_seconds_bucket{" + labels + ",le=\"" + le + "\"} " +
-             std::to_string(cumulative) + "\n";
+      out += sample(duration + "_bucket", labels + ",le=\"" + le + "\"", cumulative);
     }
-    out += "resolv_k8s_forward_request_duration_seconds_sum{" + labels + "} " + number(h.sum) + "\n";
-    out += "resolv_k8s_forward_request_duration_seconds_count{" + labels + "} " +
-           std::to_string(cumulative) + "\n";
+    out += sample(duration + "_sum", labels, number(h.sum)) + sample(duration + "_count", labels, cumulative);
   }
-  out += "# HELP resolv_k8s_forward_healthcheck_failures_total Failed health checks, by upstream.\n"
-         "# TYPE resolv_k8s_forward_healthcheck_failures_total counter\n";
+  out += family("forward_healthcheck_failures_total", "counter", "Failed health checks, by upstream.");
   for (const auto& [to, n] : health_failures_)
-    out += "resolv_k8s_forward_healthcheck_failures_total{to=\"" + to + "\"} " + std::to_string(n) + "\n";
-  out += "# HELP resolv_k8s_forward_healthcheck_broken_total Times every upstream of a zone was down.\n"
-         "# TYPE resolv_k8s_forward_healthcheck_broken_total counter\n"
-         "resolv_k8s_forward_healthcheck_broken_total " + std::to_string(broken_) + "\n"
-         "# HELP resolv_k8s_forward_max_concurrent_rejects_total Queries refused: too many in flight.\n"
-         "# TYPE resolv_k8s_forward_max_concurrent_rejects_total counter\n"
-         "resolv_k8s_forward_max_concurrent_rejects_total " + std::to_string(rejects_) + "\n";
+    out += sample("forward_healthcheck_failures_total", "to=\"" + to + "\"", n);
+  out += family("forward_healthcheck_broken_total", "counter", "Times every upstream of a zone was down.") +
+         sample("forward_healthcheck_broken_total", "", broken_) +
+         family("forward_max_concurrent_rejects_total", "counter", "Queries refused: too many in flight.") +
+         sample("forward_max_concurrent_rejects_total", "", rejects_);
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "server/metrics/metrics.h"
 
+#include "server/metrics/prometheus.h"
 #include "server/util/mnemonics.h"
 #include "server/util/text.h"
 
@@ -45,28 +46,22 @@ void Metrics::count(const QueryInfo& info) {
 }
 
 std::string Metrics::render() const {
-  std::string out =
-      "# HELP resolv_k8s_queries_total Queries answered, by type and rcode.\n"
-      "# TYPE resolv_k8s_queries_total counter\n";
+  std::string out = family("queries_total", "counter", "Queries answered, by type and rcode.");
   for (int t = 0; t < kTypeSlots; ++t)
     for (int r = 0; r < kRcodeSlots; ++r)
       if (uint64_t n = queries_[t][r])
-        out += "resolv_k8s_queries_total{type=\"" + type_label(t) + "\",rcode=\"" +
-               rcode_label(r) + "\"} " + std::to_string(n) + "\n";
-  out += "# HELP resolv_k8s_dropped_total Queries never answered (--drop).\n"
-         "# TYPE resolv_k8s_dropped_total counter\n"
-         "resolv_k8s_dropped_total " + std::to_string(dropped_) + "\n"
-         "# HELP resolv_k8s_autopath_total Autopath queries by reply status.\n"
-         "# TYPE resolv_k8s_autopath_total counter\n";
+        out += sample("queries_total", "type=\"" + type_label(t) + "\",rcode=\"" + rcode_label(r) + "\"", n);
+  out += family("dropped_total", "counter", "Queries never answered (--drop).") +
+         sample("dropped_total", "", dropped_) +
+         family("autopath_total", "counter", "Autopath queries by reply status.");
   for (int s = 0; s < kStatusSlots; ++s)
-    out += "resolv_k8s_autopath_total{status=\"" + ascii_lower(autopath::status_name(uint8_t(s))) +
-           "\"} " + std::to_string(autopath_[s]) + "\n";
-  out += "# HELP resolv_k8s_autopath_candidates_walked_total Candidates looked at for autopath queries.\n"
-         "# TYPE resolv_k8s_autopath_candidates_walked_total counter\n"
-         "resolv_k8s_autopath_candidates_walked_total " + std::to_string(walked_) + "\n"
-         "# HELP resolv_k8s_autopath_queries_saved_total Queries the clients did not have to send.\n"
-         "# TYPE resolv_k8s_autopath_queries_saved_total counter\n"
-         "resolv_k8s_autopath_queries_saved_total " + std::to_string(saved_) + "\n";
+    out += sample("autopath_total",
+                  "status=\"" + ascii_lower(autopath::status_name(uint8_t(s))) + "\"", autopath_[s]);
+  out += family("autopath_candidates_walked_total", "counter",
+                "Candidates looked at for autopath queries.") +
+         sample("autopath_candidates_walked_total", "", walked_) +
+         family("autopath_queries_saved_total", "counter", "Queries the clients did not have to send.") +
+         sample("autopath_queries_saved_total", "", saved_);
   return out;
 }
 

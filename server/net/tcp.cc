@@ -1,7 +1,7 @@
 #include "server/net/tcp.h"
 
-#include <event2/buffer.h>
-#include <event2/bufferevent.h>
+#include "server/net/tcp_message.h"
+
 #include <unistd.h>
 
 #include <deque>
@@ -54,16 +54,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   void read_queries() {
     evbuffer* in = bufferevent_get_input(bev_);
-    uint8_t len[2];
-    while (evbuffer_copyout(in, len, 2) == 2) {
-      size_t n = load16(len);
-      if (evbuffer_get_length(in) < 2 + n) return;
-      std::vector<uint8_t> query(2 + n);
-      evbuffer_remove(in, query.data(), query.size());
+    std::vector<uint8_t> query;
+    while (take_tcp_message(in, query)) {
       uint64_t seq = next_seq_++;
       slots_.emplace_back();
       auto self = shared_from_this();
-      serve_(Bytes{query.data() + 2, n}, client_, [self, seq](std::vector<uint8_t>& reply) {
+      serve_(Bytes{query.data(), query.size()}, client_, [self, seq](std::vector<uint8_t>& reply) {
         self->answered(seq, reply);
       });
     }
@@ -75,12 +71,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     slot.reply.swap(reply);
     while (!slots_.empty() && slots_.front().ready) {
       std::vector<uint8_t>& r = slots_.front().reply;
-      if (bev_ && !r.empty()) {
-        uint8_t len[2];
-        store16(len, uint16_t(r.size()));
-        bufferevent_write(bev_, len, 2);
-        bufferevent_write(bev_, r.data(), r.size());
-      }
+      if (bev_ && !r.empty()) put_tcp_message(bev_, r);
       slots_.pop_front();
       first_seq_++;
     }

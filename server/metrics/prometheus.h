@@ -1,0 +1,16 @@
+// The Prometheus text format (0.0.4), the two lines a family opens with
+// and one sample, every metric name with our prefix.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace rk8s::server {
+
+// "# HELP resolv_k8s_NAME HELP\n# TYPE resolv_k8s_NAME TYPE\n".
+std::string family(const std::string& name, const char* type, const char* help);
+// "resolv_k8s_NAME{LABELS} VALUE\n"; no braces without labels.
+std::string sample(const std::string& name, const std::string& labels, const std::string& value);
+std::string sample(const std::string& name, const std::string& labels, uint64_t value);
+
+}  // namespace rk8s::server
