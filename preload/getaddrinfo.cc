@@ -9,12 +9,14 @@ EXPORT int getaddrinfo(const char* node, const char* service, const struct addri
   using namespace rk8s;
   if (switched_off()) return libc_resolver().getaddrinfo(node, service, hints, res);
   start_transport();
-  int rc = maybe_traced(debug_on(), node, [&](ExchangeFn ex, ResolveTrace* trace) {
-    return resolve_addrinfo(node, service, hints, res, ex, trace);
+  return timed([&] {
+    int rc = maybe_traced(debug_on(), node, [&](ExchangeFn ex, ResolveTrace* trace) {
+      return resolve_addrinfo(node, service, hints, res, ex, trace);
+    });
+    if (rc != kLetLibcAnswer) return rc;
+    count_libc_call();
+    return libc_resolver().getaddrinfo(node, service, hints, res);
   });
-  if (rc != kLetLibcAnswer) return rc;
-  count_libc_call();
-  return libc_resolver().getaddrinfo(node, service, hints, res);
 }
 
 // Our lists are laid out as the libc lays out its own, so one free serves

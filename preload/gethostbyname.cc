@@ -23,13 +23,17 @@ int lookup(const char* name, int af, hostent* h, char* buf, size_t len, hostent*
 int reentrant(bool v2, const char* name, int af, hostent* h, char* buf, size_t len,
               hostent** result, int* herr) {
   const LibcResolver& libc = libc_resolver();
-  if (!switched_off()) {
+  auto by_libc = [&] {
+    return v2 ? libc.gethostbyname2_r(name, af, h, buf, len, result, herr)
+              : libc.gethostbyname_r(name, h, buf, len, result, herr);
+  };
+  if (switched_off()) return by_libc();
+  return timed([&] {
     int rc = lookup(name, af, h, buf, len, result, herr);
     if (rc != kHostentLibc) return rc;
     count_libc_call();
-  }
-  return v2 ? libc.gethostbyname2_r(name, af, h, buf, len, result, herr)
-            : libc.gethostbyname_r(name, h, buf, len, result, herr);
+    return by_libc();
+  });
 }
 
 // The static result of the plain forms, grown as the libc grows it (each
@@ -70,7 +74,9 @@ int fill_musl(const char* name, int af, hostent** result, int* herr) {
 
 hostent* plain(bool v2, const char* name, int af) {
   const LibcResolver& libc = libc_resolver();
-  if (!switched_off()) {
+  auto by_libc = [&] { return v2 ? libc.gethostbyname2(name, af) : libc.gethostbyname(name); };
+  if (switched_off()) return by_libc();
+  return timed([&]() -> hostent* {
     hostent* result = nullptr;
     int herr = 0;
     pthread_mutex_lock(&static_lock);
@@ -82,8 +88,8 @@ hostent* plain(bool v2, const char* name, int af) {
       return rc == 0 ? result : nullptr;
     }
     count_libc_call();
-  }
-  return v2 ? libc.gethostbyname2(name, af) : libc.gethostbyname(name);
+    return by_libc();
+  });
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <netdb.h>
 
+#include "resolve/resolve.h"
+
 // Our definitions of the entry points: exported (everything else is hidden),
 // and declared as the libc's headers declare them (glibc's are noexcept).
 #ifndef __THROW
@@ -34,5 +36,14 @@ bool switched_off();
 
 // RESOLV_K8S_DEBUG=1: each lookup's plan, queries, replies and outcome on stderr.
 bool debug_on();
+
+// Runs a whole call, ours or libc's, and counts how long it took.
+template <class Call>
+auto timed(Call call) {
+  uint64_t start = duration_start();
+  auto result = call();
+  count_duration(start);
+  return result;
+}
 
 }  // namespace rk8s

@@ -55,11 +55,26 @@ __attribute__((destructor)) void write_stats() {
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
   long pid = getpid();
-  char block[2048];  // exe, 8 counters and 8 servers always fit
+  char block[4096];  // exe, 8 counters, the histogram and 8 servers always fit
   size_t len = size_t(snprintf(block, sizeof block, "# resolv-k8s pid=%ld exe=%s\n", pid, exe));
   for (const auto& m : metrics)
     len += size_t(snprintf(block + len, sizeof block - len, "resolv_k8s_%s_total{pid=\"%ld\"} %llu\n",
                            m.name, pid, (unsigned long long)m.value));
+  // How long lookups took, as a Prometheus histogram.
+  uint64_t cumulative = 0;
+  for (size_t i = 0; i <= kDurationBounds; i++) {
+    cumulative += c.duration_buckets[i] - b.duration_buckets[i];
+    char le[16] = "+Inf";
+    if (i < kDurationBounds) snprintf(le, sizeof le, "%g", kDurationBoundUs[i] / 1e6);
+    len += size_t(snprintf(block + len, sizeof block - len,
+                           "resolv_k8s_lookup_duration_seconds_bucket{pid=\"%ld\",le=\"%s\"} %llu\n", pid,
+                           le, (unsigned long long)cumulative));
+  }
+  len += size_t(snprintf(block + len, sizeof block - len,
+                         "resolv_k8s_lookup_duration_seconds_sum{pid=\"%ld\"} %g\n"
+                         "resolv_k8s_lookup_duration_seconds_count{pid=\"%ld\"} %llu\n",
+                         pid, double(c.duration_us_sum - b.duration_us_sum) / 1e6, pid,
+                         (unsigned long long)cumulative));
   // What each server showed of autopath support.
   ServerSupport servers[8];
   size_t count = known_support(servers, 8);
