@@ -6,7 +6,8 @@ packages=(
 	g++ clang libclang-rt-14-dev make cmake pkg-config binutils file
 	musl-tools musl-dev
 	libgtest-dev libbenchmark-dev valgrind libyaml-cpp-dev libevent-dev
-	dnsutils dnsperf iproute2 util-linux curl
+	libnl-route-3-dev libnftables-dev
+	dnsutils dnsperf unbound iproute2 util-linux curl
 	dpkg-dev
 	python3 nodejs default-jre-headless
 )

@@ -15,6 +15,7 @@
 #include "server/net/http.h"
 #include "server/net/socket.h"
 #include "server/net/workers.h"
+#include "server/node/setup.h"
 
 using namespace rk8s::server;
 
@@ -50,6 +51,9 @@ struct Signal {
 
 int run(int argc, char** argv) {
   ServerConfig config = parse_command_line(argc, argv);
+  // The addresses must be there before anything binds them.
+  std::unique_ptr<NodeSetup> node;
+  if (config.node_setup) node = std::make_unique<NodeSetup>(*config.node_setup, config.listen);
   Cache cache(config.cache.capacity);
   Flights flights;
   ForwardMetrics forward_metrics;
@@ -118,10 +122,21 @@ int run(int argc, char** argv) {
   event* intr = evsignal_new(main_loop.base(), SIGINT, Signal::fire, &term);
   for (event* ev : {hup.ev, term.ev, intr}) event_add(ev, nullptr);
 
+  std::function<void()> check_node = [&] {
+    try {
+      node->check();
+    } catch (const std::exception& e) {
+      say(e.what());
+    }
+    main_loop.after(config.node_setup->check_seconds * 1000, check_node);
+  };
+  if (node) main_loop.after(config.node_setup->check_seconds * 1000, check_node);
+
   workers.start();
   say(std::to_string(current.get()->names()) + " names loaded, listening");
   main_loop.run();
   workers.stop();
+  if (node) node->teardown();
   for (event* ev : {hup.ev, term.ev, intr}) event_free(ev);
   return 0;
 }

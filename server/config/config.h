@@ -65,6 +65,13 @@ struct Limits {
   unsigned tcp_idle_seconds = 10;
 };
 
+// nodeSetup: the node's network as NodeLocal DNSCache sets it up (node/).
+struct NodeSetupConfig {
+  std::string interface = "nodelocaldns";
+  unsigned check_seconds = 60;  // checkInterval
+  std::string lock_file = "/run/resolv-k8s/node.lock";  // lockFile
+};
+
 enum class AutopathMode : uint8_t {
   on,       // protocol v1
   off,      // ignore the option, as RFC 6891 says for unknown options
@@ -80,6 +87,7 @@ struct ServerConfig {
   uint16_t autopath_code = autopath::kDefaultCode;
   CacheConfig cache;
   Limits limits;
+  std::optional<NodeSetupConfig> node_setup;
   std::vector<ZoneServer> servers;                 // longest zone suffix wins
   std::optional<ForwardConfig> upstream_resolvers;  // everything no server matches
   // Test knobs, from the command line only.

@@ -1,6 +1,7 @@
 #include "server/config/yaml.h"
 
 #include <fcntl.h>
+#include <net/if.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,7 +58,7 @@ class ConfigReader {
 
   ServerConfig read(const Field& document) {
     Mapping m = document.mapping({"listen", "health", "metrics", "autopath", "cache", "limits",
-                                  "servers", "upstreamResolvers"});
+                                  "nodeSetup", "servers", "upstreamResolvers"});
     ServerConfig c;
     for (const Field& e : m.need("listen").items(1, SIZE_MAX)) c.listen.push_back(endpoint(e));
     if (const Field* f = m.find("health")) c.health = endpoint(*f);
@@ -65,6 +66,7 @@ class ConfigReader {
     if (const Field* f = m.find("autopath")) read_autopath(*f, c);
     if (const Field* f = m.find("cache")) c.cache = cache(*f);
     if (const Field* f = m.find("limits")) c.limits = limits(*f);
+    if (const Field* f = m.find("nodeSetup")) c.node_setup = node_setup(*f);
     if (const Field* f = m.find("servers"))
       for (const Field& s : f->items(0, SIZE_MAX)) {
         server_fields_.push_back(s);
@@ -116,6 +118,25 @@ class ConfigReader {
       if (l.tcp_idle_seconds == 0) d->fail("must be at least 1s");
     }
     return l;
+  }
+
+  static NodeSetupConfig node_setup(const Field& f) {
+    Mapping m = f.mapping({"interface", "checkInterval", "lockFile"});
+    NodeSetupConfig n;
+    if (const Field* i = m.find("interface")) {
+      n.interface = i->text();
+      if (n.interface.empty() || n.interface.size() >= IFNAMSIZ || n.interface.find('/') != std::string::npos)
+        i->fail("'" + n.interface + "' is not an interface name");
+    }
+    if (const Field* d = m.find("checkInterval")) {
+      n.check_seconds = d->duration_seconds();
+      if (n.check_seconds == 0) d->fail("must be at least 1s");
+    }
+    if (const Field* l = m.find("lockFile")) {
+      n.lock_file = l->text();
+      if (n.lock_file.empty() || n.lock_file[0] != '/') l->fail("must be an absolute path");
+    }
+    return n;
   }
 
   ZoneServer server(const Field& f) {

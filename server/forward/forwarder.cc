@@ -119,7 +119,7 @@ Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t ty
                          uint32_t age, bool stale) {
   Resolution res;
   // An extended rcode we cannot pass on (BADCOOKIE, ...) is a failure.
-  res.rcode = answer->rcode > 15 ? dns::kServFail : uint8_t(answer->rcode);
+  res.rcode = answer->rcode > 15 ? uint8_t(dns::kServFail) : uint8_t(answer->rcode);
   res.recursive = true;
   res.entry_ttl = ttl;
   res.age = age;

@@ -185,7 +185,10 @@ TEST(ConfigErrors, FileLineAndWhat) {
       {",", "c.yaml:1: one YAML document only"},  // yaml-cpp's LoadAll never ends here
       {kListen + kResolver + "lisen: 1\n",
        "c.yaml:3: unknown key 'lisen' (known: listen, health, metrics, autopath, cache, limits, "
-       "servers, upstreamResolvers)"},
+       "nodeSetup, servers, upstreamResolvers)"},
+      {kListen + kResolver + "nodeSetup: {interface: \"\"}\n", "c.yaml:3: interface: '' is not an interface name"},
+      {kListen + kResolver + "nodeSetup: {checkInterval: 0s}\n", "c.yaml:3: checkInterval: must be at least 1s"},
+      {kListen + kResolver + "nodeSetup: {lockFile: run/x}\n", "c.yaml:3: lockFile: must be an absolute path"},
       {kListen + kResolver + kListen, "c.yaml:3: 'listen' a second time"},
       {kListen + kResolver + "? [a]\n: 1\n", "c.yaml:3: expected a key"},
       {kListen, "c.yaml:1: no servers and no upstreamResolvers: nothing to answer with"},
@@ -371,7 +374,9 @@ TEST(ConfigDuration, UnitsAndLimits) {
   for (const DurationCase& c : cases) {
     uint32_t seconds = 12345;
     EXPECT_EQ(parse_duration(c.text, seconds), c.ok) << c.text;
-    if (c.ok) EXPECT_EQ(seconds, c.seconds) << c.text;
+    if (c.ok) {
+      EXPECT_EQ(seconds, c.seconds) << c.text;
+    }
   }
 }
 

@@ -1,0 +1,27 @@
+// NOTRACK for DNS to and from the node's addresses, UDP and TCP port 53 in
+// both directions (NodeLocal DNSCache's raw-table rules), so pods' queries
+// skip conntrack and its races. nftables only: a table of our own, "inet
+// resolv_k8s", at the raw priority; it applies beside kube-proxy's rules
+// whether those are nftables or iptables (legacy or nft).
+#pragma once
+
+#include <vector>
+
+#include "util/ip.h"
+
+namespace rk8s::server {
+
+class NotrackRules {
+ public:
+  explicit NotrackRules(std::vector<IpAddr> addresses) : addresses_(std::move(addresses)) {}
+
+  // Puts the table back when it is missing. Throws std::runtime_error with
+  // nft's message.
+  void ensure() const;
+  void remove() const;
+
+ private:
+  std::vector<IpAddr> addresses_;
+};
+
+}  // namespace rk8s::server
