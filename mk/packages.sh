@@ -7,7 +7,7 @@ packages=(
 	musl-tools musl-dev
 	libgtest-dev libbenchmark-dev valgrind libyaml-cpp-dev libevent-dev
 	libnl-route-3-dev libnftables-dev
-	dnsutils dnsperf unbound iproute2 util-linux curl
+	dnsutils dnsperf unbound iproute2 util-linux curl buildah skopeo umoci nftables
 	dpkg-dev
 	python3 nodejs default-jre-headless
 )

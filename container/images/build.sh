@@ -1,0 +1,57 @@
+#!/bin/bash
+# build.sh BUILD_DIR VERSION: the two images as OCI archives in
+# BUILD_DIR/images/, with buildah (vfs storage under BUILD_DIR, FROM scratch,
+# no daemon, no registry):
+#   init.tar  the glibc and musl preload libraries and a static copier
+#             (entrypoint: copies them into /target), as user 65534;
+#   node.tar  resolv-k8s-server and exactly the libraries it loads (its
+#             network setup is built in: netlink and nftables), as root:
+#             it binds port 53 and changes the node's network.
+set -euo pipefail
+build=$(cd "${1:?usage: build.sh BUILD_DIR VERSION}" && pwd)
+version=${2:?}
+out=$build/images
+bah=(buildah --storage-driver vfs --root "$out/storage" --runroot "$out/run")
+labels=(
+	--label org.opencontainers.image.version="$version"
+	--label org.opencontainers.image.revision="$(git rev-parse HEAD 2>/dev/null || echo unknown)"
+	--label org.opencontainers.image.source="$(git config --get remote.origin.url 2>/dev/null || echo libresolv-k8s)"
+	--label org.opencontainers.image.licenses=NOASSERTION
+	--label org.opencontainers.image.created="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+)
+
+# image NAME ARCHIVE SETUP...: a scratch container, SETUP run with its id
+# as $c, committed and written as an OCI archive.
+image() {
+	local name=$1 archive=$2
+	shift 2
+	c=$("${bah[@]}" from scratch)
+	"$@"
+	"${bah[@]}" config "${labels[@]}" --label org.opencontainers.image.title="$name" "$c"
+	"${bah[@]}" commit -q "$c" "$name:$version" >/dev/null
+	"${bah[@]}" rm "$c" >/dev/null
+	rm -f "$archive"
+	"${bah[@]}" push -q "$name:$version" "oci-archive:$archive:$name:$version"
+	echo "images: $archive"
+}
+
+init_files() {
+	"${bah[@]}" copy "$c" "$build/images/copier" /copier >/dev/null
+	"${bah[@]}" copy "$c" "$build/glibc/libresolv-k8s.so" /resolv-k8s/glibc/libresolv-k8s.so >/dev/null
+	"${bah[@]}" copy "$c" "$build/musl/libresolv-k8s.so" /resolv-k8s/musl/libresolv-k8s.so >/dev/null
+	"${bah[@]}" config --entrypoint '["/copier"]' --cmd '["/target"]' --user 65534:65534 "$c"
+}
+
+# The server, and each library ldd names, at the path the loader looks in.
+node_files() {
+	"${bah[@]}" copy "$c" "$build/bin/resolv-k8s-server" /usr/bin/resolv-k8s-server >/dev/null
+	local lib
+	for lib in $(ldd "$build/bin/resolv-k8s-server" | grep -o '/[^ ]*'); do
+		"${bah[@]}" copy "$c" "$(readlink -f "$lib")" "$lib" >/dev/null
+	done
+	"${bah[@]}" config --entrypoint '["/usr/bin/resolv-k8s-server"]' \
+		--cmd '["--config", "/etc/resolv-k8s/config.yaml"]' --user 0:0 "$c"
+}
+
+image libresolv-k8s-init "$out/init.tar" init_files
+image resolv-k8s-node "$out/node.tar" node_files

@@ -1,0 +1,17 @@
+# make images: the init image and the node image as OCI archives under
+# $(B)/images/ (container/images/build.sh: buildah, offline), and their test.
+
+IMAGE_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo $(VERSION))
+IMAGES := $(B)/images/init.tar $(B)/images/node.tar
+
+$(B)/images/copier: container/images/copier.c
+	@mkdir -p $(@D)
+	musl-gcc -static -Os -Wall -Wextra -o $@ $<
+
+.PHONY: images test-images
+images: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN)
+	container/images/build.sh $(B) $(IMAGE_VERSION)
+
+TESTS += test-images
+test-images: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl
+	tests/images/images_test.sh $(B)

@@ -1,0 +1,66 @@
+#!/bin/bash
+# images_test.sh BUILD_DIR: the OCI archives of `make images`, unpacked
+# (skopeo, umoci) and run from their own root filesystems: the init image
+# fills a directory with libraries a glibc and a musl program then resolve
+# through; the node image serves a query. Needs root; packets stay on
+# loopback in network namespaces.
+set -uo pipefail
+source "$(dirname "$0")/../pod/lib.sh"
+pod_init "${1:?usage: images_test.sh BUILD_DIR}"
+build=$(cd "$1" && pwd)
+
+# unpack NAME: the image's bundle at $WORK/NAME (rootfs/, config.json).
+unpack() {
+	skopeo copy -q "oci-archive:$build/images/$1.tar" "oci:$WORK/oci:$1" &&
+		umoci unpack --image "$WORK/oci:$1" "$WORK/$1" >/dev/null
+}
+# config_of NAME KEY: a field of the image's config, as skopeo shows it.
+config_of() {
+	skopeo inspect --config "oci-archive:$build/images/$1.tar" |
+		python3 -c "import json, sys; print(json.load(sys.stdin)['config'].get('$2'))"
+}
+
+for image in init node; do
+	check "$image: unpacks" 0 "$(unpack $image; echo $?)"
+	labels=$(config_of $image Labels)
+	for key in version revision source licenses; do
+		check "$image: label $key" yes "$(grep -q "org.opencontainers.image.$key" <<<"$labels" && echo yes)" "$labels"
+	done
+done
+check "init: runs as nobody" "65534:65534" "$(config_of init User)"
+check "node: the server's entrypoint" "['/usr/bin/resolv-k8s-server']" "$(config_of node Entrypoint)"
+
+# The init container's job, as its user, into an emptyDir-like directory.
+libs=$WORK/libs
+mkdir -p "$libs" && chmod 777 "$libs"
+unshare --mount --pid --fork bash -c 'mount --bind "$1" "$2/rootfs/target" 2>/dev/null ||
+	{ mkdir -p "$2/rootfs/target" && mount --bind "$1" "$2/rootfs/target"; }
+	exec chroot --userspec=65534:65534 "$2/rootfs" /copier /target' - "$libs" "$WORK/init" >/dev/null
+check "init: copies both libraries" "glibc/libresolv-k8s.so
+musl/libresolv-k8s.so" "$(cd "$libs" && find . -name '*.so' | sed 's|^\./||' | sort)"
+
+# A program of each libc resolves through what it copied.
+conf=$WORK/resolv.conf
+printf 'search shop.svc.cluster.local svc.cluster.local cluster.local\nnameserver 127.0.0.53\noptions ndots:5\n' > "$conf"
+for libc in glibc musl; do
+	pod "$WORK/$libc.log" on "$conf" -- "$build/tests/gai-probe-$libc" web > "$WORK/plain"
+	pod "$WORK/$libc.log" on "$conf" -- env LD_PRELOAD="$libs/$libc/libresolv-k8s.so" \
+		RESOLV_K8S_DEBUG=1 "$build/tests/gai-probe-$libc" web > "$WORK/out" 2> "$WORK/err"
+	check "init: a $libc program resolves through the copied library, as $libc does" \
+		"$(< "$WORK/plain")" "$(< "$WORK/out")" "$(cat "$WORK/err")"
+	check "init: ... an answer at all ($libc)" yes "$(grep -q 10.96.1.10 "$WORK/out" && echo yes)"
+	check "init: ... and it is the library answering" yes "$(grep -q '^resolv-k8s: web' "$WORK/err" && echo yes)" "$(cat "$WORK/err")"
+done
+
+# The node image with a config in its usual place, answering from a zone.
+root=$WORK/node/rootfs
+mkdir -p "$root/etc/resolv-k8s"
+cp "$POD_ROOT/tests/fixtures/example.com.zone" "$root/etc/resolv-k8s/"
+printf 'listen: ["127.0.0.53:53"]\nservers:\n- {name: data, zones: [example.com], zoneFiles: [example.com.zone]}\n' \
+	> "$root/etc/resolv-k8s/config.yaml"
+answer=$(unshare --net --mount --pid --fork bash -c 'ip link set lo up
+	chroot "$1" /usr/bin/resolv-k8s-server --config /etc/resolv-k8s/config.yaml 2> "$2" &
+	for _ in $(seq 100); do grep -qs listening "$2" && break; sleep 0.05; done
+	dig +short +time=2 @127.0.0.53 www.example.com' - "$root" "$WORK/node.err")
+check "node: serves a query from its own root" "93.184.216.34" "$answer" "$(cat "$WORK/node.err")"
+summary
