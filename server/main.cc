@@ -76,14 +76,15 @@ int run(int argc, char** argv) {
                  [&, rt, client, answer](std::vector<uint8_t>& reply, const QueryInfo& info) {
                    metrics.count(info);
                    if (log) log->write(address_text(client.addr), info);
-                   if (delay_ms) {
-                     Loop::current()->after(delay_ms, [answer, r = std::move(reply)]() mutable {
-                       answer(r);
-                     });
-                   } else {
+                   if (!delay_ms) {
                      answer(reply);
+                     answering--;
+                     return;
                    }
-                   answering--;
+                   Loop::current()->after(delay_ms, [&, answer, r = std::move(reply)]() mutable {
+                     answer(r);
+                     answering--;
+                   });
                  });
   };
   size_t threads = std::max(1u, std::thread::hardware_concurrency());
@@ -106,14 +107,15 @@ int run(int argc, char** argv) {
                  say(std::string(e.what()) + " (the old configuration keeps serving)");
                }
              }};
-  // SIGTERM: stop reading, answer what is in flight, then end.
+  // SIGTERM: take no new query, answer what came, then end.
   auto drain_until = std::chrono::steady_clock::time_point::max();
   std::function<void()> drained = [&] {
-    if (answering == 0 || std::chrono::steady_clock::now() > drain_until) return main_loop.stop();
+    bool done = answering == 0 && workers.idle();
+    if (done || std::chrono::steady_clock::now() > drain_until) return main_loop.stop();
     main_loop.after(20, drained);
   };
   Signal term{nullptr, [&] {
-                workers.stop_reading();
+                workers.drain();
                 drain_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kDrainMs);
                 drained();
               }};

@@ -1,6 +1,10 @@
 #include "server/net/udp.h"
 
+#include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+
+#include "util/ip.h"
 
 namespace rk8s::server {
 namespace {
@@ -19,7 +23,24 @@ UdpListener::~UdpListener() {
   close(fd_);
 }
 
-void UdpListener::stop_reading() { event_del(read_); }
+void UdpListener::drain() {
+  sockaddr_storage self{};
+  socklen_t len = sizeof self;
+  getsockname(fd_, reinterpret_cast<sockaddr*>(&self), &len);
+  IpAddr a = ip_from_sockaddr(reinterpret_cast<sockaddr*>(&self));
+  if (same_ip(a, IpAddr{a.family})) {  // the wildcard: its loopback never sends to us either
+    if (a.family == AF_INET) a.addr[0] = 127, a.addr[3] = 1;
+    else a.addr[15] = 1;
+  }
+  uint16_t port = ntohs(reinterpret_cast<sockaddr_in*>(&self)->sin_port);
+  len = ip_to_sockaddr(a, port, &self);
+  connect(fd_, reinterpret_cast<sockaddr*>(&self), len);
+}
+
+bool UdpListener::idle() const {
+  int queued = 0;
+  return ioctl(fd_, FIONREAD, &queued) != 0 || queued == 0;
+}
 
 void UdpListener::readable(evutil_socket_t fd, short, void* arg) {
   UdpListener& self = *static_cast<UdpListener*>(arg);

@@ -14,8 +14,13 @@ class UdpListener {
   UdpListener(const UdpListener&) = delete;
   UdpListener& operator=(const UdpListener&) = delete;
 
-  // SIGTERM: no new query is read; replies still go out.
-  void stop_reading();
+  // SIGTERM, losing nothing: the socket leaves its SO_REUSEPORT group (a
+  // connected socket is never picked for another sender's datagram), so
+  // new queries go to another instance on the address, or are refused when
+  // there is none; the ones already queued are still read and answered.
+  void drain();
+  // Nothing is left to read (after drain()).
+  bool idle() const;
 
  private:
   static void readable(evutil_socket_t fd, short, void* arg);

@@ -23,14 +23,21 @@ void Workers::start() {
   for (auto& w : workers_) w->thread = std::thread([&loop = w->loop] { loop.run(); });
 }
 
-void Workers::stop_reading() {
+void Workers::drain() {
   for (auto& w : workers_) {
+    for (auto& u : w->udp) u->drain();  // a syscall: from this thread, before idle() is asked
     Worker* raw = w.get();
     w->loop.post([raw] {
-      for (auto& u : raw->udp) u->stop_reading();
       for (auto& t : raw->tcp) t->stop_accepting();
     });
   }
+}
+
+bool Workers::idle() const {
+  for (const auto& w : workers_)
+    for (const auto& u : w->udp)
+      if (!u->idle()) return false;
+  return true;
 }
 
 void Workers::stop() {

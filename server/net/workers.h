@@ -20,8 +20,11 @@ class Workers {
   ~Workers();
 
   void start();
-  // SIGTERM: no new query is read; what is in flight is still answered.
-  void stop_reading();
+  // SIGTERM: no new connection or datagram comes to this instance; what it
+  // has is read and answered (UdpListener::drain).
+  void drain();
+  // Nothing queued to read on any UDP socket.
+  bool idle() const;
   // The loops end and the threads are joined.
   void stop();
 
