@@ -41,6 +41,7 @@ extern "C" {
 #define RK8S_AUTOPATH_PAIRED 0x02         /* A and AAAA asked together: a candidate matches on either */
 #define RK8S_AUTOPATH_STOP_ON_EXISTS 0x04 /* a name that exists without the type asked ends the walk */
 #define RK8S_AUTOPATH_BOTH 0x08           /* one query standing for a PAIRED pair */
+#define RK8S_AUTOPATH_PAST_NODATA 0x10    /* walk past names without the type asked; report the first */
 
 /* A parsed resolv.conf, in memory the caller owns. */
 typedef struct rk8s_conf rk8s_conf;

@@ -13,6 +13,7 @@ namespace {
 std::string flag_words(unsigned flags) {
   std::string s = "Q";
   if (flags & RK8S_AUTOPATH_STOP_ON_EXISTS) s += " STOP_ON_EXISTS";
+  if (flags & RK8S_AUTOPATH_PAST_NODATA) s += " PAST_NODATA";
   if (flags & RK8S_AUTOPATH_PAIRED)
     s += " PAIRED (then BOTH, one query for A and AAAA, once the server has shown support)";
   return s;
@@ -42,8 +43,11 @@ int print_plan(const rk8s_conf* c, const char* name, int family) {
   if (!rk8s_conf_autopath(c)) {
     printf("autopath: off (options k8s-autopath:off)\n");
   } else if (suffixes.empty()) {
-    printf("autopath: none (%s)\n", count < 2 ? "one candidate: asked as it is"
-                                              : "more candidates than the option holds");
+    const char* why = count >= 2  ? "more candidates than the option holds"
+                      : types == 2 ? "one candidate: asked as it is, then with BOTH and one suffix "
+                                     "(one query for A and AAAA) once the server has shown support"
+                                   : "one candidate: asked as it is";
+    printf("autopath: none (%s)\n", why);
   } else {
     printf("autopath query (%zu instead of up to %zu):\n", types, types * count);
     printf("  QNAME     %s\n  suffixes  %s\n", candidate(0).c_str(), suffixes.c_str());

@@ -82,5 +82,5 @@ RK8S_API size_t rk8s_autopath_suffixes(const rk8s_conf* c, const char* name, cha
 // where glibc's no-aaaa asks for A alone.
 RK8S_API unsigned rk8s_autopath_flags(const rk8s_conf* c, int family) {
   bool paired = family == AF_UNSPEC && !(c->dialect == Dialect::glibc && c->opt.no_aaaa);
-  return autopath_flags(paired ? 2 : 1);
+  return autopath_flags(c->dialect, paired ? 2 : 1);
 }

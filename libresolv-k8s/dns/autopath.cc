@@ -37,20 +37,30 @@ QueryDecode decode_query(Bytes payload, QueryOption& out) {
 }
 
 size_t encode_reply(const ReplyOption& r, uint8_t* out, size_t cap) {
-  if (cap < 4) return 0;
+  size_t n = r.flags & kFlagPastNodata ? 5 : 4;
+  if (cap < n) return 0;
   out[0] = kVersion;
   out[1] = r.flags;
   out[2] = r.status;
   out[3] = r.index;
-  return 4;
+  if (n == 5) out[4] = r.nodata;
+  return n;
 }
 
-bool decode_reply(Bytes payload, size_t suffix_count, ReplyOption& out) {
-  if (payload.size != 4 || payload.data[0] != kVersion) return false;
-  uint8_t flags = payload.data[1], status = payload.data[2], index = payload.data[3];
-  if ((flags & ~kFlagBoth) != 0 || status > kRejected) return false;
-  if (status == kMatched ? index >= suffix_count : index != kNoIndex) return false;
-  out = ReplyOption{flags, status, index};
+bool decode_reply(Bytes payload, const QueryOption& sent, ReplyOption& out) {
+  if (payload.size < 4 || payload.data[0] != kVersion) return false;
+  ReplyOption r{payload.data[1], payload.data[2], payload.data[3], kNoIndex};
+  bool past_nodata = r.flags & kFlagPastNodata;
+  if (payload.size != (past_nodata ? 5u : 4u)) return false;
+  if ((r.flags & ~(sent.flags & (kFlagBoth | kFlagPastNodata))) != 0 || r.status > kRejected)
+    return false;
+  if (r.status == kMatched ? r.index >= sent.count : r.index != kNoIndex) return false;
+  if (past_nodata) {
+    r.nodata = payload.data[4];
+    size_t verdict = r.status == kMatched ? r.index : sent.count;
+    if (r.nodata != kNoIndex && r.nodata >= verdict) return false;
+  }
+  out = r;
   return true;
 }
 

@@ -22,6 +22,7 @@ enum Flags : uint8_t {
   kFlagPaired = 0x02,
   kFlagStopOnExists = 0x04,
   kFlagBoth = 0x08,
+  kFlagPastNodata = 0x10,
 };
 
 enum Status : uint8_t {
@@ -44,6 +45,7 @@ struct ReplyOption {
   uint8_t flags = 0;
   uint8_t status = kRejected;
   uint8_t index = kNoIndex;
+  uint8_t nodata = kNoIndex;  // PAST_NODATA: the first candidate walked past as NODATA
 };
 
 enum class QueryDecode : uint8_t {
@@ -56,12 +58,14 @@ enum class QueryDecode : uint8_t {
 size_t encode_query(const QueryOption& q, uint8_t* out, size_t cap);
 QueryDecode decode_query(Bytes payload, QueryOption& out);
 
-// Always 4 bytes; 0 when cap < 4.
+// 4 bytes, 5 with PAST_NODATA; 0 when they do not fit `cap`.
 size_t encode_reply(const ReplyOption& r, uint8_t* out, size_t cap);
-// True only for a reply a real implementation produces: version 1, exactly
-// 4 bytes, Q clear, a known status; MATCHED with an index below
-// `suffix_count`, any other status with kNoIndex. A verbatim echo of our
-// query option is not a reply.
-bool decode_reply(Bytes payload, size_t suffix_count, ReplyOption& out);
+// True only for a reply a real implementation produces to `sent`: version
+// 1, Q clear, no flag `sent` did not ask for but BOTH and PAST_NODATA, 4
+// bytes (5 with PAST_NODATA), a known status; MATCHED with an index below
+// the suffix count, any other status with kNoIndex; a NODATA index before
+// the verdict's candidate, or kNoIndex. A verbatim echo of our query option
+// is not a reply.
+bool decode_reply(Bytes payload, const QueryOption& sent, ReplyOption& out);
 
 }  // namespace rk8s::autopath

@@ -80,7 +80,7 @@ void AliasNames::drop_first() {
 }
 
 bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qtype,
-                 uint16_t option_code, size_t suffix_count, Answer& out) {
+                 uint16_t option_code, const autopath::QueryOption* sent, Answer& out) {
   out = Answer{};
   dns::Reader reader(msg.data, msg.size);
   dns::Header h;
@@ -141,9 +141,9 @@ bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qt
     } else if (r.section == dns::kAdditional) {
       dns::Edns edns;
       Bytes value;
-      if (r.type == dns::kTypeOPT && suffix_count > 0 && dns::edns_from_record(reader, r, edns) &&
+      if (r.type == dns::kTypeOPT && sent && dns::edns_from_record(reader, r, edns) &&
           dns::edns_option(edns.options, option_code, value))
-        out.has_option = autopath::decode_reply(value, suffix_count, out.option);
+        out.has_option = autopath::decode_reply(value, *sent, out.option);
       IpAddr a;
       if (r.type == dns::kTypeAAAA && in_chain(chain, r.name) && address_of(r.type, rdata, a))
         out.both_aaaa.push(a);

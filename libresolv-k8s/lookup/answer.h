@@ -46,9 +46,8 @@ struct Answer {
 // Reads `msg`, the reply to a query for (`qname`, `qtype`). False when its
 // header or question is malformed or not ours (glibc and musl drop those
 // replies too); records that break off are noted, as the libcs read them.
-// `option_code` and `suffix_count` describe the autopath option we sent
-// (suffix_count 0: none sent).
+// `sent` is the autopath option we sent under `option_code` (null: none).
 bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qtype,
-                 uint16_t option_code, size_t suffix_count, Answer& out);
+                 uint16_t option_code, const autopath::QueryOption* sent, Answer& out);
 
 }  // namespace rk8s

@@ -32,7 +32,7 @@ void send_autopath(const Config& conf, AutopathQuery& aq, uint8_t flags, const u
   r.nq = nq;
   exchange(conf, queries, r.reply, nq);
   out.queries += uint16_t(nq);
-  read_replies(conf, aq.qname, qtypes, aq.option.count, r);
+  read_replies(conf, aq.qname, qtypes, &aq.option, r);
 }
 
 // Joins the AAAA reply, sent on its own, to the A reply before it.
@@ -96,17 +96,27 @@ struct Next {
 constexpr Next kDone{true, 0, false};
 
 // The server walked candidates start.. itself: every reply carries a valid
-// reply option. Candidates it skipped were NXDOMAIN (or SERVFAIL) to it.
+// reply option. Candidates it skipped were NXDOMAIN to it, but for the
+// first NODATA one it reports (PAST_NODATA); without PAST_NODATA only
+// candidate `start` can be NODATA, in an EXHAUSTED reply.
 Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
                   CandidateReplies& r, ClassicWalk& walk, LookupResult& out) {
-  uint8_t status = r.answer[0].option.status;
-  uint8_t index = r.answer[0].option.index;
+  const autopath::ReplyOption& first = r.answer[0].option;
+  uint8_t status = first.status, index = first.index, nodata = first.nodata;
   bool agree = true;
   for (size_t q = 1; q < r.nq; q++) {
-    if (r.answer[q].option.status != status) status = autopath::kRejected;
-    if (r.answer[q].option.index != index) agree = false;
-    if (r.answer[q].option.index < index) index = r.answer[q].option.index;
+    const autopath::ReplyOption& o = r.answer[q].option;
+    if (o.status != status) status = autopath::kRejected;
+    if (o.index != index) agree = false;
+    index = o.index < index ? o.index : index;
+    nodata = o.nodata < nodata ? o.nodata : nodata;
   }
+  if (!(first.flags & autopath::kFlagPastNodata) && status == autopath::kExhausted &&
+      r.answer[0].rcode == dns::kNoError)
+    nodata = 0;
+  auto skipped = [&](size_t j) {
+    return j - start == nodata ? Status::no_data : Status::host_not_found;
+  };
   size_t n = plan.suffix.count;
   bool musl = conf.dialect == Dialect::musl;
   switch (status) {
@@ -114,7 +124,7 @@ Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
       out.autopath_answered = true;
       out.classic_queries += uint16_t((index + 1) * nq);
       size_t at = start + index;
-      for (size_t j = start; j < at; j++) walk.fail(j, Status::host_not_found, false);
+      for (size_t j = start; j < at; j++) walk.fail(j, skipped(j), false);
       if (!agree) {
         // Two replicas saw different data: the lower candidate, asked
         // plainly, so results come from one candidate only.
@@ -129,7 +139,8 @@ Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
         walk.collect(at, r);
         return kDone;
       }
-      // NODATA (STOP_ON_EXISTS): glibc remembers it and walks on.
+      // NODATA (a server that ignored PAST_NODATA): glibc remembers it and
+      // walks on.
       walk.fail(at, Status::no_data, false);
       return Next{false, walk.next_after(at), false};
     }
@@ -140,9 +151,7 @@ Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
         out.status = Status::host_not_found;
         return kDone;
       }
-      walk.fail(start, r.answer[0].rcode == dns::kNxDomain ? Status::host_not_found : Status::no_data,
-                false);
-      for (size_t j = start + 1; j < n; j++) walk.fail(j, Status::host_not_found, false);
+      for (size_t j = start; j < n; j++) walk.fail(j, skipped(j), false);
       walk.finish();
       return kDone;
     case autopath::kServfailSeen:
@@ -167,7 +176,10 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
                     size_t nq, ExchangeFn exchange, ClassicWalk& walk, LookupResult& out) {
   Support support = server_support(conf.ns[0]);
   if (support == Support::no || support == Support::formerr) return Next{false, start, true};
-  uint8_t flags = autopath_flags(nq);
+  // Once the server has shown support, A and AAAA go as one query (BOTH),
+  // a single candidate too.
+  bool both = nq == 2 && support == Support::yes;
+  uint8_t flags = autopath_flags(conf.dialect, nq) | (both ? autopath::kFlagBoth : 0);
   Plan rest = plan;
   rest.suffix.clear();
   for (size_t j = start; j < plan.suffix.count; j++) rest.suffix.push(plan.suffix[j]);
@@ -176,10 +188,8 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
       autopath::encode_query(aq.option, aq.payload, sizeof aq.payload) == 0)
     return Next{false, start, true};
 
-  bool both = nq == 2 && support == Support::yes;
   CandidateReplies r;
-  send_autopath(conf, aq, both ? flags | autopath::kFlagBoth : flags, qtypes, both ? 1 : nq, r,
-                exchange, out);
+  send_autopath(conf, aq, flags, qtypes, both ? 1 : nq, r, exchange, out);
   for (size_t q = 0; q < r.nq; q++)
     if (r.answer_ok[q] && r.answer[q].rcode == dns::kFormErr && !r.answer[q].has_option) {
       remember_from(conf, r, Support::formerr);
@@ -204,7 +214,7 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
       // BOTH not honoured: the AAAA question is still open. (A PAIRED walk
       // that ended without a match speaks for both families.)
       CandidateReplies aaaa;
-      send_autopath(conf, aq, flags, qtypes + 1, 1, aaaa, exchange, out);
+      send_autopath(conf, aq, flags & ~autopath::kFlagBoth, qtypes + 1, 1, aaaa, exchange, out);
       if (!has_option(aaaa, 0)) {
         out.fell_back = true;
         return Next{false, start, true};

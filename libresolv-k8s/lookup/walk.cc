@@ -19,14 +19,14 @@ bool positive(const CandidateReplies& r) {
 }
 
 void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qtypes,
-                  size_t suffix_count, CandidateReplies& r) {
+                  const autopath::QueryOption* sent, CandidateReplies& r) {
   for (size_t q = 0; q < r.nq; q++) {
     const Reply& rep = r.reply[q];
     bool came_back = rep.status == Reply::ok || rep.status == Reply::servfail ||
                      rep.status == Reply::refused || rep.status == Reply::notimp;
     r.answer_ok[q] = came_back && rep.msg &&
                      read_answer(conf.dialect, Bytes{rep.msg, rep.len}, qname, qtypes[q],
-                                 conf.opt.autopath_code, suffix_count, r.answer[q]);
+                                 conf.opt.autopath_code, sent, r.answer[q]);
   }
 }
 
@@ -56,7 +56,7 @@ void ClassicWalk::query(size_t i, CandidateReplies& r) {
   exchange_(conf_, queries, r.reply, nq_);
   out_.queries += uint16_t(nq_);
   out_.classic_queries += uint16_t(nq_);
-  read_replies(conf_, qname, qtypes, 0, r);
+  read_replies(conf_, qname, qtypes, nullptr, r);
   if (aaaa_as_a_) r.answer[0].ancount = 0, r.answer[0].addrs.clear();
 }
 

@@ -65,7 +65,8 @@ class ClassicWalk {
 bool positive(const CandidateReplies& r);
 
 // Reads every reply of `r` that came back for candidate name `qname`.
+// `sent`: the autopath option they were sent with (null: none).
 void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qtypes,
-                  size_t suffix_count, CandidateReplies& r);
+                  const autopath::QueryOption* sent, CandidateReplies& r);
 
 }  // namespace rk8s

@@ -149,7 +149,8 @@ bool candidate_name(const Config& conf, const Plan& plan, size_t i, dns::Name& o
 bool autopath_query(const Config& conf, const Plan& plan, uint8_t flags, dns::Name& qname,
                     autopath::QueryOption& opt) {
   opt.count = 0;
-  if (!candidate_name(conf, plan, 0, qname) || plan.suffix.count < 2 ||
+  if (!candidate_name(conf, plan, 0, qname) ||
+      plan.suffix.count < ((flags & autopath::kFlagBoth) ? 1u : 2u) ||
       plan.suffix.count > autopath::kMaxSuffixes)
     return false;
   opt.flags = uint8_t(flags | autopath::kFlagQ);
@@ -157,8 +158,10 @@ bool autopath_query(const Config& conf, const Plan& plan, uint8_t flags, dns::Na
   return true;
 }
 
-uint8_t autopath_flags(size_t nq) {
-  return autopath::kFlagQ | autopath::kFlagStopOnExists | (nq == 2 ? autopath::kFlagPaired : 0);
+uint8_t autopath_flags(Dialect dialect, size_t nq) {
+  return autopath::kFlagQ | autopath::kFlagStopOnExists |
+         (dialect == Dialect::glibc ? autopath::kFlagPastNodata : 0) |
+         (nq == 2 ? autopath::kFlagPaired : 0);
 }
 
 }  // namespace rk8s

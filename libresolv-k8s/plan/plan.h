@@ -33,14 +33,16 @@ bool candidate_name(const Config& conf, const Plan& plan, size_t i, dns::Name& o
 
 // QNAME = candidate 0; the option lists every candidate's suffix in order
 // (the root for as-is), with `flags | kFlagQ`. False when there is nothing
-// to send with an option: fewer than two candidates (`qname` is still
-// candidate 0 when there is one), or more than autopath::kMaxSuffixes.
+// to send with an option: a single candidate without BOTH (`qname` is
+// still candidate 0), or more than autopath::kMaxSuffixes.
 bool autopath_query(const Config& conf, const Plan& plan, uint8_t flags, dns::Name& qname,
                     autopath::QueryOption& opt);
 
 // The option's flags for a walk of `nq` query types: PAIRED when A and AAAA
-// go together; STOP_ON_EXISTS always (musl stops at NODATA, glibc must
-// learn of each NODATA it walks past to end with EAI_NODATA).
-uint8_t autopath_flags(size_t nq);
+// go together; STOP_ON_EXISTS always (musl stops at the first name that
+// exists), and for glibc PAST_NODATA (it walks on past NODATA and must
+// learn of it to end with EAI_NODATA; a server that ignores the flag
+// stops there instead, and the client starts another round).
+uint8_t autopath_flags(Dialect dialect, size_t nq);
 
 }  // namespace rk8s

@@ -10,19 +10,25 @@ bool failed(const Resolution& res) {
   return res.rcode != dns::kNoError && res.rcode != dns::kNxDomain;
 }
 
-// One walk in progress. Candidates are decided in order; with STOP_ON_EXISTS
-// and BOTH, later ones are asked ahead of time, as many as the classic walk
-// the option stands for is sure to ask: once candidates 0..k-1 are known
-// not to match, the libc asks A and AAAA of 0..k at least (2k + 2 queries),
-// and the walk asks one A per candidate plus the AAAA of the match. Without
-// BOTH there is no such margin, and candidates go one at a time.
+// glibc's success: NOERROR with a non-empty answer section (a CNAME alone
+// will do).
+bool positive(const Resolution& res) { return res.exists() && !res.records.empty(); }
+
+// One walk in progress. Candidates are decided in order; with BOTH, later
+// ones are asked ahead of time, as many as the classic walk the option
+// stands for is sure to ask: once candidates 0..k-1 are known not to match,
+// the libc has asked A and AAAA of 0..k at least (2k + 2 queries), and the
+// walk keeps one of those for the AAAA of the match. Without BOTH the
+// client walks each family apart, there is no such margin, and candidates
+// go one at a time.
 class Walker : public std::enable_shared_from_this<Walker> {
  public:
   Walker(const Router& router, const Ask& qname, const autopath::QueryOption& query,
          std::function<void(AutopathWalk&)> done)
       : router_(router), ask_(qname), query_(query), done_(std::move(done)),
-        ahead_((query.flags & autopath::kFlagStopOnExists) && (query.flags & autopath::kFlagBoth) &&
-               qname.type == dns::kTypeA) {}
+        past_nodata_(query.flags & autopath::kFlagPastNodata),
+        stop_on_exists_(!past_nodata_ && (query.flags & autopath::kFlagStopOnExists)),
+        ahead_((query.flags & autopath::kFlagBoth) && qname.type == dns::kTypeA) {}
 
   void start() {
     if (!dns::name_strip_suffix(ask_.name, query_.suffix[0], base_) || base_.len <= 1)
@@ -52,11 +58,11 @@ class Walker : public std::enable_shared_from_this<Walker> {
     return a;
   }
 
-  // Asks every candidate the margin allows, and the next one in any case.
+  // Asks the next candidate, and more ahead while the margin allows.
   void launch() {
-    size_t allowed = ahead_ ? 2 * next_ + 1 : next_ + 1;
-    for (size_t i = next_; i < candidates_.size() && asked_ < allowed; i++) {
+    for (size_t i = next_; i < candidates_.size() && !finished_; i++) {
       if (candidates_[i].asked) continue;
+      if (i > next_ && !(ahead_ && asked_ < 2 * next_ + 1)) return;
       candidates_[i].asked = true;
       asked_++;
       auto self = shared_from_this();
@@ -70,6 +76,10 @@ class Walker : public std::enable_shared_from_this<Walker> {
     }
   }
 
+  bool matches(const Resolution& res) const {
+    return stop_on_exists_ ? res.exists() : past_nodata_ ? positive(res) : res.has_data;
+  }
+
   // Decides candidates in order while their answers are in.
   void decide() {
     if (finished_ || deciding_ || waiting_) return;
@@ -77,47 +87,50 @@ class Walker : public std::enable_shared_from_this<Walker> {
     while (next_ < candidates_.size() && candidates_[next_].answered && !finished_) {
       Candidate& c = candidates_[next_];
       w_.walked++;
-      if (c.dropped) {
-        w_.drop = true;
-        w_.option = autopath::ReplyOption{};  // REJECTED: the walk cannot finish
-        return finish();
-      }
+      if (c.dropped) return rejected();
       if (c.index == 0) own_ = c.res;
-      if (failed(c.res)) {
-        servfail_seen_ = true;
-      } else if (query_.flags & autopath::kFlagStopOnExists ? c.res.exists() : c.res.has_data) {
+      if (failed(c.res)) return servfail_seen();
+      if (matches(c.res)) {
         deciding_ = false;
-        return match(c);
-      } else if ((query_.flags & autopath::kFlagPaired) && c.res.exists()) {
+        return match(c, nullptr);
+      }
+      if ((query_.flags & autopath::kFlagPaired) && c.res.exists()) {
         deciding_ = false;
         return check_other_family(c);
-      } else {
-        skipped_ttl_ = std::min(skipped_ttl_, c.res.negative_ttl());
       }
-      next_++;
-      launch();
+      skip(c, c.res.exists());
     }
     deciding_ = false;
     if (next_ == candidates_.size() && !finished_) exhausted();
   }
 
-  // PAIRED: the other family makes the candidate a match.
+  // PAIRED: the other family may make the candidate a match.
   void check_other_family(Candidate& c) {
     auto self = shared_from_this();
     uint16_t other = ask_.type == dns::kTypeAAAA ? dns::kTypeA : dns::kTypeAAAA;
     waiting_ = true;
+    asked_++;
     resolve_routed(router_, ask_for(c.name, other), [self](const Resolution* res) {
       self->waiting_ = false;
       Candidate& cand = self->candidates_[self->next_];
-      if (res && res->has_data) return self->match(cand);
-      self->skipped_ttl_ = std::min(self->skipped_ttl_, cand.res.negative_ttl());
-      self->next_++;
-      self->launch();
+      if (!res) return self->rejected();
+      if (failed(*res)) return self->servfail_seen();
+      if (self->past_nodata_ ? positive(*res) : res->has_data) return self->match(cand, res);
+      self->skip(cand, res->exists());
       self->decide();
     });
   }
 
-  void match(Candidate& c) {
+  // Walks past candidate `c`, NODATA when it exists.
+  void skip(const Candidate& c, bool nodata) {
+    if (nodata && w_.option.nodata == autopath::kNoIndex) w_.option.nodata = uint8_t(c.index);
+    skipped_ttl_ = std::min(skipped_ttl_, c.res.negative_ttl());
+    next_++;
+    launch();
+  }
+
+  // `aaaa`: the candidate's AAAA answer when the walk has it already.
+  void match(Candidate& c, const Resolution* aaaa) {
     w_.option.status = autopath::kMatched;
     w_.option.index = uint8_t(c.index);
     if (c.index > 0) {
@@ -129,30 +142,56 @@ class Walker : public std::enable_shared_from_this<Walker> {
     }
     w_.resolution = c.res;
     if (!(query_.flags & autopath::kFlagBoth) || ask_.type != dns::kTypeA) return finish();
-    w_.option.flags |= autopath::kFlagBoth;
+    if (aaaa) return both(*aaaa);
     auto self = shared_from_this();
     waiting_ = true;
-    resolve_routed(router_, ask_for(c.name, dns::kTypeAAAA), [self](const Resolution* aaaa) {
-      if (aaaa) self->w_.both = *aaaa;
-      self->finish();
+    resolve_routed(router_, ask_for(c.name, dns::kTypeAAAA), [self](const Resolution* res) {
+      if (res) self->both(*res);
+      else self->finish();
     });
   }
 
-  void exhausted() {
-    if (servfail_seen_) {
-      w_.option.status = autopath::kServfailSeen;
-      w_.resolution = Resolution{};
-      w_.resolution.rcode = dns::kServFail;
-    } else {
-      w_.option.status = autopath::kExhausted;
-      w_.resolution = std::move(own_);
+  // BOTH is honoured with an AAAA answer; a failed one leaves AAAA to the
+  // client, which asks and learns of the failure.
+  void both(const Resolution& aaaa) {
+    if (!failed(aaaa)) {
+      w_.option.flags |= autopath::kFlagBoth;
+      w_.both = aaaa;
     }
+    finish();
+  }
+
+  // A failed candidate ends the walk, as it ends musl's; glibc's client
+  // walks again classically to learn what it makes of it.
+  void servfail_seen() {
+    w_.option.status = autopath::kServfailSeen;
+    w_.resolution = Resolution{};
+    w_.resolution.rcode = dns::kServFail;
+    finish();
+  }
+
+  void exhausted() {
+    w_.option.status = autopath::kExhausted;
+    w_.resolution = std::move(own_);
+    finish();
+  }
+
+  // A candidate with no answer at all (the --drop fault): the walk cannot
+  // finish.
+  void rejected() {
+    w_.drop = true;
+    w_.option = autopath::ReplyOption{};
     finish();
   }
 
   void finish() {
     if (finished_) return;
     finished_ = true;
+    deciding_ = false;
+    if (past_nodata_ && w_.option.status != autopath::kRejected)
+      w_.option.flags |= autopath::kFlagPastNodata;
+    else
+      w_.option.nodata = autopath::kNoIndex;
     done_(w_);
   }
 
@@ -160,16 +199,15 @@ class Walker : public std::enable_shared_from_this<Walker> {
   Ask ask_;
   autopath::QueryOption query_;
   std::function<void(AutopathWalk&)> done_;
-  bool ahead_;
+  bool past_nodata_, stop_on_exists_, ahead_;
   Name base_;
   std::vector<Candidate> candidates_;
   size_t next_ = 0;   // the candidate to decide next
-  size_t asked_ = 0;  // candidates asked so far
+  size_t asked_ = 0;  // questions asked so far
   bool deciding_ = false, finished_ = false;
   bool waiting_ = false;  // for a second answer about the candidate being decided
   AutopathWalk w_;
   Resolution own_;
-  bool servfail_seen_ = false;
   uint32_t skipped_ttl_ = UINT32_MAX;
 };
 

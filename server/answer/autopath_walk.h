@@ -14,7 +14,7 @@ namespace rk8s::server {
 
 struct AutopathWalk {
   bool drop = false;              // a dropped candidate: the walk cannot finish
-  autopath::ReplyOption option;   // status, index, BOTH when honoured
+  autopath::ReplyOption option;   // status, index, the first NODATA; BOTH and PAST_NODATA when honoured
   Resolution resolution;          // the matched candidate's, or QNAME's own when EXHAUSTED
   std::optional<Rr> alias;        // MATCHED at i > 0: QNAME CNAME candidate_i
   Resolution both;                // BOTH: the matched name's AAAA records

@@ -128,8 +128,8 @@ void take(Response& r, const Resolution& res) {
 // The reply option of an autopath walk; none when it was not asked for.
 void add_reply_option(Pending& p, uint16_t code) {
   if (!p.info.autopath) return;
-  std::vector<uint8_t> bytes(4);
-  autopath::encode_reply(*p.info.autopath, bytes.data(), bytes.size());
+  std::vector<uint8_t> bytes(5);
+  bytes.resize(autopath::encode_reply(*p.info.autopath, bytes.data(), bytes.size()));
   p.response.options.push_back(Option{code, std::move(bytes)});
 }
 

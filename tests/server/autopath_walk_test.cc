@@ -77,9 +77,9 @@ TEST(AutopathWalk, Rules) {
       {"STOP_ON_EXISTS: NXDOMAIN continues", "v4only.shop.svc.cluster.local",
        {"shop.svc.cluster.local", "example.com"}, dns::kTypeAAAA, kFlagStopOnExists, {},
        kMatched, 1, dns::kNoError, "v4only.example.com. 5", {}, {}},
-      {"SERVFAIL skipped, a later match wins", "web.shop.shop.svc.cluster.local", kShopSearch,
-       dns::kTypeA, 0, {"web.shop.shop.svc.cluster.local=SERVFAIL"}, kMatched, 1, dns::kNoError,
-       "web.shop.svc.cluster.local. 5", {"web.shop.svc.cluster.local. A 10.96.1.10"}, {}},
+      {"a failed candidate ends the walk, a later match unseen", "web.shop.shop.svc.cluster.local",
+       kShopSearch, dns::kTypeA, 0, {"web.shop.shop.svc.cluster.local=SERVFAIL"}, kServfailSeen,
+       kNoIndex, dns::kServFail, "", {}, {}},
       {"SERVFAIL_SEEN when nothing matches", "nope.shop.svc.cluster.local", kShopSearch,
        dns::kTypeA, 0, {"nope.svc.cluster.local=SERVFAIL"}, kServfailSeen, kNoIndex,
        dns::kServFail, "", {}, {}},
@@ -127,6 +127,61 @@ TEST(AutopathWalk, Rules) {
     bool negative = c.status == kExhausted || (c.status == kMatched && c.answer.empty());
     EXPECT_EQ(bool(w.resolution.soa()), negative) << c.rule;
   }
+}
+
+// PAST_NODATA: glibc's walk, which goes on past NODATA and stops at a
+// positive answer (NOERROR with records, a CNAME alone will do).
+TEST(AutopathWalk, PastNodata) {
+  using namespace autopath;
+  constexpr uint8_t kPast = kFlagStopOnExists | kFlagPastNodata;
+  const struct {
+    const char* rule;
+    const char* qname;
+    Strings suffixes;
+    uint16_t qtype;
+    uint8_t flags;
+    Strings faults;
+    uint8_t status, index, nodata;
+    bool both;  // BOTH echoed
+  } cases[] = {
+      {"NODATA walked past and reported", "v6only.example.com", {"example.com", "corp.example"},
+       dns::kTypeA, kPast, {}, kMatched, 1, 0, false},
+      {"PAIRED: the other family is positive", "v6only.example.com", {"example.com", "."},
+       dns::kTypeA, kPast | kFlagPaired, {}, kMatched, 0, kNoIndex, false},
+      {"PAIRED: NODATA for both, then NXDOMAIN", "shop.svc.cluster.local",
+       {"svc.cluster.local", "."}, dns::kTypeA, kPast | kFlagPaired, {}, kExhausted, kNoIndex, 0,
+       false},
+      {"a CNAME alone is positive", "payments.shop.svc.cluster.local",
+       {"shop.svc.cluster.local", "."}, dns::kTypeAAAA, kPast, {}, kMatched, 0, kNoIndex, false},
+      {"only the first NODATA is reported", "empty.shop.svc.cluster.local",
+       {"shop.svc.cluster.local", "svc.cluster.local", "cluster.local"}, dns::kTypeA, kPast, {},
+       kExhausted, kNoIndex, 1, false},
+      {"the other family failing ends the walk", "v6only.example.com", {"example.com", "."},
+       dns::kTypeA, kPast | kFlagPaired, {"v6only.example.com/AAAA=SERVFAIL"}, kServfailSeen,
+       kNoIndex, kNoIndex, false},
+      {"BOTH echoed with the AAAA answer", "www.example.com", {"example.com", "."},
+       dns::kTypeA, kPast | kFlagPaired | kFlagBoth, {}, kMatched, 0, kNoIndex, true},
+      {"BOTH not echoed when the AAAA answer failed", "www.example.com", {"example.com", "."},
+       dns::kTypeA, kPast | kFlagPaired | kFlagBoth, {"www.example.com/AAAA=SERVFAIL"}, kMatched, 0,
+       kNoIndex, false},
+      {"one candidate, BOTH", "www.example.com", {"."}, dns::kTypeA,
+       kPast | kFlagPaired | kFlagBoth, {}, kMatched, 0, kNoIndex, true},
+  };
+  for (const auto& c : cases) {
+    Faults faults;
+    for (const std::string& f : c.faults) ASSERT_TRUE(faults.add_rcode(f)) << f;
+    AutopathWalk w = test::walk(faults, N(c.qname), c.qtype, option(c.suffixes, c.flags));
+    EXPECT_EQ(w.option.status, c.status) << c.rule;
+    EXPECT_EQ(w.option.index, c.index) << c.rule;
+    EXPECT_EQ(w.option.nodata, c.nodata) << c.rule;
+    EXPECT_TRUE(w.option.flags & kFlagPastNodata) << c.rule;
+    EXPECT_EQ(bool(w.option.flags & kFlagBoth), c.both) << c.rule;
+  }
+  // Without the flag: no NODATA index, no echo.
+  AutopathWalk w = test::walk(Faults{}, N("v6only.example.com"), dns::kTypeA,
+                              option({"example.com", "corp.example"}, 0));
+  EXPECT_EQ(w.option.nodata, kNoIndex);
+  EXPECT_EQ(w.option.flags, 0);
 }
 
 TEST(AutopathWalk, DroppedCandidateDropsTheQuery) {

@@ -64,6 +64,14 @@ std::vector<uint8_t> autopath_payload(std::initializer_list<const char*> suffixe
   return out;
 }
 
+// Reads a reply option as the client does, for a query option of `count`
+// suffixes and no flag but Q.
+bool read_reply(Bytes value, size_t count, autopath::ReplyOption& out) {
+  autopath::QueryOption sent;
+  sent.count = count;
+  return autopath::decode_reply(value, sent, out);
+}
+
 TEST(HandlerEdns, PayloadSizeAndTruncation) {
   // big.example.com: 40 A records, about 700 bytes.
   const struct {
@@ -143,7 +151,7 @@ TEST(HandlerModes, WhatEachModeDoesWithTheOption) {
     bool present = p.has_opt && dns::edns_option(p.edns.options, kCode, value);
     autopath::ReplyOption reply;
     std::string got = !present ? "none"
-                      : autopath::decode_reply(value, 2, reply) ? "reply"
+                      : read_reply(value, 2, reply) ? "reply"
                       : value.size == payload.size() && memcmp(value.data, payload.data(), value.size) == 0 ? "echo"
                       : "other";
     EXPECT_EQ(got, c.option);
@@ -164,7 +172,7 @@ TEST(HandlerModes, MalformedOptionIsRejectedAndAnsweredPlainly) {
   Bytes value;
   ASSERT_TRUE(dns::edns_option(p.edns.options, kCode, value));
   autopath::ReplyOption reply;
-  ASSERT_TRUE(autopath::decode_reply(value, 1, reply));
+  ASSERT_TRUE(read_reply(value, 1, reply));
   EXPECT_EQ(reply.status, autopath::kRejected);
   EXPECT_EQ(s->info.autopath->status, autopath::kRejected);
 }
@@ -182,7 +190,7 @@ TEST(HandlerModes, DroppedCandidateEndsTheWalkWithAPlainRejectedAnswer) {
   Bytes value;
   ASSERT_TRUE(dns::edns_option(p.edns.options, kCode, value));
   autopath::ReplyOption reply;
-  ASSERT_TRUE(autopath::decode_reply(value, 2, reply));
+  ASSERT_TRUE(read_reply(value, 2, reply));
   EXPECT_EQ(reply.status, autopath::kRejected);
 }
 

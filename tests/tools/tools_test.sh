@@ -46,7 +46,7 @@ classic walk, in order (2 queries each):
 autopath query (2 instead of up to 10):
   QNAME     web.shop.svc.cluster.local.
   suffixes  shop.svc.cluster.local. svc.cluster.local. cluster.local. corp.example. .
-  flags     Q STOP_ON_EXISTS PAIRED (then BOTH, one query for A and AAAA, once the server has shown support)
+  flags     Q STOP_ON_EXISTS PAST_NODATA PAIRED (then BOTH, one query for A and AAAA, once the server has shown support)
   code      65431" "$(cli "$build" plan --conf "$here/kubelet.conf" web)"
 
 check "plan: musl, one family, dots >= ndots: one candidate" \

@@ -127,49 +127,69 @@ TEST(AutopathQuery, EncodeRefusesWhatCannotBeSent) {
 }
 
 TEST(AutopathReply, DecodeAcceptsOnlyRealReplies) {
+  // What we sent: three suffixes (two for the echo), with these flags.
+  constexpr uint8_t kBoth = kFlagQ | kFlagPaired | kFlagStopOnExists | kFlagBoth;
+  constexpr uint8_t kPast = kFlagQ | kFlagStopOnExists | kFlagPastNodata;
+  constexpr uint8_t kAll = kBoth | kFlagPastNodata;
   const struct {
     const char* rule;
+    uint8_t asked;
     const char* payload;
-    size_t suffix_count;
     bool ok;
   } cases[] = {
-      {"matched_first", "01 00 00 00", 3, true},
-      {"matched_last", "01 00 00 02", 3, true},
-      {"matched_with_both", "01 08 00 01", 3, true},
-      {"exhausted_no_index", "01 00 01 ff", 3, true},
-      {"servfail_seen_no_index", "01 00 02 ff", 3, true},
-      {"rejected_no_index", "01 00 03 ff", 3, true},
-      {"echo_of_query_option", "01 01 02's1' 00 00", 2, false},
-      {"four_byte_echo_with_q", "01 01 00 00", 3, false},
-      {"q_set", "01 09 00 00", 3, false},
-      {"query_only_flag", "01 02 00 00", 3, false},
-      {"unknown_flag", "01 10 00 00", 3, false},
-      {"unknown_version", "02 00 00 00", 3, false},
-      {"short", "01 00 00", 3, false},
-      {"long", "01 00 00 00 00", 3, false},
-      {"unknown_status", "01 00 04 ff", 3, false},
-      {"matched_index_past_suffixes", "01 00 00 03", 3, false},
-      {"matched_without_index", "01 00 00 ff", 3, false},
-      {"exhausted_with_index", "01 00 01 00", 3, false},
-      {"rejected_with_index", "01 00 03 01", 3, false},
+      {"matched_first", kBoth, "01 00 00 00", true},
+      {"matched_last", kBoth, "01 00 00 02", true},
+      {"matched_with_both", kBoth, "01 08 00 01", true},
+      {"exhausted_no_index", kBoth, "01 00 01 ff", true},
+      {"servfail_seen_no_index", kBoth, "01 00 02 ff", true},
+      {"rejected_no_index", kBoth, "01 00 03 ff", true},
+      {"past_nodata_ignored", kPast, "01 00 00 01", true},
+      {"past_nodata_matched_after_nodata", kAll, "01 18 00 02 01", true},
+      {"past_nodata_exhausted_nodata_last", kPast, "01 10 01 ff 02", true},
+      {"past_nodata_none", kPast, "01 10 01 ff ff", true},
+      {"echo_of_query_option", kBoth, "01 01 02's1' 00 00", false},
+      {"four_byte_echo_with_q", kBoth, "01 01 00 00", false},
+      {"q_set", kBoth, "01 09 00 00", false},
+      {"query_only_flag", kBoth, "01 02 00 00", false},
+      {"unknown_flag", kAll, "01 20 00 00", false},
+      {"both_not_asked", kPast, "01 08 00 00", false},
+      {"past_nodata_not_asked", kBoth, "01 10 01 ff ff", false},
+      {"past_nodata_four_bytes", kPast, "01 10 01 ff", false},
+      {"five_bytes_without_past_nodata", kPast, "01 00 01 ff ff", false},
+      {"past_nodata_at_the_match", kPast, "01 10 00 01 01", false},
+      {"past_nodata_past_suffixes", kPast, "01 10 01 ff 03", false},
+      {"unknown_version", kBoth, "02 00 00 00", false},
+      {"short", kBoth, "01 00 00", false},
+      {"long", kBoth, "01 00 00 00 00", false},
+      {"unknown_status", kBoth, "01 00 04 ff", false},
+      {"matched_index_past_suffixes", kBoth, "01 00 00 03", false},
+      {"matched_without_index", kBoth, "01 00 00 ff", false},
+      {"exhausted_with_index", kBoth, "01 00 01 00", false},
+      {"rejected_with_index", kBoth, "01 00 03 01", false},
   };
   for (const auto& c : cases) {
     std::vector<uint8_t> p = bytes(c.payload);
+    QueryOption sent = query(c.asked, {"s1", "s2", "."});
+    if (std::string(c.rule) == "echo_of_query_option") sent.count = 2;
     ReplyOption out;
-    ASSERT_EQ(decode_reply(Bytes{p.data(), p.size()}, c.suffix_count, out), c.ok) << c.rule;
+    ASSERT_EQ(decode_reply(Bytes{p.data(), p.size()}, sent, out), c.ok) << c.rule;
     if (c.ok) {
       EXPECT_EQ(out.flags, p[1]) << c.rule;
       EXPECT_EQ(out.status, p[2]) << c.rule;
       EXPECT_EQ(out.index, p[3]) << c.rule;
+      EXPECT_EQ(out.nodata, p.size() == 5 ? p[4] : kNoIndex) << c.rule;
     }
   }
 }
 
-TEST(AutopathReply, EncodeIsFourBytes) {
-  uint8_t buf[4];
+TEST(AutopathReply, EncodeIsFourBytesFiveWithPastNodata) {
+  uint8_t buf[5];
   ASSERT_EQ(encode_reply(ReplyOption{kFlagBoth, kMatched, 2}, buf, sizeof buf), 4u);
   EXPECT_EQ(std::vector<uint8_t>(buf, buf + 4), bytes("01 08 00 02"));
+  ASSERT_EQ(encode_reply(ReplyOption{kFlagPastNodata, kExhausted, kNoIndex, 1}, buf, sizeof buf), 5u);
+  EXPECT_EQ(std::vector<uint8_t>(buf, buf + 5), bytes("01 10 01 ff 01"));
   EXPECT_EQ(encode_reply(ReplyOption{}, buf, 3), 0u);
+  EXPECT_EQ(encode_reply(ReplyOption{kFlagPastNodata, kExhausted, kNoIndex, 1}, buf, 4), 0u);
 }
 
 }  // namespace

@@ -14,7 +14,8 @@
 namespace rk8s {
 namespace {
 
-enum class Mode { plain, autopath, formerr, echo };
+// autopath_v1: a server that knows no flag after BOTH (it ignores PAST_NODATA).
+enum class Mode { plain, autopath, autopath_v1, formerr, echo };
 
 struct Rr {
   uint16_t type;
@@ -104,9 +105,10 @@ void answer(const uint8_t* q, size_t len, std::vector<uint8_t>& out) {
   w.question(question.name, question.type);
   if (opt.data && fake->mode == Mode::formerr) {
     w.set_rcode(dns::kFormErr);
-  } else if (opt.data && fake->mode == Mode::autopath) {
+  } else if (opt.data && (fake->mode == Mode::autopath || fake->mode == Mode::autopath_v1)) {
     autopath::QueryOption o;
     ASSERT_EQ(autopath::decode_query(opt, o), autopath::QueryDecode::ok);
+    if (fake->mode == Mode::autopath_v1) o.flags &= ~autopath::kFlagPastNodata;
     dns::Name base;
     ASSERT_TRUE(dns::name_strip_suffix(question.name, o.suffix[0], base));
     autopath::ReplyOption reply{0, autopath::kExhausted, autopath::kNoIndex};
@@ -114,12 +116,22 @@ void answer(const uint8_t* q, size_t len, std::vector<uint8_t>& out) {
       dns::Name cand;
       dns::name_concat(base, o.suffix[i], cand);
       std::string c = text_of(cand);
-      bool match = (o.flags & autopath::kFlagStopOnExists) ? exists(c)
-                   : (o.flags & autopath::kFlagPaired)
-                       ? has_type(c, dns::kTypeA) || has_type(c, dns::kTypeAAAA)
-                       : has_type(c, question.type);
-      if (!match) continue;
-      reply = {0, autopath::kMatched, uint8_t(i)};
+      if (fake->rcode.count(c) && fake->rcode[c] != dns::kNxDomain) {
+        reply.status = autopath::kServfailSeen;
+        break;
+      }
+      bool data = (o.flags & autopath::kFlagPaired)
+                      ? has_type(c, dns::kTypeA) || has_type(c, dns::kTypeAAAA)
+                      : has_type(c, question.type);
+      bool match = (o.flags & autopath::kFlagPastNodata)    ? data
+                   : (o.flags & autopath::kFlagStopOnExists) ? exists(c)
+                                                              : data;
+      if (!match) {
+        if (exists(c) && reply.nodata == autopath::kNoIndex) reply.nodata = uint8_t(i);
+        continue;
+      }
+      reply.status = autopath::kMatched;
+      reply.index = uint8_t(i);
       if (i > 0) {
         w.begin_record(dns::kAnswer, question.name, dns::kTypeCNAME, 60);
         w.rdata_name(cand);
@@ -127,20 +139,26 @@ void answer(const uint8_t* q, size_t len, std::vector<uint8_t>& out) {
       }
       resolve(c, question.type, w, true);
       if (o.flags & autopath::kFlagBoth) {
-        reply.flags = autopath::kFlagBoth;
-        for (const Rr& rr : fake->zone[c]) {
+        reply.flags |= autopath::kFlagBoth;
+        std::string end = c;
+        while (exists(end) && !fake->zone[end].empty() && fake->zone[end][0].type == dns::kTypeCNAME)
+          end = fake->zone[end][0].data;
+        for (const Rr& rr : fake->zone[end]) {
           if (rr.type != dns::kTypeAAAA) continue;
           uint8_t addr[16];
           inet_pton(AF_INET6, rr.data.c_str(), addr);
-          w.record(dns::kAdditional, cand, dns::kTypeAAAA, 60, Bytes{addr, 16});
+          w.record(dns::kAdditional, name_of(end), dns::kTypeAAAA, 60, Bytes{addr, 16});
         }
       }
       break;
     }
     if (reply.status == autopath::kExhausted) w.set_rcode(resolve(qname, question.type, w, false));
-    uint8_t payload[4];
-    autopath::encode_reply(reply, payload, sizeof payload);
-    dns::EdnsOption eo{autopath::kDefaultCode, Bytes{payload, 4}};
+    if (reply.status == autopath::kServfailSeen) w.set_rcode(dns::kServFail);
+    if (o.flags & autopath::kFlagPastNodata) reply.flags |= autopath::kFlagPastNodata;
+    else reply.nodata = autopath::kNoIndex;
+    uint8_t payload[5];
+    size_t n = autopath::encode_reply(reply, payload, sizeof payload);
+    dns::EdnsOption eo{autopath::kDefaultCode, Bytes{payload, n}};
     w.opt(1232, 0, 0, &eo, 1);
   } else {
     w.set_flags(dns::kFlagQR | dns::kFlagRD | dns::kFlagRA | resolve(qname, question.type, w, true));
@@ -284,12 +302,63 @@ TEST_F(LookupTest, GlibcNodataAnywhereEndsInNoData) {
                                              "v6 A"}));
 }
 
-TEST_F(LookupTest, GlibcAutopathWalksOnPastNodata) {
+TEST_F(LookupTest, GlibcAutopathWalksPastNodataInOneQuery) {
   f.mode = Mode::autopath;
+  Outcome r = run(config(Dialect::glibc, kPod), "v6", kInet, 1);
+  EXPECT_EQ(r.result.status, Status::no_data);
+  EXPECT_EQ(r.log, (std::vector<std::string>{"v6.s1.test A +opt"}));
+  EXPECT_EQ(r.result.classic_queries, 4);
+}
+
+TEST_F(LookupTest, GlibcAutopathV1ServerStopsAtNodataAndIsAskedAgain) {
+  f.mode = Mode::autopath_v1;
   Outcome r = run(config(Dialect::glibc, kPod), "v6", kInet, 1);
   EXPECT_EQ(r.result.status, Status::no_data);
   EXPECT_EQ(r.log, (std::vector<std::string>{"v6.s1.test A +opt", "v6.s2.test A +opt"}));
   EXPECT_EQ(r.result.classic_queries, 4);
+}
+
+TEST_F(LookupTest, GlibcAutopathFailureIsWalkedAgainClassically) {
+  f.mode = Mode::autopath;
+  f.rcode["web.s1.test"] = dns::kServFail;
+  Outcome r = run(config(Dialect::glibc, kPod), "web", kInet, 1);
+  EXPECT_EQ(r.result.status, Status::found);
+  EXPECT_EQ(r.log, (std::vector<std::string>{"web.s1.test A +opt", "web.s1.test A", "web.s2.test A"}));
+}
+
+TEST_F(LookupTest, MuslAutopathFailureIsTryAgain) {
+  f.mode = Mode::autopath;
+  f.rcode["web.s1.test"] = dns::kRefused;
+  Outcome r = run(config(Dialect::musl, kPod), "web", kInet, 1);
+  EXPECT_EQ(r.result.status, Status::try_again);
+  EXPECT_EQ(r.log.size(), 1u);
+}
+
+// Once the server has shown support, every AF_UNSPEC lookup is one query,
+// and its results are the classic walk's.
+TEST_F(LookupTest, OneQueryPerLookupOnceSupportIsKnown) {
+  f.zone["nodata.s1.test"] = {};
+  f.zone["nodata.s3.test"] = {{dns::kTypeA, "10.0.0.3"}};
+  f.zone["a.b.c.d.e.f"] = {{dns::kTypeAAAA, "fd00::f"}};
+  f.zone["empty.example.com"] = {};
+  const char* names[] = {"web",  "v6", "alias", "nodata", "missing", "www.example.com.",
+                         "a.b.c.d.e.f", "empty.example.com.", "www.example.com"};
+  for (Dialect d : {Dialect::glibc, Dialect::musl}) {
+    Config classic = config(d, kPod), autopath = config(d, kPod);
+    f.mode = Mode::autopath;
+    run(autopath, "web", kUnspec, 2);
+    for (const char* name : names) {
+      f.mode = Mode::plain;
+      Outcome want = run(classic, name, kUnspec, 2);
+      f.mode = Mode::autopath;
+      Outcome got = run(autopath, name, kUnspec, 2);
+      std::string rule = std::string(d == Dialect::glibc ? "glibc " : "musl ") + name;
+      EXPECT_EQ(got.log.size(), 1u) << rule;
+      EXPECT_EQ(got.result.status, want.result.status) << rule;
+      EXPECT_EQ(addrs(got.result), addrs(want.result)) << rule;
+      EXPECT_EQ(text_of(got.result.canon), text_of(want.result.canon)) << rule;
+    }
+  }
 }
 
 TEST_F(LookupTest, GlibcAsIsFirstErrorWinsOverLaterNodata) {

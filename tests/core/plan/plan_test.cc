@@ -275,7 +275,8 @@ TEST(CApi, plan_piece_by_piece) {
   EXPECT_STREQ(buf, "ns.svc.cluster.local. svc.cluster.local. .");
   EXPECT_EQ(rk8s_autopath_suffixes(c, "web.", buf, sizeof buf), 0u);
   // no-aaaa: glibc asks A alone, so nothing is paired.
-  EXPECT_EQ(rk8s_autopath_flags(c, AF_UNSPEC), unsigned(RK8S_AUTOPATH_Q | RK8S_AUTOPATH_STOP_ON_EXISTS));
+  EXPECT_EQ(rk8s_autopath_flags(c, AF_UNSPEC),
+            unsigned(RK8S_AUTOPATH_Q | RK8S_AUTOPATH_STOP_ON_EXISTS | RK8S_AUTOPATH_PAST_NODATA));
 }
 
 TEST(CApi, conf_parse_refuses_small_or_misaligned_memory) {
