@@ -2,6 +2,7 @@
 
 #include "server/net/tcp_message.h"
 
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <deque>
@@ -102,7 +103,19 @@ TcpListener::TcpListener(Loop& loop, int fd, Serve serve, const TcpLimits& limit
 
 TcpListener::~TcpListener() { evconnlistener_free(listener_); }
 
-void TcpListener::stop_accepting() { evconnlistener_disable(listener_); }
+void TcpListener::stop_accepting() {
+  evconnlistener_disable(listener_);
+  // A listener merely disabled stays in its SO_REUSEPORT group: the kernel
+  // would queue new connections on it until exit, then reset them. The
+  // ones queued already are taken; shutdown() unhashes the socket, so the
+  // next ones go to an instance beside this one (or are refused).
+  evutil_socket_t fd = evconnlistener_get_fd(listener_);
+  sockaddr_storage addr;
+  socklen_t len = sizeof addr;
+  for (int c; (c = accept(fd, reinterpret_cast<sockaddr*>(&addr), &len)) >= 0; len = sizeof addr)
+    accepted(listener_, c, reinterpret_cast<sockaddr*>(&addr), int(len), this);
+  shutdown(fd, SHUT_RD);
+}
 
 size_t TcpListener::open_connections() { return open_count; }
 uint64_t TcpListener::refused_connections() { return refused_count; }

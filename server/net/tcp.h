@@ -24,7 +24,8 @@ class TcpListener {
   TcpListener(const TcpListener&) = delete;
   TcpListener& operator=(const TcpListener&) = delete;
 
-  // SIGTERM: no new connection; open ones finish what they were asked.
+  // SIGTERM: no new connection (the listening socket leaves its
+  // SO_REUSEPORT group); open ones finish what they were asked.
   void stop_accepting();
 
   // Connections open now, and those refused at the limit (all threads).

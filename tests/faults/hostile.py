@@ -9,6 +9,8 @@ Logs "qname qtype proto" per query to LOG; exits with CMD's status.
   short         six bytes: id and flags
   otherid       first a spoofed reply (another id, A 6.6.6.6), then the real one
   otherq        first a reply for another question (right id, A 6.6.6.6), then the real one
+  forged        first spoofed replies (A 6.6.6.6) from another port (UDP only), with another
+                id and for another question, then the real one
   cnameloop     QNAME CNAME QNAME
   cnamepair     QNAME CNAME x.QNAME, x.QNAME CNAME QNAME
   comploop      an answer whose owner is a compression pointer to itself
@@ -89,6 +91,9 @@ def replies(q):
     owner = b"\xc0\x0c"
     real = [rr(owner, *address(qtype))] if qtype in (1, 28) else []
     ok = message(qid, qflags, 0, question, real)
+    spoof = [rr(owner, *address(qtype, True))]
+    otherid = message(qid ^ 0x5555, qflags, 0, question, spoof)
+    otherq = message(qid, qflags, 0, name([b"evil", b"example"]) + question[-4:], spoof)
     if mode == "ok":
         return [ok]
     if mode == "garbage":
@@ -96,11 +101,11 @@ def replies(q):
     if mode == "short":
         return [q[:2] + b"\x81\x80"]
     if mode == "otherid":
-        spoof = [rr(owner, *address(qtype, True))]
-        return [message(qid ^ 0x5555, qflags, 0, question, spoof), ok]
+        return [otherid, ok]
     if mode == "otherq":
-        other = name([b"evil", b"example"]) + question[-4:]
-        return [message(qid, qflags, 0, other, [rr(owner, *address(qtype, True))]), ok]
+        return [otherq, ok]
+    if mode == "forged":
+        return [otherid, otherq, ok]
     if mode == "cnameloop":
         return [message(qid, qflags, 0, question, [rr(owner, 5, owner)])]
     if mode == "cnamepair":
@@ -124,15 +129,26 @@ def replies(q):
     return [message(qid, qflags, 3, question)]
 
 
-def serve_udp(sock, log):
+def strays(q):
+    """The datagrams to send first, from another port."""
+    qid, qflags, labels, question, _ = parse(q)
+    if not labels or labels[0].lower() != b"forged":
+        return []
+    qtype = struct.unpack(">H", question[-4:-2])[0]
+    return [message(qid, qflags, 0, question, [rr(b"\xc0\x0c", *address(qtype, True))])]
+
+
+def serve_udp(sock, stray, log):
     while True:
         q, peer = sock.recvfrom(4096)
         try:
-            out = replies(q)
+            out = strays(q), replies(q)
         except (IndexError, struct.error):
             continue
         log_query(log, q)
-        for r in out:
+        for r in out[0]:
+            stray.sendto(r, peer)
+        for r in out[1]:
             sock.sendto(r, peer)
 
 
@@ -180,12 +196,14 @@ def main():
     log = open(logname, "a", buffering=1)
     udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     udp.bind((addr, 53))
+    stray = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    stray.bind((addr, 0))
     tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     tcp.bind((addr, 53))
     tcp.listen(16)
     threading.Thread(target=serve_tcp, args=(tcp, log), daemon=True).start()
-    threading.Thread(target=serve_udp, args=(udp, log), daemon=True).start()
+    threading.Thread(target=serve_udp, args=(udp, stray, log), daemon=True).start()
     sys.exit(subprocess.call(sys.argv[4:]))
 
 

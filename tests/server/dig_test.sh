@@ -29,37 +29,15 @@ for ip in 53 54 55 56 57; do
 done
 
 source "$(dirname "$0")/../lib/assert.sh"
+source "$(dirname "$0")/../lib/dig.sh"
 # answers RULE REGEX DIG-ARGS...: dig's whole output matches the extended
 # regex ('.' matches newlines too); lacks: does not.
 answers() { local rule=$1 regex=$2; shift 2; check_match "$rule: dig $*" "$regex" "$(dig_output "$@")"; }
 lacks() { local rule=$1 regex=$2; shift 2; check_match -v "$rule: dig $*" "$regex" "$(dig_output "$@")"; }
 dig_output() { dig +nocookie +time=2 +tries=1 "$@" 2>&1; }
 
-# A name in uncompressed wire format, as hex.
-wire() {
-	local name=${1%.} hex= label
-	if [[ -n $name ]]; then
-		IFS=. read -ra labels <<<"$name"
-		for label in "${labels[@]}"; do
-			hex+=$(printf %02x ${#label})$(printf %s "$label" | od -An -tx1 | tr -d ' \n')
-		done
-	fi
-	echo "${hex}00"
-}
-# The autopath option: +ednsopt=CODE:HEX. Args: FLAGS SUFFIX...
-opt() {
-	local flags=$1 hex
-	shift
-	hex=01$(printf %02x $((flags | 1)))
-	for s in "$@"; do hex+=$(wire "$s"); done
-	echo "+ednsopt=65431:$hex"
-}
-reply() { # STATUS INDEX [FLAGS]: the reply option as dig prints it
-	printf 'OPT=65431: 01 %02x %02x %02x' "${3:-0}" "$1" "$2"
-}
 shop=(shop.svc.cluster.local svc.cluster.local cluster.local .)
 s=@127.0.0.53
-ans() { printf '%s\.\s+[0-9]+\s+IN\s+%s\s+%s' "${1//./\\.}" "$2" "${3//./\\.}"; }
 
 # --- the Kubernetes schema
 answers "ClusterIP A" "$(ans kubernetes.default.svc.cluster.local A 10.96.0.1)" $s kubernetes.default.svc.cluster.local

@@ -1,0 +1,81 @@
+#!/bin/bash
+# autopath_test.sh BUILD_DIR: every autopath status of the node cache, its
+# candidates asked of the upstreams (the query logs count what a walk
+# cost), and no answer leaking to another name or namespace (CoreDNS's
+# autopath leaks, coredns#778 and #1139).
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+cluster_dns 53
+cluster_dns 55
+external_dns --rcode broken.example.com=SERVFAIL
+cache_at cache 169.254.20.10
+
+k8s=(shop.svc.cluster.local svc.cluster.local cluster.local .)
+pod_list=(shop.svc.cluster.local svc.cluster.local cluster.local corp.example .)
+STOP_ON_EXISTS=4 BOTH=8
+
+# status NAME STATUS-REGEX [REGEX...] -- DIG-ARGS: dig's output holds each.
+status() {
+	local name=$1 out re
+	shift
+	local -a res=()
+	while [[ $1 != -- ]]; do res+=("$1"); shift; done
+	shift
+	out=$(q "$@")
+	for re in "${res[@]}"; do check_match "$name: $re" "$re" "$out"; done
+}
+# cost BASE: what the walk of BASE under any suffix cost the upstreams.
+cost() {
+	local re=" ${1//./\\.}\.[a-z.]* "
+	echo "cluster $(cat "$WORK"/dns5[35].log | grep -Ec "$re") external $(grep -Ec "$re" "$WORK/dns54.log")"
+}
+
+status "MATCHED 0" "$(reply 0 0)" "$(ans web.shop.svc.cluster.local A 10.96.1.10)" -- \
+	web.shop.svc.cluster.local "$(opt 0 "${k8s[@]}")"
+check "MATCHED 0: one query" "cluster 1 external 0" "$(cost web)"
+
+status "MATCHED 3" "$(reply 0 3)" \
+	"ANSWER SECTION:.$(ans www.example.com.shop.svc.cluster.local CNAME www.example.com.).$(ans www.example.com A 93.184.216.34)" -- \
+	www.example.com.shop.svc.cluster.local "$(opt 0 "${k8s[@]}")"
+check "MATCHED 3: a query per candidate" "cluster 3 external 1" "$(cost www.example.com)"
+
+# What the library sends once it knows the server: later candidates asked
+# ahead, never more than the classic walk's A and AAAA of 4 candidates.
+status "MATCHED 3, BOTH" "$(reply 0 3 $BOTH)" \
+	"$(ans example.org.shop.svc.cluster.local CNAME example.org.corp.example.)" -- \
+	example.org.shop.svc.cluster.local "$(opt $((STOP_ON_EXISTS | BOTH)) "${pod_list[@]}")"
+check "MATCHED 3, BOTH: candidates asked ahead, the AAAA of the match" "cluster 3 external 3" \
+	"$(cost example.org)"
+
+status "EXHAUSTED" "$(reply 1 255)" "status: NXDOMAIN" "AUTHORITY SECTION:.cluster\.local\.\s+[0-9]+\s+IN\s+SOA" -- \
+	nope.shop.svc.cluster.local "$(opt 0 "${k8s[@]}")"
+check "EXHAUSTED: every candidate asked" "cluster 3 external 1" "$(cost nope)"
+
+status "SERVFAIL_SEEN" "$(reply 2 255)" "status: SERVFAIL" -- \
+	broken.example.com.shop.svc.cluster.local "$(opt 0 shop.svc.cluster.local .)"
+check "SERVFAIL_SEEN: both candidates asked" "cluster 1 external 1" "$(cost broken.example.com)"
+
+status "REJECTED: a suffix not ending QNAME" "$(reply 3 255)" "$(ans db-0.db.shop.svc.cluster.local A 10.244.1.5)" -- \
+	db-0.db.shop.svc.cluster.local "$(opt 0 example.com .)"
+status "REJECTED: version 2" "$(reply 3 255)" "$(ans db-1.db.shop.svc.cluster.local A 10.244.2.6)" -- \
+	db-1.db.shop.svc.cluster.local "+ednsopt=65431:0201$(wire shop.svc.cluster.local)"
+check "REJECTED: QNAME alone asked" "cluster 1 external 0" "$(cost db-0.db)"
+
+# The alias is made for the walk's reply only: QNAME itself does not exist.
+for t in A AAAA CNAME; do
+	status "no leak: plain $t of the walk's QNAME" "status: NXDOMAIN" "ANSWER: 0" -- \
+		www.example.com.shop.svc.cluster.local $t
+done
+status "no leak: the walk again" "$(reply 0 3)" "$(ans www.example.com A 93.184.216.34)" -- \
+	www.example.com.shop.svc.cluster.local "$(opt 0 "${k8s[@]}")"
+
+# A pod of namespace default asks `web` after shop's pods did.
+check_match "shop's pod: shop's web" "10\.96\.1\.10" "$(pod shop env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" web)"
+default_web=$(pod default env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" web)
+check "default's pod: default's answer" "$(pod default "$PROBE_GLIBC" web)" "$default_web"
+check_match -v "default's pod: not shop's web" "10\.96\.1\.10|fd00:10:96::110" "$default_web"
+status "default's walk for web" "$(reply 0 3)" "$(ans web.corp.example A 10.1.1.1)" -- \
+	web.default.svc.cluster.local \
+	"$(opt 0 default.svc.cluster.local svc.cluster.local cluster.local corp.example .)"
+summary

@@ -1,0 +1,188 @@
+# shellcheck shell=bash disable=SC2034,SC2120 # variables and arguments for the sourcing scripts
+# The node of the node tests; source it with BUILD_DIR as $1. Outside a
+# sandbox it runs the sourcing script again inside one (tests/pod/sandbox.sh,
+# /etc/resolv.conf the shop pod's) and exits with its status. Inside, the
+# node has loopback and the nodelocaldns interface (169.254.20.10 and .11);
+# nothing else is reachable.
+#
+#   cluster_dns N [FLAG...]       a cluster DNS replica on 127.0.0.N (the sample
+#                                 cluster, --delay-ms 2), query log $WORK/dnsN.log
+#   external_dns [FLAG...]        the external upstream on 127.0.0.54 (the zones,
+#                                 --delay-ms 20), query log $WORK/dns54.log
+#   node_config FILE ADDR [KEY=VALUE...]  the node's configuration: listen ADDR:53,
+#                                 health ADDR:8080, metrics ADDR:9253, the cluster
+#                                 zones to .53 then .55 over TCP, the rest to .54;
+#                                 top-level keys replaced or added (an empty VALUE
+#                                 drops the key)
+#   cache_at NAME ADDR [KEY=VALUE...]  a node cache with that configuration in
+#                                 $WORK/NAME.yaml, query log $WORK/NAME.log
+#   node_start [KEY=VALUE...]     replicas .53 and .55, the external upstream, and
+#                                 cache_at cache 169.254.20.10
+#   zone FILE ORIGIN RECORD...    a zone file: an SOA (negative TTL 60), the records
+#   start NAME CMD...             CMD in the background, stderr in $WORK/NAME.err,
+#                                 pid in PID[NAME]; waits until it says "listening"
+#   stop NAME                     SIGKILL, and waits for it
+#   pod NS CMD...                 CMD in a pod of namespace NS (shop, default; shop-off:
+#                                 shop's pod with 169.254.20.11 as its nameserver)
+#   ask SERVER ARGS...            dig @SERVER; q ARGS...: dig at 169.254.20.10
+#   metric NAME [ADDR]            a metric of the cache at ADDR (169.254.20.10), summed
+#                                 over its label sets unless NAME has labels
+#   logged LOG REGEX              how many lines of LOG match the extended REGEX
+#   poll SECONDS CMD...           CMD until it succeeds, at most SECONDS; its status
+#   eventually NAME CMD...        check: CMD succeeds within 10 s
+NODE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$NODE_ROOT/tests/lib/assert.sh"
+source "$NODE_ROOT/tests/lib/dig.sh"
+BUILD=$(cd "${1:?usage: $(basename "$0") BUILD_DIR}" && pwd)
+SERVER=$BUILD/bin/resolv-k8s-server
+BURST=$NODE_ROOT/tests/node/burst.py
+PROBE_GLIBC=$BUILD/tests/gai-probe-glibc
+PROBE_MUSL=$BUILD/tests/gai-probe-musl
+PROBE_MUSL_STATIC=$BUILD/tests/gai-probe-musl-rk8s
+SHIM_GLIBC=$BUILD/glibc/libresolv-k8s.so
+SHIM_MUSL=$BUILD/musl/libresolv-k8s.so
+FIXTURES=$NODE_ROOT/tests/fixtures
+CLUSTER_SERVER='{name: cluster, zones: [cluster.local, in-addr.arpa, ip6.arpa], forwardPlugin:
+  {upstreams: [127.0.0.53, 127.0.0.55], policy: Sequential, protocolStrategy: TCP}}'
+
+resolv_conf() { # FILE NAMESERVER NAMESPACE
+	cat > "$1" <<-END
+		nameserver $2
+		search $3.svc.cluster.local svc.cluster.local cluster.local corp.example
+		options ndots:5
+	END
+}
+
+if [[ -z ${NODE_WORK:-} ]]; then
+	NODE_WORK=$(mktemp -d)
+	export NODE_WORK
+	resolv_conf "$NODE_WORK/shop.conf" 169.254.20.10 shop
+	resolv_conf "$NODE_WORK/shop-off.conf" 169.254.20.11 shop
+	resolv_conf "$NODE_WORK/default.conf" 169.254.20.10 default
+	printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost\n' > "$NODE_WORK/hosts"
+	echo 'hosts: files dns' > "$NODE_WORK/nsswitch.conf"
+	status=0
+	timeout 200 "$NODE_ROOT/tests/pod/sandbox.sh" --resolv "$NODE_WORK/shop.conf" \
+		--hosts "$NODE_WORK/hosts" --nsswitch "$NODE_WORK/nsswitch.conf" -- \
+		"$(realpath "$0")" "$BUILD" < /dev/null || status=$?
+	rm -rf "$NODE_WORK"
+	exit $status
+fi
+WORK=$NODE_WORK
+
+# NodeLocal's dummy interface; a bridge without ports where the kernel has
+# no dummy driver: a local address either way, and no link to anywhere.
+ip link add nodelocaldns type dummy 2>/dev/null || ip link add nodelocaldns type bridge
+ip link set nodelocaldns addrgenmode none
+ip addr add 169.254.20.10/32 dev nodelocaldns
+ip addr add 169.254.20.11/32 dev nodelocaldns
+ip link set nodelocaldns up
+
+declare -A PID
+
+poll() {
+	local until=$((SECONDS + $1 + 1))
+	shift
+	until "$@"; do
+		((SECONDS < until)) || return 1
+		sleep 0.1
+	done
+}
+
+eventually() {
+	local name=$1
+	shift
+	poll 10 "$@"
+	tally "$name" $? || echo "    still false after 10 s: $*"
+}
+
+zone() {
+	local file=$1 origin=$2
+	shift 2
+	{
+		echo "\$ORIGIN $origin."
+		echo '@ 60 IN SOA ns hostmaster 1 7200 1800 604800 60'
+		printf '%s\n' "$@"
+	} > "$file"
+}
+
+start() {
+	local name=$1
+	shift
+	"$@" 2> "$WORK/$name.err" &
+	PID[$name]=$!
+	if ! poll 10 grep -qs listening "$WORK/$name.err"; then
+		echo "FAIL - $name did not start: $*"
+		sed 's/^/    | /' "$WORK/$name.err"
+		exit 1
+	fi
+}
+
+stop() {
+	kill -KILL "${PID[$1]}"
+	wait "${PID[$1]}" 2>/dev/null
+}
+
+cluster_dns() {
+	local n=$1
+	shift
+	start "dns$n" "$SERVER" --listen "127.0.0.$n:53" --cluster "$FIXTURES/cluster.json" \
+		--delay-ms 2 --query-log "$WORK/dns$n.log" "$@"
+}
+
+external_dns() {
+	start dns54 "$SERVER" --listen 127.0.0.54:53 --zone "$FIXTURES/example.com.zone" \
+		--zone "$FIXTURES/corp.example.zone" --zone "$NODE_ROOT/tests/pod/fixtures/example.org.zone" \
+		--delay-ms 20 --query-log "$WORK/dns54.log" "$@"
+}
+
+node_config() {
+	local file=$1 addr=$2 kv
+	shift 2
+	local -A keys=(
+		[listen]="[\"$addr:53\"]" [health]="\"$addr:8080\"" [metrics]="\"$addr:9253\""
+		[servers]="[$CLUSTER_SERVER]"
+		[upstreamResolvers]='{upstreams: [{type: Network, address: 127.0.0.54, port: 53}]}'
+	)
+	for kv; do keys[${kv%%=*}]=${kv#*=}; done
+	for kv in "${!keys[@]}"; do
+		[[ -z ${keys[$kv]} ]] || echo "$kv: ${keys[$kv]}"
+	done > "$file"
+}
+
+cache_at() {
+	local name=$1
+	shift
+	node_config "$WORK/$name.yaml" "$@"
+	start "$name" "$SERVER" --config "$WORK/$name.yaml" --query-log "$WORK/$name.log"
+}
+
+node_start() {
+	cluster_dns 53
+	cluster_dns 55
+	external_dns
+	cache_at cache 169.254.20.10 "$@"
+}
+
+pod() {
+	local conf=$WORK/$1.conf
+	shift
+	unshare --mount --propagation private \
+		bash -c 'mount --bind -o ro "$0" /etc/resolv.conf && exec "$@"' "$conf" "$@"
+}
+
+ask() {
+	local server=$1
+	shift
+	dig +nocookie +time=3 +tries=1 "@$server" "$@" 2>&1
+}
+
+q() { ask 169.254.20.10 "$@"; }
+
+metric() {
+	curl -s --max-time 5 "http://${2:-169.254.20.10}:9253/metrics" | awk -v m="$1" '
+		$1 == m || (m !~ /{/ && index($1, m "{") == 1) { sum += $2 }
+		END { printf "%d\n", sum }'
+}
+
+logged() { grep -Ec -- "$2" "$1"; }

@@ -1,0 +1,39 @@
+#!/bin/bash
+# overload_test.sh BUILD_DIR: limits {maxConcurrent: 5} before a silent
+# upstream: a burst of 50 names gets REFUSED beyond 5 in flight, counted;
+# 20000 names later the cache's memory is still small. Another cache, its
+# upstream answering, caches 20000 names within its capacity and its memory.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+python3 -c 'import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.67", 53))
+print("listening", flush=True)
+time.sleep(600)' > "$WORK/silent.err" &
+poll 10 grep -qs listening "$WORK/silent.err"
+external_dns
+cache_at cache 169.254.20.10 servers= limits='{maxConcurrent: 5}' \
+	upstreamResolvers='{upstreams: [{type: Network, address: 127.0.0.67}]}'
+cache_at answering 169.254.20.11
+
+rss_kb() { awk '$1 == "VmRSS:" { print $2 }' "/proc/${PID[$1]}/status"; }
+small() { # NAME: its resident memory under 50 MiB
+	local kb
+	kb=$(rss_kb "$1")
+	check "$1: resident memory under 50 MiB" yes "$( ((kb < 50 * 1024)) && echo yes)" "VmRSS $kb kB"
+}
+
+check "a burst of 50: 5 in flight, the rest refused" $'REFUSED 45\nSERVFAIL 5' \
+	"$("$BURST" -t 5 169.254.20.10 50 'burst%d.example.com')"
+check "refusals counted" 45 "$(metric resolv_k8s_forward_max_concurrent_rejects_total)"
+out=$("$BURST" -w 200 -t 5 169.254.20.10 20000 'many%d.example.com')
+check_match -v "20000 names: every one answered" "timeout" "$out"
+small cache
+
+check "an answering upstream: 20000 names" "NOERROR 20000" \
+	"$("$BURST" -w 200 169.254.20.11 20000 'n%d.wild.example.com')"
+entries=$(metric resolv_k8s_cache_entries 169.254.20.11)
+check "an answering upstream: within the capacity" yes "$( ((entries <= 10000)) && echo yes)" "$entries entries"
+small answering
+summary
