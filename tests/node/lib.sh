@@ -23,7 +23,9 @@
 #                                 pid in PID[NAME]; waits until it says "listening"
 #   stop NAME                     SIGKILL, and waits for it
 #   pod NS CMD...                 CMD in a pod of namespace NS (shop, default; shop-off:
-#                                 shop's pod with 169.254.20.11 as its nameserver)
+#                                 shop's pod with 169.254.20.11 as its nameserver), or
+#                                 with the resolv.conf $WORK/NS.conf; in the network
+#                                 namespace POD_NET (a path) when that is set
 #   ask SERVER ARGS...            dig @SERVER; q ARGS...: dig at 169.254.20.10
 #   metric NAME [ADDR]            a metric of the cache at ADDR (169.254.20.10), summed
 #                                 over its label sets unless NAME has labels
@@ -167,7 +169,7 @@ node_start() {
 pod() {
 	local conf=$WORK/$1.conf
 	shift
-	unshare --mount --propagation private \
+	${POD_NET:+nsenter "--net=$POD_NET"} unshare --mount --propagation private \
 		bash -c 'mount --bind -o ro "$0" /etc/resolv.conf && exec "$@"' "$conf" "$@"
 }
 
