@@ -1,21 +1,25 @@
 # libFuzzer targets: fuzz/NAME_fuzz.cc -> $(B)/fuzz/NAME_fuzz, linked with
 # the core built once with the sanitizers (minus the transport: it needs
 # c-ares and parses nothing); server_*_fuzz also with the server's sources
-# and libraries.
+# and libraries; inject_fuzz with `resolv-k8s inject`'s sources and yaml-cpp.
 
 FUZZ_SRC := $(wildcard fuzz/*_fuzz.cc)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.cc=$(B)/fuzz/%)
 FUZZ_CORE := $(B)/obj/fuzz/libresolv-k8s-core.a
 SERVER_FUZZ := $(filter $(B)/fuzz/server_%,$(FUZZ_BIN))
+INJECT_FUZZ_SRC := tools/inject_pod.cc tools/inject_stream.cc tools/yaml_stream.cc
 
 $(FUZZ_CORE): $(patsubst %.cc,$(B)/obj/fuzz/%.o,$(filter-out $(TRANSPORT_SRC),$(CORE_SRC)))
 	rm -f $@ && ar rcs $@ $^
-$(filter-out $(SERVER_FUZZ),$(FUZZ_BIN)): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(FUZZ_CORE)
+$(filter-out $(SERVER_FUZZ) $(B)/fuzz/inject_fuzz,$(FUZZ_BIN)): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(FUZZ_CORE)
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@
 $(SERVER_FUZZ): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(FUZZ_CORE)
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ $(SERVER_LIBS)
+$(B)/fuzz/inject_fuzz: $(B)/obj/fuzz/fuzz/inject_fuzz.o $(INJECT_FUZZ_SRC:%.cc=$(B)/obj/fuzz/%.o)
+	@mkdir -p $(@D)
+	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ -lyaml-cpp
 
 .PHONY: fuzz fuzz-smoke
 fuzz: $(FUZZ_BIN)

@@ -1,7 +1,7 @@
 # make images: the init image and the node image as OCI archives under
 # $(B)/images/ (container/images/build.sh: buildah, offline), and their test.
-
-IMAGE_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo $(VERSION))
+# Tagged with the library's version, which the manifests and `resolv-k8s
+# inject` name; the commit is in the revision label.
 IMAGES := $(B)/images/init.tar $(B)/images/node.tar
 
 $(B)/images/copier: container/images/copier.c
@@ -10,7 +10,7 @@ $(B)/images/copier: container/images/copier.c
 
 .PHONY: images test-images
 images: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN)
-	container/images/build.sh $(B) $(IMAGE_VERSION)
+	container/images/build.sh $(B) $(VERSION)
 
 TESTS += test-images
 test-images: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl

@@ -11,6 +11,11 @@ packages=(
 	dpkg-dev
 	python3 nodejs default-jre-headless
 )
+# kubectl renders the kustomizations (test-container) and npm installs the
+# schema checker: a machine may have its own of each, which Debian's
+# packages would clash with (Debian's kubectl 1.20 has kustomize 2.0, enough).
+command -v kubectl >/dev/null || packages+=(kubernetes-client)
+command -v npm >/dev/null || packages+=(npm)
 
 # dpkg-query fails on names it has never seen: those are missing too.
 installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "${packages[@]}" 2>/dev/null || true)

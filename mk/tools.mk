@@ -1,5 +1,6 @@
 # resolv-k8s, the diagnostic command: ordinary C++ over the glibc core,
-# with the same c-ares and mimalloc copies the preload uses; and its tests.
+# with the same c-ares and mimalloc copies the preload uses, and yaml-cpp
+# for `inject`; and its tests.
 
 TOOL_BIN := $(B)/bin/resolv-k8s
 TOOL_SRC := $(wildcard tools/*.cc)
@@ -9,7 +10,7 @@ $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): HOST_FLAGS += $(call THIRD_PARTY_FLAGS,glibc
 $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): | $(TP_LIBS)
 $(TOOL_BIN): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(CORE_A) $(call THIRD_PARTY_LIBS,glibc)
 	@mkdir -p $(@D)
-	$(CXX) -pthread -o $@ $^
+	$(CXX) -pthread -o $@ $^ -lyaml-cpp
 
 TESTS += test-tools
 .PHONY: test-tools

@@ -15,6 +15,7 @@ int conf_command(const Args& args);
 int plan_command(const Args& args);
 int lookup_command(const Args& args);
 int stats_command(const Args& args);
+int inject_command(const Args& args);
 
 // Bad usage: one line on stderr, exit status 2.
 [[noreturn]] void usage_error(const std::string& what);

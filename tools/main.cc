@@ -1,5 +1,5 @@
 // resolv-k8s: what the library makes of resolv.conf, of a name, of a lookup,
-// and of the counters the preload wrote.
+// and of the counters the preload wrote; and manifests given the library.
 #include <ares.h>
 #include <errno.h>
 #include <netdb.h>
@@ -30,9 +30,22 @@ const char kHelp[] =
     "                                every query, reply and outcome, then the counters\n"
     "  stats FILE                    the counters a preloaded process wrote to\n"
     "                                RESOLV_K8S_STATS=FILE\n"
+    "  inject [--libc glibc|musl] [--image IMAGE] [--nameserver IP]\n"
+    "         [--cluster-domain DOMAIN] [--namespace NS] FILE|-\n"
+    "                                Kubernetes YAML (- for stdin) on stdout, with the\n"
+    "                                library in every Pod, Deployment, StatefulSet,\n"
+    "                                DaemonSet, ReplicaSet, Job and CronJob: an init\n"
+    "                                container (IMAGE, default libresolv-k8s-init:" RK8S_VERSION ")\n"
+    "                                fills a volume, LD_PRELOAD names the libc's build\n"
+    "                                (default glibc), the k8s-autopath option is on;\n"
+    "                                with --nameserver (the node-local cache), dnsPolicy\n"
+    "                                None and the DNS kubelet would write for the\n"
+    "                                object's namespace (else NS, default \"default\")\n"
+    "                                in DOMAIN (default cluster.local). Other objects\n"
+    "                                pass unchanged; a second run changes nothing\n"
     "\n"
     "FAMILY: inet, inet6 or unspec (default). Exit status: 0, 1 when a lookup or\n"
-    "a file failed, 2 on bad usage.\n";
+    "a file failed (or inject's input is malformed), 2 on bad usage.\n";
 
 }  // namespace
 
@@ -102,5 +115,6 @@ int main(int argc, char** argv) {
     return cli::lookup_command(args);
   }
   if (cmd == "stats") return cli::stats_command(args);
+  if (cmd == "inject") return cli::inject_command(args);
   cli::usage_error("unknown command '" + cmd + "'");
 }

@@ -1,0 +1,25 @@
+// resolv-k8s inject on any bytes: a stream or a StreamError, never a crash
+// or a hang (yaml-cpp's LoadAll can hang: the stream is split by hand); and
+// what it writes, injected again, comes back byte for byte.
+#include <stdlib.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tools/inject.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const cli::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", "169.254.20.10", "cluster.local", "default"};
+  std::string out;
+  try {
+    out = cli::inject_stream(std::string(reinterpret_cast<const char*>(data), size), options);
+  } catch (const cli::StreamError&) {
+    return 0;
+  }
+  try {
+    if (cli::inject_stream(out, options) != out) abort();
+  } catch (const cli::StreamError&) {
+    abort();
+  }
+  return 0;
+}

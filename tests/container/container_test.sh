@@ -1,0 +1,231 @@
+#!/bin/bash
+# container_test.sh BUILD_DIR: container/'s manifests and `resolv-k8s inject`
+# against the Kubernetes API's schemas (validate.mjs with
+# BUILD_DIR/node_modules): every manifest; each kustomization as `kubectl
+# kustomize` renders it, what the overlay changes, and the node cache's
+# rendered configuration run by the server in a sandbox; inject's output for
+# inputs/: valid, the fields it adds, a second run byte-identical, other
+# objects byte for byte, bad input refused. Needs root for the sandbox,
+# whose packets stay in it.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+source "$root/tests/lib/assert.sh"
+build=$(cd "${1:?usage: container_test.sh BUILD_DIR}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$root" || exit 1
+inputs=tests/container/inputs
+version=$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' include/resolv-k8s.h)
+pod=spec.template.spec
+
+inject() { "$build/bin/resolv-k8s" inject "$@"; }
+models() { node "$here/validate.mjs" "$build" "$@"; }
+# field FILE PATH [KIND]: the JSON at PATH in each object (of KIND) of FILE.
+field() { models get "$1" "$2" | sed -n "s|^${3:-[^:]*}/[^:]*: ||p"; }
+unjson() { python3 -c 'import json, sys; v = json.load(sys.stdin); print(v if isinstance(v, str) else json.dumps(v))'; }
+
+# The checker itself: a wrong type, and a field no schema has.
+cat > "$work/faulty.yaml" <<'EOF'
+apiVersion: v1
+kind: Pod
+metadata: {name: typed}
+spec:
+  containers: [{name: app, image: app:1, env: [{name: MODE, value: on}]}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: misspelt}
+spec:
+  containers: [{name: app, image: app:1, readinessProbe: {httpGet: {hostt: x, port: 80}}}]
+EOF
+out=$(models check "$work/faulty.yaml")
+check "validator: a bare on is a bool, a misspelt field is unknown; exit 1" "1 $work/faulty.yaml: object 1 (Pod/typed): data/spec/containers/0/env/0/value must be string
+$work/faulty.yaml: object 2 (Pod/misspelt): unknown field spec.containers[0].readinessProbe.httpGet.hostt
+$work/faulty.yaml: 0 valid" "$? $out"
+
+# Every manifest on its own; overlays hold patches, checked rendered.
+while read -r manifest; do
+	check_match "$manifest: valid" "^$manifest: [1-9][0-9]* valid" "$(models check "$manifest")"
+done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -name 'kustom*.yaml' ! -name config.yaml | sort)
+
+# Rendered, each with kubectl's own kustomize: deprecation warnings allowed
+# (the files are written for kustomize 2.0 too).
+for dir in base overlays/example; do
+	out=$work/$(basename "$dir").yaml
+	kubectl kustomize "container/node-cache/$dir" > "$out" 2> "$work/err"
+	check "kustomize $dir: renders" "0" "$?$(grep -v "^# Warning: '[a-zA-Z]*' is deprecated" "$work/err")"
+	check "kustomize $dir: 4 objects, valid" "$out: 4 valid" "$(models check "$out")"
+	check "kustomize $dir: in kube-system" '"kube-system"' "$(field "$out" metadata.namespace | sort -u)"
+	field "$out" 'data[config.yaml]' ConfigMap | unjson > "$work/$(basename "$dir")-config.yaml"
+	check "kustomize $dir: the cache forwards the cluster's zones to kube-dns-upstream over TCP" \
+		"{\"protocolStrategy\":\"TCP\",\"upstreams\":[$(field "$out" spec.clusterIP Service)]}" \
+		"$(field "$work/$(basename "$dir")-config.yaml" 'servers[name=cluster].forwardPlugin')"
+	check "kustomize $dir: the DaemonSet mounts the generated ConfigMap" "$(field "$out" metadata.name ConfigMap)" \
+		"$(field "$out" "$pod.volumes[name=config].configMap.name" DaemonSet)"
+done
+
+base=$work/base.yaml
+while read -r path want; do
+	check "base: DaemonSet $path" "$want" "$(field "$base" "$path" DaemonSet)"
+done <<EOF
+$pod.containers[0].image "resolv-k8s-node:$version"
+$pod.containers[0].args ["--config","/etc/resolv-k8s/config.yaml"]
+$pod.hostNetwork true
+$pod.dnsPolicy "Default"
+$pod.priorityClassName "system-node-critical"
+$pod.nodeSelector {"kubernetes.io/os":"linux"}
+$pod.tolerations [{"key":"CriticalAddonsOnly","operator":"Exists"},{"effect":"NoExecute","operator":"Exists"},{"effect":"NoSchedule","operator":"Exists"}]
+$pod.containers[0].resources {"limits":{"memory":"128Mi"},"requests":{"cpu":"25m","memory":"5Mi"}}
+$pod.containers[0].securityContext {"capabilities":{"add":["NET_ADMIN"]}}
+spec.updateStrategy {"rollingUpdate":{"maxUnavailable":"10%"},"type":"RollingUpdate"}
+spec.template.metadata.annotations {"prometheus.io/port":"9253","prometheus.io/scrape":"true"}
+EOF
+check "base: kube-dns-upstream selects kube-dns's pods, UDP and TCP" \
+	'{"k8s-app":"kube-dns"} ["UDP","TCP"]' \
+	"$(field "$base" spec.selector Service) $(field "$base" 'spec.ports' Service | python3 -c 'import json, sys; print(json.dumps([p["protocol"] for p in json.load(sys.stdin)], separators=(",", ":")))')"
+
+example=$work/example.yaml
+check "overlay: the image from the registry" '"registry.example.com/dns/resolv-k8s-node:0.1"' \
+	"$(field "$example" "$pod.containers[0].image" DaemonSet)"
+check "overlay: nodeSelector added to" '{"kubernetes.io/os":"linux","node-role.example.com/dns-cache":"true"}' \
+	"$(field "$example" "$pod.nodeSelector" DaemonSet)"
+check "overlay: tolerations replaced" \
+	'[{"key":"CriticalAddonsOnly","operator":"Exists"},{"effect":"NoSchedule","key":"node-role.kubernetes.io/infra","operator":"Exists"}]' \
+	"$(field "$example" "$pod.tolerations" DaemonSet)"
+check "overlay: kube-dns-upstream's address, in the Service and the cache's config" '"10.32.0.11" ["10.32.0.11"]' \
+	"$(field "$example" spec.clusterIP Service) $(field "$work/example-config.yaml" 'servers[name=cluster].forwardPlugin.upstreams')"
+
+# The base's configuration as the node runs it: its interface and rules in
+# the sandbox's network, the lock in a tmpfs, the node's resolver (what
+# SystemResolvConf reads) a server on 127.0.0.53. The probes, the metrics
+# port and the DNS port are the DaemonSet's.
+url() { field "$base" "$pod.containers[0].$1.httpGet" DaemonSet |
+	python3 -c 'import json, sys; g = json.load(sys.stdin); print("http://%s:%s%s" % (g["host"], g["port"], g["path"]))'; }
+echo 'nameserver 127.0.0.53' > "$work/resolv.conf"
+# shellcheck disable=SC2016 # expanded in the sandbox
+served=$("$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- bash -c '
+	mount -t tmpfs run /run
+	"$1" --listen 127.0.0.53:53 --zone tests/fixtures/example.com.zone 2> "$3.node" &
+	"$1" --config "$2" 2> "$3" &
+	for _ in $(seq 100); do grep -qs listening "$3" && grep -qs listening "$3.node" && break; sleep 0.05; done
+	curl -s -o /dev/null -w "%{http_code}\n" "$4"
+	curl -s -o /dev/null -w "%{http_code}\n" "$5"
+	dig +short +tries=1 +time=5 -p "$7" @169.254.20.10 www.example.com
+	curl -s "http://127.0.0.1:$6/metrics" | grep -q "^resolv_k8s_queries_total{type=\"A\"" && echo counted' - \
+	"$build/bin/resolv-k8s-server" "$work/base-config.yaml" "$work/server.err" "$(url livenessProbe)" \
+	"$(url readinessProbe)" "$(field "$base" 'spec.template.metadata.annotations[prometheus.io/port]' DaemonSet | unjson)" \
+	"$(field "$base" "$pod.containers[0].ports[name=dns].containerPort" DaemonSet)")
+check "base: the server runs its config; the probes, DNS and metrics ports answer" "200
+200
+93.184.216.34
+counted" "$served" "$(cat "$work/server.err")"
+
+# inject: every input valid and stable, with the defaults and with the
+# node-local cache as nameserver.
+declare -A flags=([musl]="--libc musl")
+names=(pod deployment statefulset daemonset replicaset job cronjob multi injected musl)
+outputs=() stable=
+for name in "${names[@]}"; do
+	# shellcheck disable=SC2086 # flags are words
+	for ns in "" 169.254.20.10; do
+		out=$work/$name${ns:+-ns}.out.yaml
+		inject ${flags[$name]:-} ${ns:+--nameserver $ns} "$inputs/$name.yaml" > "$out" || stable+="$name: exit $? "
+		inject ${flags[$name]:-} ${ns:+--nameserver $ns} "$out" | cmp -s - "$out" || stable+="$name${ns:+ $ns}: changed "
+		outputs+=("$out")
+	done
+done
+check "inject: each output read again gives the same bytes" "" "$stable"
+check_match -v "inject: each output valid" "object [0-9]|: 0 valid" "$(models check "${outputs[@]}")"
+
+out=$work/deployment.out.yaml
+init_names() { field "$1" "$pod.initContainers" | python3 -c 'import json, sys; print(json.dumps([c["name"] for c in json.load(sys.stdin)], separators=(",", ":")))'; }
+check "deployment: our init container first, then its own" '["resolv-k8s-init","migrate"]' "$(init_names "$out")"
+check "deployment: the init container" \
+	"{\"image\":\"libresolv-k8s-init:$version\",\"name\":\"resolv-k8s-init\",\"securityContext\":{\"allowPrivilegeEscalation\":false,\"capabilities\":{\"drop\":[\"ALL\"]},\"readOnlyRootFilesystem\":true,\"runAsNonRoot\":true,\"seccompProfile\":{\"type\":\"RuntimeDefault\"}},\"volumeMounts\":[{\"mountPath\":\"/target\",\"name\":\"resolv-k8s\"}]}" \
+	"$(field "$out" "$pod.initContainers[0]")"
+check "deployment: the volume" '{"emptyDir":{},"name":"resolv-k8s"}' "$(field "$out" "$pod.volumes[name=resolv-k8s]")"
+for i in 0 1; do
+	check "deployment: container $i mounts it read-only" '{"mountPath":"/opt/resolv-k8s","name":"resolv-k8s","readOnly":true}' \
+		"$(field "$out" "$pod.containers[$i].volumeMounts[name=resolv-k8s]")"
+done
+check "deployment: LD_PRELOAD ours, then the app's own; a new one in the other container" \
+	'"/opt/resolv-k8s/glibc/libresolv-k8s.so:/usr/lib/x86_64-linux-gnu/libjemalloc.so.2" "/opt/resolv-k8s/glibc/libresolv-k8s.so"' \
+	"$(field "$out" "$pod.containers[0].env[name=LD_PRELOAD].value") $(field "$out" "$pod.containers[1].env[name=LD_PRELOAD].value")"
+check "deployment: strings stay strings, blocks blocks" '"5" "off" "" "ulimit -n 65536\nexec /app/web --port 8080\n"' \
+	"$(field "$out" "$pod.containers[0].env[name=WORKERS].value") $(field "$out" "$pod.containers[0].env[name=DEBUG].value") $(field "$out" "$pod.containers[1].env[name=EMPTY].value") $(field "$out" "$pod.containers[0].command[2]")"
+check "deployment: the autopath option; kubelet's DNS kept" '{"options":[{"name":"k8s-autopath","value":"on"}]} absent' \
+	"$(field "$out" "$pod.dnsConfig") $(field "$out" "$pod.dnsPolicy")"
+
+# --nameserver: the DNS settings kubelet would write, per namespace.
+dns_of() { echo "$(field "$1" "$2.dnsPolicy") $(field "$1" "$2.dnsConfig")"; }
+# kubelet_dns NS [SEARCHES NAMESERVERS DOMAIN OPTIONS]: dnsPolicy and
+# dnsConfig as JSON; the optional parts are JSON after ours (OPTIONS: all).
+kubelet_dns() {
+	local domain=${4:-cluster.local} options=${5:-'{"name":"ndots","value":"5"},{"name":"k8s-autopath","value":"on"}'}
+	echo "\"None\" {\"nameservers\":[\"169.254.20.10\"${3:-}],\"options\":[$options],\"searches\":[\"$1.svc.$domain\",\"svc.$domain\",\"$domain\"${2:-}]}"
+}
+check "pod --nameserver: kubelet's DNS for its namespace, the cache its nameserver" "$(kubelet_dns shop)" \
+	"$(dns_of "$work/pod-ns.out.yaml" spec)"
+check "deployment --nameserver: namespace default when it names none" "$(kubelet_dns default)" \
+	"$(dns_of "$work/deployment-ns.out.yaml" "$pod")"
+inject --nameserver 169.254.20.10 --namespace ops --cluster-domain k8s.example. "$inputs/deployment.yaml" > "$work/ops.yaml"
+check "deployment --nameserver --namespace --cluster-domain" "$(kubelet_dns ops '' '' k8s.example)" \
+	"$(dns_of "$work/ops.yaml" "$pod")"
+check "statefulset --nameserver: its own nameserver and search after ours; its ndots and autopath off kept" \
+	"$(kubelet_dns shop ',"corp.example"' ',"192.0.2.53"' '' '{"name":"ndots","value":"2"},{"name":"k8s-autopath","value":"off"}')" \
+	"$(dns_of "$work/statefulset-ns.out.yaml" "$pod")"
+check "daemonset --nameserver: ClusterFirstWithHostNet is cluster DNS too" "$(kubelet_dns monitoring)" \
+	"$(dns_of "$work/daemonset-ns.out.yaml" "$pod")"
+check "replicaset --nameserver: dnsPolicy Default kept" '"Default" {"options":[{"name":"k8s-autopath","value":"on"}]}' \
+	"$(dns_of "$work/replicaset-ns.out.yaml" "$pod")"
+check "job and cronjob --nameserver: their pods, namespace billing" "$(kubelet_dns billing) $(kubelet_dns billing)" \
+	"$(dns_of "$work/job-ns.out.yaml" "$pod") $(dns_of "$work/cronjob-ns.out.yaml" spec.jobTemplate.spec.template.spec)"
+check "cronjob: the init container in the job template" '"resolv-k8s-init"' \
+	"$(field "$work/cronjob.out.yaml" spec.jobTemplate.spec.template.spec.initContainers[0].name)"
+check "musl: the musl build first; the glibc one gone, the app's own kept" \
+	'"/opt/resolv-k8s/musl/libresolv-k8s.so:/usr/lib/libmimalloc.so"' "$(field "$work/musl.out.yaml" "$pod.containers[0].env[name=LD_PRELOAD].value")"
+again=$work/again.yaml
+inject --image registry.example.com/libresolv-k8s-init:2 --libc musl "$work/deployment.out.yaml" > "$again"
+check "again with another image and libc: ours updated, not added" \
+	'"registry.example.com/libresolv-k8s-init:2" ["resolv-k8s-init","migrate"] "/opt/resolv-k8s/musl/libresolv-k8s.so:/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"' \
+	"$(field "$again" "$pod.initContainers[0].image") $(init_names "$again") $(field "$again" "$pod.containers[0].env[name=LD_PRELOAD].value")"
+
+# Byte for byte: what is not a workload, and what has it all already.
+document() { awk -v n="$1" '/^---([ \t#]|$)/ { d++ } d == n' "$2"; }
+for n in 0 1 3 4; do
+	check "multi: document $n as it was" "$(document $n "$inputs/multi.yaml")" "$(document $n "$work/multi.out.yaml")"
+done
+check "multi: the Deployment changed" '"resolv-k8s-init"' "$(field "$work/multi.out.yaml" "$pod.initContainers[0].name" Deployment)"
+check "injected: left as it was" "" "$(cmp "$inputs/injected.yaml" "$work/injected.out.yaml" 2>&1)"
+check "container/app: deployment.injected.yaml is inject's output" "$(cat container/app/deployment.injected.yaml)" \
+	"$(inject --nameserver 169.254.20.10 container/app/deployment.yaml)"
+
+# Refusals: nothing on stdout, one line on stderr, exit 1 (2 for usage).
+refused() {
+	local out status
+	out=$(inject "$@" 2> "$work/err")
+	status=$?
+	echo "$status ${#out} $(cat "$work/err")"
+}
+check "malformed: the file, the line, the document" \
+	"1 0 resolv-k8s: inject: $inputs/malformed.yaml:12: document 2: end of map not found" "$(refused "$inputs/malformed.yaml")"
+check "malformed on stdin" "1 0 resolv-k8s: inject: stdin:12: document 2: end of map not found" \
+	"$(refused - < "$inputs/malformed.yaml")"
+printf 'kind: ConfigMap\n---\napiVersion: v1\nkind: Pod\nspec:\n  containers: 5\n' > "$work/shape.yaml"
+check "a Pod of the wrong shape" "1 0 resolv-k8s: inject: $work/shape.yaml:6: document 2: spec.containers: not a list" \
+	"$(refused "$work/shape.yaml")"
+printf 'apiVersion: batch/v1\nkind: Job\nspec:\n  template: {}\n' > "$work/empty.yaml"
+check "a Job without containers" "1 0 resolv-k8s: inject: $work/empty.yaml:4: document 1: spec.template.spec: no containers" \
+	"$(refused "$work/empty.yaml")"
+printf 'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n    - name: LD_PRELOAD\n      valueFrom: {configMapKeyRef: {name: c, key: k}}\n' > "$work/from.yaml"
+check_match "LD_PRELOAD from valueFrom" "^1 0 resolv-k8s: inject: $work/from.yaml:7: document 1: spec.containers\[0\]: LD_PRELOAD is set by valueFrom" \
+	"$(refused "$work/from.yaml")"
+check "a file that is not there" "1 0 resolv-k8s: inject: $work/nosuch.yaml: No such file or directory" "$(refused "$work/nosuch.yaml")"
+for bad in "" "--libc uclibc x" "--nameserver node x" "--bogus x" "a b" "--image"; do
+	# shellcheck disable=SC2086 # each case is a list of words
+	out=$(inject $bad 2> "$work/err")
+	check "bad usage '$bad': exit 2, one line on stderr" "2 0 1" "$? ${#out} $(wc -l < "$work/err")"
+done
+
+summary

@@ -1,0 +1,46 @@
+// What `resolv-k8s inject` adds to a pod, shared by the command and the
+// object walk.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+namespace cli {
+
+struct InjectOptions {
+  std::string image;              // the init container's
+  std::string libc;               // "glibc" or "musl": the build LD_PRELOAD names
+  std::string nameserver;         // the node-local cache; empty: kubelet's DNS stays
+  std::string cluster_domain;     // for the search list written with `nameserver`
+  std::string default_namespace;  // of an object without metadata.namespace
+};
+
+// An object that cannot be changed as it is written: where, and why.
+struct InjectError {
+  YAML::Mark mark;
+  std::string what;
+};
+
+// A document of a stream that could not be read or changed: its number and
+// the line in the stream (both from 1), and why.
+struct StreamError {
+  int document;
+  int line;
+  std::string what;
+};
+
+// `stream` with inject_object applied to each of its documents: those it
+// changes written again, the others byte for byte. Throws StreamError.
+std::string inject_stream(const std::string& stream, const InjectOptions& options);
+
+// The pod of a Pod, of a workload's template or of a CronJob's job template,
+// given the library: the init container filling the volume, the volume
+// mounted and preloaded in every app container, the autopath option, and
+// with options.nameserver the DNS settings kubelet would write, pointing at
+// it. What is there already is kept; our own entries (by name) are set to
+// `options`, so a second run changes nothing. Other objects are left alone.
+// Throws InjectError.
+void inject_object(YAML::Node object, const InjectOptions& options);
+
+}  // namespace cli

@@ -1,0 +1,89 @@
+// resolv-k8s inject [FLAGS] FILE|-: Kubernetes YAML with libresolv-k8s added
+// to every pod it describes, as `linkerd inject` does for its proxy. Objects
+// it does not change are written byte for byte; nothing is written unless
+// every document could be read.
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "cli.h"
+#include "inject.h"
+
+namespace cli {
+namespace {
+
+bool is_ip(const std::string& text) {
+  unsigned char addr[16];
+  return inet_pton(AF_INET, text.c_str(), addr) == 1 || inet_pton(AF_INET6, text.c_str(), addr) == 1;
+}
+
+InjectOptions parse_options(const Args& args, std::string& input) {
+  InjectOptions o{"libresolv-k8s-init:" RK8S_VERSION, "glibc", "", "cluster.local", "default"};
+  for (size_t i = 0; i < args.size(); i++) {
+    const std::string& flag = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 == args.size() || args[i + 1].empty()) usage_error("inject: " + flag + " needs a value");
+      return args[++i];
+    };
+    if (flag == "--image") {
+      o.image = value();
+    } else if (flag == "--libc") {
+      o.libc = value();
+      if (o.libc != "glibc" && o.libc != "musl") usage_error("inject: --libc is glibc or musl");
+    } else if (flag == "--nameserver") {
+      o.nameserver = value();
+      if (!is_ip(o.nameserver)) usage_error("inject: --nameserver '" + o.nameserver + "' is not an IP address");
+    } else if (flag == "--cluster-domain") {
+      o.cluster_domain = value();
+      if (o.cluster_domain.back() == '.') o.cluster_domain.pop_back();
+      if (o.cluster_domain.empty()) usage_error("inject: --cluster-domain is empty");
+    } else if (flag == "--namespace") {
+      o.default_namespace = value();
+    } else if (flag.starts_with("-") && flag != "-") {
+      usage_error("inject: unknown flag '" + flag + "'");
+    } else if (!input.empty()) {
+      usage_error("inject: one FILE (or - for stdin) is needed");
+    } else {
+      input = flag;
+    }
+  }
+  if (input.empty()) usage_error("inject: one FILE (or - for stdin) is needed");
+  return o;
+}
+
+bool read_input(const std::string& input, std::string& text) {
+  if (input == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    return !std::cin.bad();
+  }
+  std::ifstream f(input, std::ios::binary);
+  text.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  return f.is_open() && !f.bad();
+}
+
+}  // namespace
+
+int inject_command(const Args& args) {
+  std::string input, text;
+  InjectOptions options = parse_options(args, input);
+  if (!read_input(input, text)) {
+    fprintf(stderr, "resolv-k8s: inject: %s: %s\n", input.c_str(), strerror(errno));
+    return 1;
+  }
+  try {
+    std::string out = inject_stream(text, options);
+    fwrite(out.data(), 1, out.size(), stdout);
+  } catch (const StreamError& e) {
+    fprintf(stderr, "resolv-k8s: inject: %s:%d: document %d: %s\n", input == "-" ? "stdin" : input.c_str(), e.line,
+            e.document, e.what.c_str());
+    return 1;
+  }
+  return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+}
+
+}  // namespace cli

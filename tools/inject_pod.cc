@@ -1,0 +1,232 @@
+// resolv-k8s inject: where each kind keeps its pod, and what a pod is given.
+// yaml-cpp's Node is a handle: `a = b` on a bound handle overwrites what a
+// points to, so handles are never assigned here, only map entries.
+#include <stdint.h>
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include "inject.h"
+#include "yaml_stream.h"
+
+namespace cli {
+namespace {
+
+const char kVolume[] = "resolv-k8s";
+const char kMountPath[] = "/opt/resolv-k8s";
+
+// The image's entrypoint copies the libraries into /target as user 65534 and
+// needs nothing more, so pods under the "restricted" policy admit it.
+const char kInitContainer[] = R"(
+name: resolv-k8s-init
+image: IMAGE
+volumeMounts:
+  - {name: resolv-k8s, mountPath: /target}
+securityContext:
+  allowPrivilegeEscalation: false
+  capabilities: {drop: [ALL]}
+  readOnlyRootFilesystem: true
+  runAsNonRoot: true
+  seccompProfile: {type: RuntimeDefault}
+)";
+
+// Where a kind keeps its pod spec. The group keeps out other APIs' kinds of
+// the same name (a CRD's Job).
+struct PodPlace {
+  std::string_view kind;
+  std::vector<std::string_view> groups;  // "" for v1
+  std::vector<const char*> path;
+};
+const PodPlace kPodPlaces[] = {
+    {"Pod", {""}, {"spec"}},
+    {"Deployment", {"apps", "extensions"}, {"spec", "template", "spec"}},
+    {"StatefulSet", {"apps"}, {"spec", "template", "spec"}},
+    {"DaemonSet", {"apps", "extensions"}, {"spec", "template", "spec"}},
+    {"ReplicaSet", {"apps", "extensions"}, {"spec", "template", "spec"}},
+    {"Job", {"batch"}, {"spec", "template", "spec"}},
+    {"CronJob", {"batch"}, {"spec", "jobTemplate", "spec", "template", "spec"}},
+};
+
+[[noreturn]] void fail(const YAML::Node& at, const std::string& what) { throw InjectError{at.Mark(), what}; }
+
+// "spec.template" and "spec" -> "spec.template.spec", for messages.
+std::string child(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+
+// map[key] without adding it: undefined when missing (a const lookup's
+// own missing node throws at any question but IsDefined).
+YAML::Node get(const YAML::Node& map, const char* key) {
+  if (map.IsMap())
+    if (YAML::Node value = map[key]) return value;
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+std::string text_at(const YAML::Node& map, const char* key) {
+  YAML::Node value = get(map, key);
+  return value.IsScalar() ? value.Scalar() : "";
+}
+
+// map[key], created on first use; an error when it is there as something else.
+YAML::Node map_at(YAML::Node map, const char* key, const std::string& path) {
+  YAML::Node value = map[key];
+  if (value.IsDefined() && !value.IsNull() && !value.IsMap()) fail(value, child(path, key) + ": not a map");
+  return value;
+}
+
+YAML::Node list_at(YAML::Node map, const char* key, const std::string& path) {
+  YAML::Node value = map[key];
+  if (value.IsDefined() && !value.IsNull() && !value.IsSequence()) fail(value, child(path, key) + ": not a list");
+  return value;
+}
+
+// The entry of `list` with this name, or an undefined node.
+YAML::Node find_named(const YAML::Node& list, const std::string& name) {
+  for (YAML::Node item : list)
+    if (text_at(item, "name") == name) return item;
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+// map[key] = text, unless it holds that already (as it was quoted).
+void set_text(YAML::Node map, const char* key, const std::string& text) {
+  if (text_at(map, key) != text) map[key] = text_node(text);
+}
+
+// {name: NAME, KEY: VALUE}: an env variable, a DNS option.
+YAML::Node pair(const std::string& name, const char* key, const std::string& value) {
+  YAML::Node node;
+  node["name"] = text_node(name);
+  node[key] = text_node(value);
+  return node;
+}
+
+// `first`, then what `list` holds besides them, at most `limit` items.
+YAML::Node prepend(const std::vector<YAML::Node>& first, const YAML::Node& list, size_t limit = SIZE_MAX) {
+  YAML::Node out(YAML::NodeType::Sequence);
+  for (const YAML::Node& item : first) out.push_back(item);
+  for (const YAML::Node& item : list) {
+    bool repeated = item.IsScalar() && std::any_of(first.begin(), first.end(), [&](const YAML::Node& f) {
+                      return f.Scalar() == item.Scalar();
+                    });
+    if (!repeated && out.size() < limit) out.push_back(item);
+  }
+  return out;
+}
+
+// Ours first, before any other init container, with the image asked for.
+void add_init_container(YAML::Node pod, const std::string& path, const std::string& image) {
+  YAML::Node inits = list_at(pod, "initContainers", path);
+  YAML::Node ours = find_named(inits, "resolv-k8s-init");
+  if (ours) return set_text(ours, "image", image);
+  YAML::Node container = YAML::Load(kInitContainer);
+  container["image"] = text_node(image);
+  pod["initContainers"] = prepend({container}, inits);
+}
+
+void add_volume(YAML::Node pod, const std::string& path) {
+  YAML::Node volumes = list_at(pod, "volumes", path);
+  if (find_named(volumes, kVolume)) return;
+  YAML::Node volume;
+  volume["name"] = kVolume;
+  volume["emptyDir"] = YAML::Node(YAML::NodeType::Map);
+  volumes.push_back(volume);
+}
+
+// `library`, then the entries of LD_PRELOAD's `value` that are not ours
+// (another libc's build): ld.so takes them in order, split at ':' or ' '.
+std::string preload_list(const std::string& library, const std::string& value) {
+  std::string out = library;
+  for (size_t pos = 0, end; pos < value.size(); pos = end + 1) {
+    end = std::min(value.find_first_of(": ", pos), value.size());
+    std::string_view entry(value.data() + pos, end - pos);
+    if (!entry.empty() && !entry.starts_with(std::string(kMountPath) + "/")) out += ":" + std::string(entry);
+  }
+  return out;
+}
+
+// The volume read-only at kMountPath and `library` preloaded.
+void preload(YAML::Node container, const std::string& path, const std::string& library) {
+  YAML::Node mounts = list_at(container, "volumeMounts", path);
+  YAML::Node mount = find_named(mounts, kVolume);
+  if (!mount) {
+    mount.reset(YAML::Node());
+    mount["name"] = kVolume;
+    mounts.push_back(mount);
+  }
+  set_text(mount, "mountPath", kMountPath);
+  if (text_at(mount, "readOnly") != "true") mount["readOnly"] = true;
+
+  YAML::Node env = list_at(container, "env", path);
+  YAML::Node var = find_named(env, "LD_PRELOAD");
+  if (!var) return env.push_back(pair("LD_PRELOAD", "value", library));
+  if (get(var, "valueFrom")) fail(var, path + ": LD_PRELOAD is set by valueFrom, so ours cannot be added to it");
+  set_text(var, "value", preload_list(library, text_at(var, "value")));
+}
+
+// dnsPolicy None with the resolv.conf kubelet writes for ClusterFirst
+// (pkg/kubelet/network/dns: the cluster DNS, then dnsConfig's nameservers,
+// 3 at most; the cluster's search list, then dnsConfig's; ndots:5 unless
+// dnsConfig sets it), the node-local cache standing for the cluster DNS.
+// kubelet would add the node's search domains too: they are not known here.
+// Pods on the node's network, or with their own DNS (Default, None), keep it.
+void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions& options, const std::string& ns) {
+  std::string policy = text_at(pod, "dnsPolicy");
+  bool host_network = text_at(pod, "hostNetwork") == "true";
+  if (policy != "ClusterFirstWithHostNet" && ((policy != "" && policy != "ClusterFirst") || host_network)) return;
+  pod["dnsPolicy"] = "None";
+  YAML::Node dns = map_at(pod, "dnsConfig", path);
+  const std::string& domain = options.cluster_domain;
+  std::string at = child(path, "dnsConfig");
+  dns["nameservers"] = prepend({text_node(options.nameserver)}, list_at(dns, "nameservers", at), 3);
+  dns["searches"] = prepend({text_node(ns + ".svc." + domain), text_node("svc." + domain), text_node(domain)},
+                            list_at(dns, "searches", at));
+  YAML::Node dns_options = list_at(dns, "options", at);
+  if (!find_named(dns_options, "ndots")) dns["options"] = prepend({pair("ndots", "value", "5")}, dns_options);
+}
+
+// kubelet writes it into resolv.conf as `k8s-autopath:on`; a pod that says
+// otherwise keeps its word.
+void add_autopath_option(YAML::Node pod, const std::string& path) {
+  YAML::Node options = list_at(map_at(pod, "dnsConfig", path), "options", child(path, "dnsConfig"));
+  if (!find_named(options, "k8s-autopath")) options.push_back(pair("k8s-autopath", "value", "on"));
+}
+
+const PodPlace* place_of(const YAML::Node& object) {
+  std::string api_version = text_at(object, "apiVersion"), kind = text_at(object, "kind");
+  size_t slash = api_version.find('/');
+  std::string_view group = slash == api_version.npos ? "" : std::string_view(api_version).substr(0, slash);
+  for (const PodPlace& place : kPodPlaces)
+    if (kind == place.kind && std::count(place.groups.begin(), place.groups.end(), group)) return &place;
+  return nullptr;
+}
+
+}  // namespace
+
+void inject_object(YAML::Node object, const InjectOptions& options) {
+  const PodPlace* place = place_of(object);
+  if (!place) return;
+  YAML::Node pod = object, deepest = object;  // the last that is there, for messages
+  std::string path;
+  for (const char* key : place->path) {
+    pod.reset(map_at(pod, key, path));
+    if (pod) deepest.reset(pod);
+    path = child(path, key);
+  }
+  YAML::Node containers = list_at(pod, "containers", path);
+  if (containers.size() == 0) fail(containers ? containers : deepest, path + ": no containers");
+
+  add_volume(pod, path);
+  add_init_container(pod, path, options.image);
+  std::string library = std::string(kMountPath) + "/" + options.libc + "/libresolv-k8s.so";
+  for (size_t i = 0; i < containers.size(); i++) {
+    std::string where = path + ".containers[" + std::to_string(i) + "]";
+    if (!containers[i].IsMap()) fail(containers[i], where + ": not a map");
+    preload(containers[i], where, library);
+  }
+  if (!options.nameserver.empty()) {
+    std::string ns = text_at(get(object, "metadata"), "namespace");
+    use_nameserver(pod, path, options, ns.empty() ? options.default_namespace : ns);
+  }
+  add_autopath_option(pod, path);
+}
+
+}  // namespace cli
