@@ -1,1 +1,7 @@
-# make bench-node: the node-local cache against unbound (tests/bench/node_bench.sh).
+# make bench-node: the node-local cache against unbound, configured the way
+# NodeLocal DNSCache is (tests/bench/node_bench.sh); writes $(B)/bench-node.md.
+# Needs root (pod sandboxes), unbound and dnsperf (mk/packages.sh).
+
+.PHONY: bench-node
+bench-node: $(POD_TEST_DEPS)
+	tests/bench/node_bench.sh $(B)

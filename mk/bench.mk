@@ -1,5 +1,7 @@
 # `make bench`: the numbers of README's "Numbers" section, measured in one
-# run (tests/bench/bench.sh); writes $(B)/bench.md. Not part of `make test`.
+# run (tests/bench/bench.sh), then the node benchmark (`make bench-node`,
+# mk/bench-node.mk); writes $(B)/bench.md and $(B)/bench-node.md. Not part of
+# `make test`.
 
 # lookup-bench: Google Benchmark over getaddrinfo (tests/bench/lookup_bench.cc).
 $(B)/tests/lookup-bench: $(B)/obj/host/tests/bench/lookup_bench.o
@@ -9,3 +11,4 @@ $(B)/tests/lookup-bench: $(B)/obj/host/tests/bench/lookup_bench.o
 .PHONY: bench
 bench: $(B)/tests/lookup-storm $(B)/tests/lookup-bench $(GAI_PROBES) $(PRELOAD_SO) $(SERVER_BIN)
 	tests/bench/bench.sh $(B)
+	$(MAKE) --no-print-directory bench-node

@@ -10,6 +10,7 @@
 # median of RUNS rounds.
 set -uo pipefail
 source "$(dirname "$0")/../pod/lib.sh"
+source "$(dirname "$0")/lib.sh"
 pod_init "${1:?usage: bench.sh BUILD_DIR}"
 build=$(cd "$1" && pwd)
 STORM=$build/tests/lookup-storm
@@ -18,15 +19,16 @@ REPEAT=${BENCH_REPEAT:-5}      # passes over NAMES for the query counts
 HITS=${BENCH_HITS:-3000}       # lookups of a first-candidate Service (musl)
 RUNS=${BENCH_RUNS:-5}          # rounds of lookups/s measures, median taken
 VARIANTS=(glibc musl shim-off autopath)
-# Services by short name, other namespaces, external names, missing names.
-NAMES=(web db queue kubernetes.default kube-dns.kube-system www.example.com example.org
-	b.three.example.org nosuch nosuch.example.com)
 # The external and missing names (NAMES from the sixth on): glibc tries all 5
 # candidates for each, one round trip each, against one for autopath.
 WALK=("${NAMES[@]:5}")
+# The mix and names costing more than one query before the PAST_NODATA flag
+# and BOTH for single candidates: NODATA names (MX only; a namespace), FQDNs,
+# names at or above ndots (5 dots).
+WIDE=("${NAMES[@]}" mail.example.com shop.svc.cluster.local www.example.com. mail.example.com.
+	a.b.c.d.wild.example.com a.b.c.d.e.f)
 CONF=$WORK/bench.conf
-printf 'search shop.svc.cluster.local svc.cluster.local cluster.local ec2.internal
-nameserver 127.0.0.53\noptions ndots:5\n' > "$CONF"
+pod_conf 127.0.0.53 > "$CONF"
 
 # variant V: sets mode (the server's --autopath), cmd (the lookup program)
 # and gbench (lookup-bench the same way; none for musl).
@@ -36,18 +38,9 @@ variant() {
 	musl) mode=off cmd=("$build/tests/gai-probe-musl") gbench=() ;;
 	shim-off) mode=off cmd=(env LD_PRELOAD="$SHIM" "$PROBE") gbench=(env LD_PRELOAD="$SHIM" "$BENCH") ;;
 	autopath) mode=on cmd=(env LD_PRELOAD="$SHIM" "$PROBE") gbench=(env LD_PRELOAD="$SHIM" "$BENCH") ;;
+	musl-autopath) mode=on cmd=(env LD_PRELOAD="$build/musl/libresolv-k8s.so" "$build/tests/gai-probe-musl")
+		gbench=() ;;
 	esac
-}
-
-# median: the median of the numbers on stdin, one a line.
-median() { sort -n | awk '{ v[NR] = $1 } END { printf "%d\n", (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'; }
-
-# bench_lps: items_per_second in lookup-bench's JSON on stdin, or 0 (and
-# lookup-bench's error message on stderr).
-bench_lps() {
-	awk -F': ' '$1 ~ /"items_per_second"/ { lps = int($2) }
-		$1 ~ /"error_message"/ && !err++ { sub(/,$/, "", $2); print "lookup-bench: " $2 > "/dev/stderr" }
-		END { print lps == "" ? 0 : lps }'
 }
 
 # in_pod V [FAULT...] -- CMD...: CMD's output, in a pod serving variant V.
@@ -57,17 +50,28 @@ in_pod() {
 	pod "$WORK/log" "$mode" "$CONF" "$@"
 }
 
-declare -A q qafter ms mswalk lps
-all=()
-for ((i = 0; i < REPEAT; i++)); do all+=("${NAMES[@]}"); done
-for v in "${VARIANTS[@]}"; do
+# query_counts V NAME...: "PER_LOOKUP AFTER_THE_FIRST", the queries per
+# lookup of REPEAT passes over the names in one process, and the same with
+# the first lookup's queries left out.
+query_counts() {
+	local v=$1 total first all=() i
+	shift
+	for ((i = 0; i < REPEAT; i++)); do all+=("$@"); done
 	variant "$v"
 	in_pod "$v" -- "${cmd[@]}" "${all[@]}" > /dev/null
 	total=$(wc -l < "$WORK/log")
-	in_pod "$v" -- "${cmd[@]}" "${NAMES[0]}" > /dev/null
+	in_pod "$v" -- "${cmd[@]}" "$1" > /dev/null
 	first=$(wc -l < "$WORK/log")
-	q[$v]=$(bc <<<"scale=2; $total / ${#all[@]}")
-	qafter[$v]=$(bc <<<"scale=2; ($total - $first) / (${#all[@]} - 1)")
+	echo "$(bc <<<"scale=2; $total / ${#all[@]}") $(bc <<<"scale=2; ($total - $first) / (${#all[@]} - 1)")"
+}
+
+declare -A q qafter qwide ms mswalk lps
+for v in "${VARIANTS[@]}" musl-autopath; do
+	read -r q[$v] qafter[$v] <<<"$(query_counts "$v" "${NAMES[@]}")"
+	read -r _ qwide[$v] <<<"$(query_counts "$v" "${WIDE[@]}")"
+done
+for v in "${VARIANTS[@]}"; do
+	variant "$v"
 	us=$(in_pod "$v" --delay-ms=20 -- "${cmd[@]}" -T "${NAMES[@]}" 2>&1 > /dev/null)
 	ms[$v]=$(bc <<<"scale=1; $us / 1000 / ${#NAMES[@]}")
 	us=$(in_pod "$v" --delay-ms=20 -- "${cmd[@]}" -T "${WALK[@]}" 2>&1 > /dev/null)
@@ -100,10 +104,8 @@ load=$(SECONDS_EACH=${BENCH_LOAD_SECONDS:-5} "$POD_ROOT/tests/server/load.sh" "$
 	awk '/Queries per second/ { printf "%d\n", $4 }' | tr '\n' ' ')
 read -r qps_plain qps_auto <<<"$load"
 
-ratio() { bc <<<"scale=2; $1 / $2"; }
-row() { printf '| %s | %s | %s | %s | %s | %s |\n' "$@"; }
 {
-	echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load $(cut -d' ' -f1-3 /proc/loadavg)"
+	machine
 	echo "Names (${#NAMES[@]}): ${NAMES[*]}; search: 4 domains, ndots:5, AF_UNSPEC"
 	echo
 	row measure glibc musl "shim, server without autopath" "shim, autopath" "glibc / autopath"
@@ -116,7 +118,12 @@ row() { printf '| %s | %s | %s | %s | %s | %s |\n' "$@"; }
 	row "RSS after 200 lookups (KiB)" "$rss_plain" - - "$rss_shim" "+$((rss_shim - rss_plain)) KiB"
 	row "server queries/s (dnsperf, plain / autopath)" - - "$qps_plain" "$qps_auto" "$(ratio "$qps_auto" "$qps_plain")"
 	echo
-	echo "Names walking the whole list: ${WALK[*]}."
+	row "queries per lookup after the first" glibc "glibc shim, autopath" musl "musl shim, autopath"
+	row --- --- --- --- ---
+	row "the names above" "${qafter[glibc]}" "${qafter[autopath]}" "${qafter[musl]}" "${qafter[musl-autopath]}"
+	row "wider mix: + NODATA names, FQDNs, names at ndots" "${qwide[glibc]}" "${qwide[autopath]}" "${qwide[musl]}" "${qwide[musl-autopath]}"
+	echo
+	echo "Names walking the whole list: ${WALK[*]}. Wider mix: ${WIDE[*]}."
 	echo "Lookups/s of web, one process, no delay: glibc and shim columns, lookup-bench (Google Benchmark," \
 		"wall clock); musl, gai-probe-musl -T -n $HITS; median of $RUNS rounds, the variants taking turns."
 } | tee "$build/bench.md"

@@ -1,0 +1,275 @@
+#!/bin/bash
+# node_bench.sh BUILD_DIR: the node-local cache against unbound, the way
+# NodeLocal DNSCache runs it (issue 11). Prints a Markdown table and writes it
+# to BUILD_DIR/bench-node.md. Reports; asserts nothing.
+#
+# One sandbox (tests/pod/sandbox.sh: loopback only) is the node:
+#   127.0.0.53  cluster DNS: resolv-k8s-server, tests/fixtures/cluster.json, --delay-ms 2
+#   127.0.0.54  upstream: resolv-k8s-server, the zone fixtures and a root with
+#               an SOA (root.zone: NXDOMAIN as a recursive resolver sends it),
+#               --delay-ms 20
+#   127.0.0.10  ours: resolv-k8s-server --config (cluster.local, in-addr.arpa,
+#               ip6.arpa to cluster DNS over TCP, the rest to the upstream over
+#               UDP; positiveTTL 30s, negativeTTL 5s; default capacity)
+#   127.0.0.11  unbound -d, the same forward zones and caps (cache-max-ttl 30,
+#               cache-max-negative-ttl 5), num-threads 2, no validation (as
+#               CoreDNS), private reverse zones forwarded, other keys default
+# Both stand-ins keep a query log: what reaches them is counted per lookup.
+# A pod is a process in its own mount namespace whose /etc/resolv.conf names
+# one cache (ndots:5, shop's four search domains, as bench.sh): glibc's
+# gai-probe through unbound against the same with the shim through ours.
+# Rounds take turns between the two; medians of RUNS rounds are reported.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../pod/lib.sh"
+source "$here/lib.sh"
+
+if [[ ${1:-} != --inside ]]; then
+	for tool in unbound dnsperf curl; do
+		command -v $tool > /dev/null || { echo "node_bench: no $tool (mk/packages.sh)" >&2; exit 1; }
+	done
+	pod_init "${1:?usage: node_bench.sh BUILD_DIR}"
+	BUILD=$(cd "$1" && pwd)
+	MACHINE=$(machine)  # the load before the run
+	export BUILD WORK PROBE SHIM POD_SERVER MACHINE
+	echo 'nameserver 127.0.0.10' > "$WORK/node.conf"  # not the host's, should anything read it
+	"$POD_ROOT/tests/pod/sandbox.sh" --resolv "$WORK/node.conf" --hosts "$WORK/hosts" \
+		--nsswitch "$WORK/nsswitch.conf" -- "$0" --inside
+	exit
+fi
+
+RUNS=${BENCH_RUNS:-5}             # rounds, median taken
+WARM_N=${BENCH_WARM_N:-20}        # warm passes: each name looked up WARM_N times
+PROCS=${BENCH_PROCS:-4}           # pods looking up in parallel (lookups/s)
+PROC_N=${BENCH_PROC_N:-50}        # ... each name PROC_N times per pod
+QPS_SECONDS=${BENCH_QPS_SECONDS:-2}  # dnsperf -l, per round
+FILL=${BENCH_FILL:-12000}         # distinct names to fill our cache
+CLUSTER=127.0.0.53 UPSTREAM=127.0.0.54
+declare -A addr=([ours]=127.0.0.10 [unbound]=127.0.0.11) pid=()
+F=$POD_ROOT/tests/fixtures
+
+cat > "$WORK/ours.yaml" <<END
+listen: ["${addr[ours]}:53"]
+metrics: "${addr[ours]}:9253"
+cache: {positiveTTL: 30s, negativeTTL: 5s}
+servers:
+  - name: cluster
+    zones: [cluster.local, in-addr.arpa, ip6.arpa]
+    forwardPlugin: {upstreams: ["$CLUSTER"], protocolStrategy: TCP}
+upstreamResolvers:
+  upstreams: [{type: Network, address: $UPSTREAM}]
+END
+{
+	cat <<END
+server:
+  interface: ${addr[unbound]}
+  chroot: ""
+  username: ""
+  directory: "$WORK"
+  pidfile: "$WORK/unbound.pid"
+  use-syslog: no
+  num-threads: 2
+  do-not-query-localhost: no
+  qname-minimisation: no
+  cache-max-ttl: 30
+  cache-max-negative-ttl: 5
+  module-config: "iterator"
+  unblock-lan-zones: yes
+  insecure-lan-zones: yes
+END
+	for zone in cluster.local in-addr.arpa ip6.arpa; do
+		printf 'forward-zone:\n  name: "%s."\n  forward-addr: %s\n  forward-tcp-upstream: yes\n' "$zone" "$CLUSTER"
+	done
+	printf 'forward-zone:\n  name: "."\n  forward-addr: %s\n' "$UPSTREAM"
+} > "$WORK/unbound.conf"
+for c in ours unbound; do pod_conf "${addr[$c]}" > "$WORK/$c.resolv.conf"; done
+
+# serve NAME CMD...: CMD in the background, its stderr in WORK/NAME.err, once
+# it says it is serving.
+serve() {
+	local name=$1 tries=0
+	shift
+	"$@" 2> "$WORK/$name.err" &
+	pid[$name]=$!
+	until grep -qsE 'listening|start of service' "$WORK/$name.err"; do
+		if ! kill -0 "${pid[$name]}" 2>/dev/null || ((++tries > 200)); then
+			echo "node_bench: $name did not start:" >&2
+			cat "$WORK/$name.err" >&2
+			exit 1
+		fi
+		sleep 0.05
+	done
+}
+
+# restart CACHE: the cache, empty.
+restart() {
+	if [[ ${pid[$1]:-} ]]; then
+		kill -KILL "${pid[$1]}"
+		wait "${pid[$1]}" 2>/dev/null
+	fi
+	case $1 in
+	ours) serve ours "$POD_SERVER" --config "$WORK/ours.yaml" ;;
+	unbound) serve unbound unbound -d -c "$WORK/unbound.conf" ;;
+	esac
+}
+
+# pod CACHE CMD...: CMD in a pod whose nameserver is CACHE; the shim is
+# preloaded for ours, not for unbound.
+pod() {
+	local preload=
+	[[ $1 == ours ]] && preload=$SHIM
+	# shellcheck disable=SC2016 # $1 and $@ are the inner shell's
+	unshare --mount --propagation private bash -c 'mount --bind -o ro "$1" /etc/resolv.conf && shift && exec "$@"' \
+		pod "$WORK/$1.resolv.conf" env ${preload:+LD_PRELOAD=$preload} "${@:2}"
+}
+
+# stand_in_queries: "CLUSTER UPSTREAM", the queries each stand-in has answered
+# so far (a reply in flight gets its line after the delay: waits for it).
+stand_in_queries() {
+	sleep 0.1
+	echo "$(wc -l < "$WORK/cluster.log") $(wc -l < "$WORK/upstream.log")"
+}
+
+# timed_probe CACHE ARGS...: gai-probe -T's microseconds (its stderr), in a
+# pod of CACHE.
+# shellcheck disable=SC2069 # stderr alone
+timed_probe() { pod "$1" "$PROBE" -T "${@:2}" 2>&1 > /dev/null; }
+
+serve cluster "$POD_SERVER" --listen $CLUSTER:53 --cluster "$F/cluster.json" --autopath off \
+	--delay-ms 2 --query-log "$WORK/cluster.log"
+serve upstream "$POD_SERVER" --listen $UPSTREAM:53 --zone "$here/root.zone" --zone "$F/example.com.zone" \
+	--zone "$F/corp.example.zone" --zone "$POD_ROOT/tests/pod/fixtures/example.org.zone" \
+	--autopath off --delay-ms 20 --query-log "$WORK/upstream.log"
+
+# The names that hit the cache for dnsperf: each answer the name mix's
+# lookups end on, A and AAAA.
+for n in {web,db,queue}.shop.svc.cluster.local {kubernetes.default,kube-dns.kube-system}.svc.cluster.local \
+	www.example.com example.org b.three.example.org; do
+	printf '%s A\n%s AAAA\n' "$n" "$n"
+done > "$WORK/hits"
+seq -f "n%g.wild.example.com A" "$FILL" > "$WORK/fill"
+
+# Each measure of each round goes to raw["MEASURE CACHE"]; med: its median.
+declare -A raw
+add() { raw["$1 $2"]+="$3 "; }
+med() { tr ' ' '\n' <<<"${raw["$1 $2"]}" | grep . | median; }
+
+# count MEASURE CACHE BEFORE: adds the queries each stand-in answered since
+# BEFORE (stand_in_queries's output) to MEASURE_cluster and MEASURE_upstream.
+count() {
+	local c0 u0 c1 u1
+	read -r c0 u0 <<<"$3"
+	read -r c1 u1 <<<"$(stand_in_queries)"
+	add "$1_cluster" "$2" $((c1 - c0))
+	add "$1_upstream" "$2" $((u1 - u0))
+}
+
+lookups=${#NAMES[@]}
+
+# pods_lps CACHE: lookups per second of PROCS pods looking every name up
+# PROC_N times, timed from a signal they all wait for once started (a pod
+# takes some 15 ms to start: not the cache's time).
+pods_lps() {
+	local go=$WORK/go ready=$WORK/ready p start pods=()
+	rm -f "$go"
+	mkfifo "$go"
+	: > "$ready"
+	for ((p = 0; p < PROCS; p++)); do
+		# Opened read-write, the FIFO never blocks the open; each pod reads one line.
+		# shellcheck disable=SC2016 # the inner shell's
+		pod "$1" bash -c 'exec 3<> "$0"; echo >> "$1"; read -r -t 60 -u 3 && exec "${@:2}"' "$go" "$ready" \
+			"$PROBE" -n "$PROC_N" "${NAMES[@]}" > /dev/null &
+		pods+=($!)
+	done
+	until (($(wc -l < "$ready") == PROCS)); do sleep 0.01; done
+	start=$(date +%s%N)
+	printf '%*s' "$PROCS" '' | tr ' ' '\n' > "$go"
+	wait "${pods[@]}"
+	echo $((PROCS * PROC_N * lookups * 1000000000 / ($(date +%s%N) - start)))
+}
+
+for ((r = 0; r < RUNS; r++)); do
+	for c in ours unbound; do
+		restart "$c"
+		before=$(stand_in_queries)
+		us=$(timed_probe "$c" "${NAMES[@]}")
+		add cold_ns $c $((us * 1000 / lookups))
+		count cold $c "$before"
+
+		pod "$c" "$PROBE" "${NAMES[@]}" > /dev/null
+		before=$(stand_in_queries)
+		us=$(timed_probe "$c" -n "$WARM_N" "${NAMES[@]}")
+		add warm_ns $c $((us * 1000 / lookups / WARM_N))
+		count warm $c "$before"
+
+		add lps $c "$(pods_lps "$c")"
+
+		dnsperf -s "${addr[$c]}" -d "$WORK/hits" -n 1 > /dev/null
+		add qps $c "$(dnsperf -s "${addr[$c]}" -d "$WORK/hits" -l "$QPS_SECONDS" -c 8 |
+			awk '/Queries per second/ { printf "%d", $4 }')"
+	done
+done
+
+# RSS with the cache full: FILL distinct names of example.com's wildcard.
+declare -A rss
+for c in ours unbound; do
+	restart "$c"
+	dnsperf -s "${addr[$c]}" -d "$WORK/fill" -n 1 -c 8 -q 500 > "$WORK/fill.$c.out"
+	rss[$c]=$(awk '/VmRSS/ { print $2 }' "/proc/${pid[$c]}/status")
+done
+entries=$(curl -s "http://${addr[ours]}:9253/metrics" | awk '$1 == "resolv_k8s_cache_entries" { print $2 }')
+
+ms() { printf '%.3f' "$(bc <<<"scale=4; $(med "$1" "$2") / 1000000")"; }
+# per_lookup's numbers: N / LOOKUPS to 2 decimals.
+per() { printf '%.2f' "$(bc <<<"scale=4; $1 / $2")"; }
+# per_lookup MEASURE CACHE N: "TOTAL (CLUSTER + UPSTREAM)" queries per lookup
+# of N lookups.
+per_lookup() {
+	local cl up
+	cl=$(med "$1_cluster" "$2") up=$(med "$1_upstream" "$2")
+	printf '%s (%s + %s)' "$(per $((cl + up)) "$3")" "$(per "$cl" "$3")" "$(per "$up" "$3")"
+}
+queries() { echo $(($(med "$1_cluster" "$2") + $(med "$1_upstream" "$2"))); }
+mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
+{
+	echo "$MACHINE at the start; tree $(git -C "$POD_ROOT" describe --always --dirty 2>/dev/null)."
+	echo "Node: cluster DNS 2 ms (TCP from the caches), upstream 20 ms (UDP); both caches capped at 30 s" \
+		"positive, 5 s negative, 2 threads (ours: a loop per core). Pods: ${#NAMES[@]} names (${NAMES[*]})," \
+		"ndots:5, 4 search domains, AF_UNSPEC. Medians of $RUNS rounds, the two caches taking turns."
+	echo
+	row measure "ours (shim, autopath)" "unbound (glibc)" ratio target
+	row --- --- --- --- ---
+	row "ms per lookup, warm cache" "$(ms warm_ns ours)" "$(ms warm_ns unbound)" \
+		"$(ratio "$(med warm_ns unbound)" "$(med warm_ns ours)")x" "unbound / ours >= 5x"
+	row "ms per lookup, cold cache" "$(ms cold_ns ours)" "$(ms cold_ns unbound)" \
+		"$(ratio "$(med cold_ns unbound)" "$(med cold_ns ours)")x" "unbound / ours >= 1.5x"
+	row "queries reaching cluster DNS + upstream per lookup, cold" \
+		"$(per_lookup cold ours "$lookups")" "$(per_lookup cold unbound "$lookups")" \
+		"$(ratio "$(queries cold ours)" "$(queries cold unbound)")" "ours / unbound <= 1.0"
+	row "queries reaching cluster DNS + upstream per lookup, warm" \
+		"$(per_lookup warm ours $((lookups * WARM_N)))" "$(per_lookup warm unbound $((lookups * WARM_N)))" \
+		"$(ratio "$(queries warm ours)" "$(queries warm unbound)")" "ours / unbound <= 1.0"
+	row "cache-hit queries/s" "$(med qps ours)" "$(med qps unbound)" \
+		"$(ratio "$(med qps ours)" "$(med qps unbound)")" "ours / unbound >= 1.0"
+	row "name-mix lookups/s the node serves, warm" "$(med lps ours)" "$(med lps unbound)" \
+		"$(ratio "$(med lps ours)" "$(med lps unbound)")x" "ours / unbound >= 5x"
+	row "RSS with the cache full" "$(mib "${rss[ours]}") ($entries entries)" "$(mib "${rss[unbound]}")" \
+		"$(ratio "${rss[ours]}" "${rss[unbound]}")" "ours <= 25 MiB"
+	echo
+	echo "- ms per lookup: gai-probe-glibc -T in a pod (with LD_PRELOAD of the shim for ours), the lookups" \
+		"alone; warm: one pass over the names, then each name $WARM_N times; cold: one pass over the" \
+		"names right after the cache under test was restarted."
+	echo "- Queries: lines of the two stand-ins' query logs during those passes, per lookup," \
+		"as total (cluster DNS + upstream); \"-\" when unbound's count is 0."
+	echo "- Cache-hit queries/s: dnsperf -c 8 -l $QPS_SECONDS, plain queries (A and AAAA) of the answers" \
+		"the name mix ends on, right after one pass that caches them."
+	echo "- Lookups/s: $PROCS pods in parallel, each looking every name up $PROC_N times (gai-probe -n)," \
+		"right after the warm pass; all their lookups over the wall time from a signal the started pods" \
+		"wait for to the last exit."
+	echo "- RSS: VmRSS of each cache, restarted, after dnsperf asked $FILL distinct names" \
+		"(nN.wild.example.com A, answered by the upstream's wildcard); ours at its default capacity," \
+		"unbound at its default cache sizes."
+	echo "- The upstream stand-in answers a name outside its zone files (NAME.ec2.internal, nosuch.)" \
+		"NXDOMAIN with the root's SOA, as a recursive resolver does, so both caches may keep it" \
+		"(RFC 2308; without an SOA ours, like CoreDNS's cache, would not)."
+} | tee "$BUILD/bench-node.md"
