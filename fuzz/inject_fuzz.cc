@@ -9,7 +9,8 @@
 #include "tools/inject.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const cli::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", "169.254.20.10", "cluster.local", "default"};
+  const cli::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", {"169.254.20.10", "10.96.0.10"},
+                                   "cluster.local", "default"};
   std::string out;
   try {
     out = cli::inject_stream(std::string(reinterpret_cast<const char*>(data), size), options);

@@ -5,14 +5,17 @@
 #include <yaml-cpp/yaml.h>
 
 #include <string>
+#include <vector>
 
 namespace cli {
 
 struct InjectOptions {
   std::string image;              // the init container's
   std::string libc;               // "glibc" or "musl": the build LD_PRELOAD names
-  std::string nameserver;         // the node-local cache; empty: kubelet's DNS stays
-  std::string cluster_domain;     // for the search list written with `nameserver`
+  // The node-local cache, then what a pod falls back to (kube-dns's
+  // ClusterIP), at most 3; none: kubelet's DNS stays.
+  std::vector<std::string> nameservers;
+  std::string cluster_domain;     // for the search list written with `nameservers`
   std::string default_namespace;  // of an object without metadata.namespace
 };
 
@@ -37,8 +40,8 @@ std::string inject_stream(const std::string& stream, const InjectOptions& option
 // The pod of a Pod, of a workload's template or of a CronJob's job template,
 // given the library: the init container filling the volume, the volume
 // mounted and preloaded in every app container, the autopath option, and
-// with options.nameserver the DNS settings kubelet would write, pointing at
-// it. What is there already is kept; our own entries (by name) are set to
+// with options.nameservers the DNS settings kubelet would write, pointing at
+// them. What is there already is kept; our own entries (by name) are set to
 // `options`, so a second run changes nothing. Other objects are left alone.
 // Throws InjectError.
 void inject_object(YAML::Node object, const InjectOptions& options);

@@ -23,7 +23,7 @@ bool is_ip(const std::string& text) {
 }
 
 InjectOptions parse_options(const Args& args, std::string& input) {
-  InjectOptions o{"libresolv-k8s-init:" RK8S_VERSION, "glibc", "", "cluster.local", "default"};
+  InjectOptions o{"libresolv-k8s-init:" RK8S_VERSION, "glibc", {}, "cluster.local", "default"};
   for (size_t i = 0; i < args.size(); i++) {
     const std::string& flag = args[i];
     auto value = [&]() -> const std::string& {
@@ -36,8 +36,10 @@ InjectOptions parse_options(const Args& args, std::string& input) {
       o.libc = value();
       if (o.libc != "glibc" && o.libc != "musl") usage_error("inject: --libc is glibc or musl");
     } else if (flag == "--nameserver") {
-      o.nameserver = value();
-      if (!is_ip(o.nameserver)) usage_error("inject: --nameserver '" + o.nameserver + "' is not an IP address");
+      const std::string& ip = value();
+      if (!is_ip(ip)) usage_error("inject: --nameserver '" + ip + "' is not an IP address");
+      if (o.nameservers.size() == 3) usage_error("inject: at most 3 --nameserver (kubelet's limit)");
+      o.nameservers.push_back(ip);
     } else if (flag == "--cluster-domain") {
       o.cluster_domain = value();
       if (o.cluster_domain.back() == '.') o.cluster_domain.pop_back();

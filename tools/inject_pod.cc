@@ -165,7 +165,8 @@ void preload(YAML::Node container, const std::string& path, const std::string& l
 // dnsPolicy None with the resolv.conf kubelet writes for ClusterFirst
 // (pkg/kubelet/network/dns: the cluster DNS, then dnsConfig's nameservers,
 // 3 at most; the cluster's search list, then dnsConfig's; ndots:5 unless
-// dnsConfig sets it), the node-local cache standing for the cluster DNS.
+// dnsConfig sets it), the node-local cache (and what follows it on the
+// command line) standing for the cluster DNS.
 // kubelet would add the node's search domains too: they are not known here.
 // Pods on the node's network, or with their own DNS (Default, None), keep it.
 void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions& options, const std::string& ns) {
@@ -176,7 +177,9 @@ void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions
   YAML::Node dns = map_at(pod, "dnsConfig", path);
   const std::string& domain = options.cluster_domain;
   std::string at = child(path, "dnsConfig");
-  dns["nameservers"] = prepend({text_node(options.nameserver)}, list_at(dns, "nameservers", at), 3);
+  std::vector<YAML::Node> ours;
+  for (const std::string& ip : options.nameservers) ours.push_back(text_node(ip));
+  dns["nameservers"] = prepend(ours, list_at(dns, "nameservers", at), 3);
   dns["searches"] = prepend({text_node(ns + ".svc." + domain), text_node("svc." + domain), text_node(domain)},
                             list_at(dns, "searches", at));
   YAML::Node dns_options = list_at(dns, "options", at);
@@ -222,7 +225,7 @@ void inject_object(YAML::Node object, const InjectOptions& options) {
     if (!containers[i].IsMap()) fail(containers[i], where + ": not a map");
     preload(containers[i], where, library);
   }
-  if (!options.nameserver.empty()) {
+  if (!options.nameservers.empty()) {
     std::string ns = text_at(get(object, "metadata"), "namespace");
     use_nameserver(pod, path, options, ns.empty() ? options.default_namespace : ns);
   }

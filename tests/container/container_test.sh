@@ -172,6 +172,11 @@ check "deployment --nameserver: namespace default when it names none" "$(kubelet
 inject --nameserver 169.254.20.10 --namespace ops --cluster-domain k8s.example. "$inputs/deployment.yaml" > "$work/ops.yaml"
 check "deployment --nameserver --namespace --cluster-domain" "$(kubelet_dns ops '' '' k8s.example)" \
 	"$(dns_of "$work/ops.yaml" "$pod")"
+inject --nameserver 169.254.20.10 --nameserver 10.96.0.10 "$inputs/deployment.yaml" > "$work/fallback.yaml"
+check "deployment, two --nameserver: the cache, then kube-dns to fall back to" "$(kubelet_dns default '' ',"10.96.0.10"')" \
+	"$(dns_of "$work/fallback.yaml" "$pod")"
+check_match "four --nameserver: an error" "at most 3" \
+	"$(inject --nameserver 1.1.1.1 --nameserver 1.1.1.2 --nameserver 1.1.1.3 --nameserver 1.1.1.4 - </dev/null 2>&1)"
 check "statefulset --nameserver: its own nameserver and search after ours; its ndots and autopath off kept" \
 	"$(kubelet_dns shop ',"corp.example"' ',"192.0.2.53"' '' '{"name":"ndots","value":"2"},{"name":"k8s-autopath","value":"off"}')" \
 	"$(dns_of "$work/statefulset-ns.out.yaml" "$pod")"
