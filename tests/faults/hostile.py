@@ -142,13 +142,13 @@ def serve_udp(sock, stray, log):
     while True:
         q, peer = sock.recvfrom(4096)
         try:
-            out = strays(q), replies(q)
+            first, out = strays(q), replies(q)
         except (IndexError, struct.error):
             continue
         log_query(log, q)
-        for r in out[0]:
+        for r in first:
             stray.sendto(r, peer)
-        for r in out[1]:
+        for r in out:
             sock.sendto(r, peer)
 
 

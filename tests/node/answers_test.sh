@@ -15,13 +15,17 @@ cache_at off 169.254.20.11 autopath='{enabled: false}'
 # names, missing names, NODATA, one family only; a group shares its flags.
 # corp.example's wildcard answers every dotted name the search list reaches
 # (the classic walk's wrong answer): names with a trailing dot are asked as
-# they are. The shim is also run behind the cache with autopath off, which
-# ignores the option (RFC 6891).
+# they are, and a name of 5 dots as typed first. Once the cache has shown
+# support, the shim asks for A and AAAA at once (BOTH): web again, and
+# web.shop (a match at candidate 1). shop is NODATA on the walk
+# (shop.svc.cluster.local). The shim is also run behind the cache with
+# autopath off, which ignores the option (RFC 6891).
 groups=(
 	"web db w1.workers kubernetes.default legacy.default payments www.example.com example.org
 	 b.three.example.org nosuch nosuch.example.com v4only.example.com v6only.example.com
 	 empty.nonterminal.example.com google.com www.example.com. example.org. nosuch.example.com.
-	 v4only.example.com. v6only.example.com. empty.nonterminal.example.com."
+	 v4only.example.com. v6only.example.com. empty.nonterminal.example.com. web web.shop shop
+	 a.b.c.d.wild.example.com"
 	"-f inet web kubernetes.default www.example.com v6only.example.com nosuch v6only.example.com.
 	 nosuch.example.com."
 	"-f inet6 web kubernetes.default www.example.com v4only.example.com db nosuch.example.com
@@ -35,7 +39,7 @@ declare -A shim=(
 )
 declare -A plain
 for g in "${groups[@]}"; do
-	read -ra args <<<"$g"
+	read -rd "" -a args <<<"$g"  # every line of the group
 	plain[glibc]=$(pod shop-off "$PROBE_GLIBC" "${args[@]}")
 	plain[musl-so]=$(pod shop-off "$PROBE_MUSL" "${args[@]}")
 	plain[musl-static]=${plain[musl-so]}

@@ -8,8 +8,8 @@ source "$(dirname "$0")/lib.sh"
 
 node_start cache='{capacity: 50, positiveTTL: 1h, negativeTTL: 2s}'
 
-upstream() { # NAME TYPE: how often the upstreams were asked
-	cat "$WORK"/dns5[345].log | grep -c " ${1//./\\.}\. $2 "
+upstream() { # NAME TYPE: how often the upstreams were asked, in any case
+	cat "$WORK"/dns5[345].log | grep -ci " ${1//./\\.}\. $2 "
 }
 ttl() { q +noall +answer "$@" | awk '{ print $2; exit }'; }
 
