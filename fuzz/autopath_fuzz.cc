@@ -17,8 +17,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t n = encode_query(q, out, sizeof out);
     if (n != size || memcmp(out, data, size) != 0) abort();
   }
+  // A reply to a query that asked for every reply flag.
+  static QueryOption sent = [] {
+    QueryOption o;
+    o.flags = kFlagQ | kFlagBoth | kFlagPastNodata;
+    o.count = kMaxSuffixes;
+    return o;
+  }();
   ReplyOption r;
-  if (decode_reply(payload, kMaxSuffixes, r)) {
+  if (decode_reply(payload, sent, r)) {
     if (encode_reply(r, out, sizeof out) != size || memcmp(out, data, size) != 0) abort();
     if (r.flags & kFlagQ) abort();
   }
