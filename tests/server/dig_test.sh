@@ -3,13 +3,7 @@
 # Every record kind, NXDOMAIN vs NODATA, every autopath status, the other
 # --autopath modes, faults, TCP and truncation. Prints "N passed, M failed".
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-if [[ ${1:-} != --inside ]]; then
-	exec tests/pod/sandbox.sh -- "$0" --inside "$@"
-fi
-server=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/lib.sh"
 fixtures=tests/fixtures
 data=(--cluster $fixtures/cluster.json --zone $fixtures/example.com.zone
 	--zone $fixtures/corp.example.zone)

@@ -2,13 +2,8 @@
 # load.sh SERVER: dnsperf against resolv-k8s-server in a pod sandbox, plain
 # queries then autopath queries (shop's search list), SECONDS_EACH (10) each.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-if [[ ${1:-} != --inside ]]; then
-	exec tests/pod/sandbox.sh -- "$0" --inside "$@"
-fi
-server=$2
+source "$(dirname "$0")/lib.sh"
 seconds=${SECONDS_EACH:-10}
-work=$(mktemp -d)
 "$server" --listen 127.0.0.53:53 --cluster tests/fixtures/cluster.json \
 	--zone tests/fixtures/example.com.zone --zone tests/fixtures/corp.example.zone 2>/dev/null &
 pid=$!

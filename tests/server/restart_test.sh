@@ -7,13 +7,7 @@
 # restart with SIGKILL must lose some: the test can tell. Prints
 # "N passed, M failed".
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-if [[ ${1:-} != --inside ]]; then
-	exec tests/pod/sandbox.sh -- "$0" --inside "$@"
-fi
-server=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/lib.sh"
 source tests/lib/assert.sh
 
 for _ in $(seq 200); do echo "www.example.com A"; echo "mail.example.com AAAA"; done >$work/queries
