@@ -66,7 +66,8 @@ static void check_plan(const rk8s_conf* c, const char* name, int family, size_t 
       check_text(cap, [&](char* o, size_t k) { return rk8s_autopath_suffixes(c, name, o, k); });
   check(suffixes.empty() || (rk8s_conf_autopath(c) && count >= 2));
   unsigned flags = rk8s_autopath_flags(c, family);
-  check((flags & ~RK8S_AUTOPATH_PAIRED) == (RK8S_AUTOPATH_Q | RK8S_AUTOPATH_STOP_ON_EXISTS));
+  unsigned past_nodata = rk8s_conf_dialect(c) == RK8S_DIALECT_GLIBC ? RK8S_AUTOPATH_PAST_NODATA : 0;
+  check((flags & ~RK8S_AUTOPATH_PAIRED) == (RK8S_AUTOPATH_Q | RK8S_AUTOPATH_STOP_ON_EXISTS | past_nodata));
   check(!(flags & RK8S_AUTOPATH_PAIRED) || family == AF_UNSPEC);
 }
 
