@@ -23,7 +23,8 @@ void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qt
   for (size_t q = 0; q < r.nq; q++) {
     const Reply& rep = r.reply[q];
     bool came_back = rep.status == Reply::ok || rep.status == Reply::servfail ||
-                     rep.status == Reply::refused || rep.status == Reply::notimp;
+                     rep.status == Reply::refused || rep.status == Reply::notimp ||
+                     rep.status == Reply::lame;
     r.answer_ok[q] = came_back && rep.msg &&
                      read_answer(conf.dialect, Bytes{rep.msg, rep.len}, qname, qtypes[q],
                                  conf.opt.autopath_code, sent, r.answer[q]);
@@ -94,12 +95,13 @@ bool ClassicWalk::take_glibc(size_t i, const CandidateReplies& r) {
   bool any = replied(r, 0) || (r.nq == 2 && replied(r, 1));
   out_.last_unanswered = !any;
   if (!any) {
-    // res_send failed: every server refused, failed or stayed silent.
+    // res_send failed: every server refused, failed or stayed silent. Its
+    // answer buffer holds the first reply that came back, if any: search
+    // goes on when that one said SERVFAIL.
     bool refused_everywhere = true;
-    for (size_t q = 0; q < r.nq; q++) {
-      refused_everywhere &= r.reply[q].status == Reply::conn_refused;
-      servfail |= r.reply[q].status == Reply::servfail;
-    }
+    for (size_t q = 0; q < r.nq; q++) refused_everywhere &= r.reply[q].status == Reply::conn_refused;
+    const Reply& first = r.reply[0].msg || r.nq == 1 ? r.reply[0] : r.reply[1];
+    servfail = first.status == Reply::servfail;
     if (refused_everywhere) {
       out_.status = Status::try_again;
       return true;
@@ -181,10 +183,14 @@ size_t ClassicWalk::next_after(size_t i) const {
 
 void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
   out_.addrs.clear();
-  bool have_canon = false;
+  bool have_canon = false, first = true;
   for (size_t q = 0; q < r.nq; q++) {
     if (!replied(r, q)) continue;
     const Answer& a = r.answer[q];
+    // glibc's gaih_getanswer reads no further than a first reply whose
+    // answer section breaks off.
+    if (a.bad_answers && first && conf_.dialect == Dialect::glibc) break;
+    first = false;
     if (a.overflow) {
       out_.status = Status::pass_through;
       return;

@@ -1,4 +1,6 @@
 // getaddrinfo: the libc's own steps (results/), /etc/hosts, DNS, the list.
+#include <errno.h>
+#include <stdlib.h>
 #include <strings.h>
 
 #include "files/files.h"
@@ -91,7 +93,13 @@ Status walk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t
 int from_dns(const GaiRequest& req, ExchangeFn exchange, Found& found, ResolveTrace* trace) {
   Config conf;
   Plan plan;
-  if (int rc = dns_plan(req.node, conf, plan, trace)) return rc;
+  int rc = dns_plan(req.node, conf, plan, trace);
+  // glibc asks nss_dns's gethostbyname3_r for one family with AI_CANONNAME,
+  // its one entry without check_name: it sends names the others refuse
+  // (sysdeps/posix/getaddrinfo.c, get_nss_addresses). Libc answers those.
+  bool name_unchecked = kLibc == Dialect::glibc && (req.flags & AI_CANONNAME) && req.family != AF_UNSPEC;
+  if (rc != 0 && rc != kLetLibcAnswer && name_unchecked) return kLetLibcAnswer;
+  if (rc != 0) return rc;
 
   static const uint16_t kA[] = {dns::kTypeA}, kAAAA[] = {dns::kTypeAAAA};
   static const uint16_t kBoth[] = {dns::kTypeA, dns::kTypeAAAA};
@@ -112,6 +120,32 @@ int from_dns(const GaiRequest& req, ExchangeFn exchange, Found& found, ResolveTr
   return error_of(first, second);
 }
 
+// try_simple_gethostbyname: glibc asks AF_INET without AI_CANONNAME of
+// gethostbyname2_r, in a buffer it grows on ERANGE, and reads h_errno:
+// NO_DATA and any failure but TRY_AGAIN are EAI_NODATA there.
+int from_gethostbyname(const GaiRequest& req, ExchangeFn exchange, Found& found,
+                       ResolveTrace* trace) {
+  for (size_t len = 4096; len <= 65536; len *= 2) {
+    char* buf = static_cast<char*>(malloc(len));
+    if (!buf) return EAI_MEMORY;
+    hostent h, *result = nullptr;
+    int herr = NETDB_SUCCESS;
+    int rc = resolve_hostent(req.node, AF_INET, &h, buf, len, &result, &herr, exchange, trace);
+    for (char** a = result ? h.h_addr_list : nullptr; a && *a && found.complete; a++) {
+      IpAddr ip[1];
+      ip[0].family = AF_INET;
+      memcpy(ip[0].addr, *a, 4);
+      found.take(ip);
+    }
+    free(buf);
+    if (rc == ERANGE && herr == NETDB_INTERNAL) continue;
+    if (rc == kHostentLibc) return kLetLibcAnswer;
+    if (rc == 0) return result ? 0 : herr == NO_DATA ? EAI_NODATA : EAI_NONAME;
+    return herr == NETDB_INTERNAL ? EAI_SYSTEM : herr == TRY_AGAIN ? EAI_AGAIN : EAI_NODATA;
+  }
+  return kLetLibcAnswer;
+}
+
 bool has_punycode(const char* name) {
   for (const char* p = name; *p; p++)
     if ((p == name || p[-1] == '.') && strncasecmp(p, "xn--", 4) == 0) return true;
@@ -127,9 +161,15 @@ int resolve_addrinfo(const char* node, const char* service, const struct addrinf
   if (rc == kGaiLibc) return kLetLibcAnswer;
   if (rc != kGaiResolve) return rc;
 
+  Found found;
+  if (kLibc == Dialect::glibc && req.family == AF_INET && !(req.flags & AI_CANONNAME)) {
+    rc = from_gethostbyname(req, exchange, found, trace);  // counted there
+    if (rc != 0) return rc;
+    if (!found.complete) return kLetLibcAnswer;
+    return gai_finish(req, found.addrs, found.count, nullptr, res);
+  }
   HostsSources sources = kLibc == Dialect::glibc ? current_hosts_sources() : HostsSources::files_dns;
   if (sources == HostsSources::libc) return kLetLibcAnswer;
-  Found found;
   rc = 0;
   if (sources == HostsSources::files_dns || sources == HostsSources::files_dns_then_libc)
     rc = from_hosts(req, found);

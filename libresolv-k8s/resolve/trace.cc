@@ -14,7 +14,7 @@ const char* type_name(uint16_t t) {
 }
 
 const char* status_name(Reply::Status s) {
-  static const char* const names[] = {"ok",      "servfail",     "refused",  "notimp",
+  static const char* const names[] = {"ok",      "servfail",     "refused",  "notimp", "lame",
                                       "timeout", "conn-refused", "not-sent", "error"};
   return s <= Reply::error ? names[s] : "?";
 }

@@ -12,12 +12,18 @@
 
 namespace rk8s {
 
+// Who judges a reply's rcode: glibc's send_dg moves on to the next server
+// after SERVFAIL, NOTIMP, REFUSED and a referral, its send_vc (use-vc)
+// takes every reply; musl's rcodes are read by the walk.
+enum class Verdict : uint8_t { glibc_udp, glibc_tcp, musl };
+
 // The queries sent to one server together.
 struct Step {
   int outstanding;
   // A socket error (ICMP unreachable) reaches only one of the queries
   // sharing the socket; glibc gives up on the server for both.
   bool refused;
+  Verdict verdict;
 };
 
 struct Pending {
@@ -28,14 +34,21 @@ struct Pending {
   Step* step;
 };
 
-static Reply::Status status_of(int ares_status, const uint8_t* msg) {
+// NOERROR without answers or additional records, neither AA nor RA.
+static bool is_referral(const uint8_t* msg) {
+  return (msg[3] & 0x0f) == 0 && !(msg[2] & 0x04) && !(msg[3] & 0x80) && !load16(msg + 6) &&
+         !load16(msg + 10);
+}
+
+static Reply::Status status_of(int ares_status, const uint8_t* msg, Verdict verdict) {
   switch (ares_status) {
     case ARES_SUCCESS:
+      if (verdict == Verdict::glibc_tcp) return Reply::ok;
       switch (msg[3] & 0x0f) {  // c-ares passes on nothing shorter than a header
         case 2: return Reply::servfail;
         case 4: return Reply::notimp;
         case 5: return Reply::refused;
-        default: return Reply::ok;
+        default: return verdict == Verdict::glibc_udp && is_referral(msg) ? Reply::lame : Reply::ok;
       }
     case ARES_ETIMEOUT: return Reply::timeout;
     case ARES_ECONNREFUSED: return Reply::conn_refused;
@@ -48,7 +61,7 @@ static void on_reply(void* arg, int ares_status, int, unsigned char* msg, int le
   Step& step = *p.step;
   --step.outstanding;
   Reply& r = *p.reply;
-  Reply::Status s = status_of(ares_status, msg);
+  Reply::Status s = status_of(ares_status, msg, step.verdict);
   if (ares_status == ARES_ECANCELLED && step.refused) s = Reply::conn_refused;
   if (s == Reply::conn_refused) step.refused = true;
   if (ares_status == ARES_SUCCESS) {
@@ -95,8 +108,9 @@ static void wait_for(ares_channel ch, const Step& step) {
   }
 }
 
-static void send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, size_t n) {
-  Step step = {int(n), false};
+static void send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, size_t n,
+                          Verdict verdict) {
+  Step step = {int(n), false, verdict};
   for (size_t i = 0; i < n; i++) {
     p[i].step = &step;
     ares_send(ch, queries[i].data, int(queries[i].size), on_reply, &p[i]);
@@ -107,7 +121,7 @@ static void send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, siz
 // A socket that may still get a late reply or error is not reused.
 static bool every_reply_came(const Reply* replies, size_t n) {
   for (size_t i = 0; i < n; i++)
-    if (replies[i].status > Reply::notimp) return false;  // timeout and worse
+    if (replies[i].status > Reply::lame) return false;  // timeout and worse
   return true;
 }
 
@@ -123,14 +137,17 @@ static bool ask(Channels& c, const Config& conf, size_t s, const Bytes* queries,
   Pending p[2];
   for (size_t i = 0; i < n; i++) p[i] = Pending{&c, &replies[i], i, uint8_t(s), nullptr};
   bool reopen = conf.opt.single_request_reopen;
+  Verdict verdict = conf.dialect == Dialect::musl ? Verdict::musl
+                    : conf.opt.use_vc                ? Verdict::glibc_tcp
+                                                     : Verdict::glibc_udp;
   if (n == 1 || !(conf.opt.single_request || reopen)) {
-    send_and_wait(ch, queries, p, n);
+    send_and_wait(ch, queries, p, n, verdict);
   } else {
     // glibc sends the second query only once the first is answered.
-    send_and_wait(ch, queries, p, 1);
+    send_and_wait(ch, queries, p, 1, verdict);
     if (replies[0].status == Reply::ok) {
       if (reopen) close_sockets(c, s, false);
-      send_and_wait(ch, queries + 1, p + 1, 1);
+      send_and_wait(ch, queries + 1, p + 1, 1, verdict);
     }
   }
   close_sockets(c, s, every_reply_came(replies, n));

@@ -10,17 +10,20 @@ namespace rk8s {
 
 struct Reply {
   enum Status : uint8_t {
-    ok,            // msg holds the reply (any rcode but the three below: FORMERR too)
+    ok,            // msg holds the reply (any rcode but the three below: FORMERR too;
+                   // every rcode with glibc's use-vc)
     servfail,      // every server asked said SERVFAIL (or the last one, on mixed errors)
     refused,
     notimp,
+    lame,          // glibc over UDP: NOERROR, no answers or additional records, neither AA
+                   // nor RA (a referral): dropped like SERVFAIL
     timeout,
     conn_refused,  // ICMP unreachable (or TCP RST) from every server asked
     not_sent,      // attempts:0, or the other query of the pair failed first (single-request)
     error,         // c-ares could not run: memory, descriptors
   };
   Status status = not_sent;
-  // The last reply received (status ok, servfail, refused or notimp),
+  // The last reply received (status ok, servfail, refused, notimp or lame),
   // valid until the next exchange on this thread.
   const uint8_t* msg = nullptr;
   size_t len = 0;

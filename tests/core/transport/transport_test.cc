@@ -222,6 +222,14 @@ Responder::Handler answer(uint32_t ip) {
 Responder::Handler rcode(uint8_t rc) {
   return [rc](const Seen& s) { return std::vector<std::string>{reply(s.bytes, rc)}; };
 }
+// NOERROR without records, AA or RA.
+Responder::Handler referral() {
+  return [](const Seen& q) {
+    std::string r = reply(q.bytes, 0);
+    r[3] = 0;
+    return std::vector<std::string>{r};
+  };
+}
 Responder::Handler silent() {
   return [](const Seen&) { return std::vector<std::string>{}; };
 }
@@ -313,6 +321,17 @@ TEST(Transport, EveryServerSaysServfail) {
   EXPECT_EQ(b.seen().size(), 4u);
 }
 
+TEST(Transport, UseVcTakesServfailFromTheFirstServer) {
+  Responder a(2, rcode(2)), b(3, answer(0x01020304));
+  Config c = config({2, 3});
+  c.opt.use_vc = true;
+  Exchange e(c);
+  ASSERT_EQ(e.r[0].status, Reply::ok);
+  EXPECT_EQ(e.r[0].msg[3] & 0x0f, 2);
+  EXPECT_EQ(e.r[0].server, 0);
+  EXPECT_TRUE(b.seen().empty());
+}
+
 TEST(Transport, RefusedThenAnswerFromTheNextServer) {
   Responder a(2, rcode(5)), b(3, answer(0x0a0b0c0d));
   Exchange e(config({2, 3}));
@@ -333,6 +352,31 @@ TEST(Transport, FormerrComesBackAsAReply) {
   ASSERT_EQ(e.r[0].status, Reply::ok);
   EXPECT_EQ(e.r[0].msg[3] & 0x0f, 1);
   EXPECT_EQ(s.seen().size(), 1u);
+}
+
+// glibc's send_dg takes a referral() for no answer and asks the next
+// server, as after SERVFAIL; musl, and glibc over TCP, take it for NODATA.
+TEST(Transport, GlibcDropsAReferralOverUdpAndAsksTheNextServer) {
+  Responder a(2, referral()), b(3, rcode(0));
+  Config c = config({2, 3}, 2, /*attempts=*/1);
+  Exchange glibc(c);
+  EXPECT_EQ(glibc.r[0].status, Reply::ok);
+  EXPECT_EQ(glibc.r[0].server, 1);
+  EXPECT_EQ(glibc.r[1].server, 1);
+  c.opt.use_vc = true;
+  EXPECT_EQ(Exchange(c).r[0].server, 0);
+  c.opt.use_vc = false;
+  c.dialect = Dialect::musl;
+  Exchange musl(c);
+  EXPECT_EQ(musl.r[0].status, Reply::ok);
+  EXPECT_EQ(musl.r[0].server, 0);
+}
+
+TEST(Transport, EveryServerSendsAReferral) {
+  Responder a(2, referral());
+  Exchange e(config({2}, 2, /*attempts=*/1));
+  EXPECT_EQ(e.r[0].status, Reply::lame);
+  EXPECT_EQ(e.r[1].status, Reply::lame);
 }
 
 TEST(Transport, TruncatedUdpReplyIsAskedAgainOverTcp) {
