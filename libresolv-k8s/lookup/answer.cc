@@ -79,8 +79,9 @@ void AliasNames::drop_first() {
   host_name >>= 1;
 }
 
-bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qtype,
-                 uint16_t option_code, const autopath::QueryOption* sent, Answer& out) {
+bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name& qname,
+                 uint16_t qtype, uint16_t option_code, const autopath::QueryOption* sent,
+                 Answer& out) {
   out = Answer{};
   dns::Reader reader(msg.data, msg.size);
   dns::Header h;
@@ -102,7 +103,10 @@ bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qt
   bool qname_ok = dialect == Dialect::musl || glibc_hostname_ok(q.name);
   bool alias_ok = dialect == Dialect::glibc && qname_ok;
   size_t address_cap = dialect == Dialect::musl ? kMuslMaxAddresses : kMaxAddresses;
-  bool parse_answers = dialect == Dialect::glibc || out.rcode == dns::kNoError;
+  // musl's __dns_parse reads no record of a reply that is not NOERROR or
+  // counts more than 64 questions and answers.
+  bool parse_answers =
+      dialect == Dialect::glibc || (out.rcode == dns::kNoError && h.qdcount + h.ancount <= 64);
   if (dialect == Dialect::glibc) out.aliases.add(q.name, qname_ok);
 
   dns::Record r;
@@ -111,6 +115,7 @@ bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qt
     Bytes rdata = reader.rdata(r);
     if (r.section == dns::kAnswer) answers++;
     if (r.section == dns::kAnswer && parse_answers) {
+      if (in_class_only && r.klass != dns::kClassIN) continue;
       if (r.type == dns::kTypeCNAME) {
         size_t off = r.rdata_off;
         dns::Name target;

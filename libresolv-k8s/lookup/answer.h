@@ -47,7 +47,11 @@ struct Answer {
 // header or question is malformed or not ours (glibc and musl drop those
 // replies too); records that break off are noted, as the libcs read them.
 // `sent` is the autopath option we sent under `option_code` (null: none).
-bool read_answer(Dialect dialect, Bytes msg, const dns::Name& qname, uint16_t qtype,
-                 uint16_t option_code, const autopath::QueryOption* sent, Answer& out);
+// `in_class_only`: answers of another class than IN are skipped, as glibc's
+// getanswer_r does (one query type); gaih_getanswer (A and AAAA) and musl
+// read them.
+bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name& qname,
+                 uint16_t qtype, uint16_t option_code, const autopath::QueryOption* sent,
+                 Answer& out);
 
 }  // namespace rk8s

@@ -26,7 +26,8 @@ void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qt
                      rep.status == Reply::refused || rep.status == Reply::notimp ||
                      rep.status == Reply::lame;
     r.answer_ok[q] = came_back && rep.msg &&
-                     read_answer(conf.dialect, Bytes{rep.msg, rep.len}, qname, qtypes[q],
+                     read_answer(conf.dialect, conf.dialect == Dialect::glibc && r.nq == 1,
+                                 Bytes{rep.msg, rep.len}, qname, qtypes[q],
                                  conf.opt.autopath_code, sent, r.answer[q]);
   }
 }

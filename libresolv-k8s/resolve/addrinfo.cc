@@ -1,5 +1,6 @@
 // getaddrinfo: the libc's own steps (results/), /etc/hosts, DNS, the list.
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
 
@@ -76,13 +77,30 @@ int error_of(Status a, Status b) {
   return a_nodata && b_nodata ? EAI_NODATA : EAI_NONAME;
 }
 
+// The canonical name: musl's, when no CNAME moved it, is the candidate as
+// name_from_dns_search wrote it: the name typed less one final dot, then
+// the search domain as written, its final dot kept.
+void canon_text(const Config& conf, const Plan& plan, const char* node, const dns::Name& canon,
+                char (&out)[kHostsNameBytes]) {
+  dns::name_to_text(canon, out, sizeof out);
+  if (conf.dialect != Dialect::musl) return;
+  dns::Name c;
+  for (size_t i = 0; candidate_name(conf, plan, i, c); i++) {
+    if (!dns::name_equal(c, canon)) continue;
+    if (plan.suffix[i] == kAsIs) return;
+    Str domain = conf.search(plan.suffix[i]);
+    snprintf(out, sizeof out, "%s.%.*s", node, int(domain.size), domain.data);
+    return;
+  }
+}
+
 // One walk; its addresses join `found`.
-Status walk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-            ExchangeFn exchange, Found& found, ResolveTrace* trace) {
+Status walk(const Config& conf, const Plan& plan, const char* node, const uint16_t* qtypes,
+            size_t nq, ExchangeFn exchange, Found& found, ResolveTrace* trace) {
   LookupResult r;
   dns_lookup(conf, plan, qtypes, nq, exchange, r, trace);
   if (r.status != Status::found) return r.status;
-  if (found.count == 0) dns::name_to_text(r.canon, found.canon, sizeof found.canon);
+  if (found.count == 0) canon_text(conf, plan, node, r.canon, found.canon);
   found.take(r.addrs);
   return found.complete ? Status::found : Status::pass_through;
 }
@@ -107,12 +125,12 @@ int from_dns(const GaiRequest& req, ExchangeFn exchange, Found& found, ResolveTr
   if (kLibc == Dialect::musl || req.family != AF_INET6 || !req.want_a) {
     bool both = req.want_a && req.want_aaaa && !(kLibc == Dialect::glibc && conf.opt.no_aaaa);
     const uint16_t* qtypes = both ? kBoth : req.want_a ? kA : kAAAA;
-    first = second = walk(conf, plan, qtypes, both ? 2 : 1, exchange, found, trace);
+    first = second = walk(conf, plan, req.node, qtypes, both ? 2 : 1, exchange, found, trace);
   } else {
-    first = walk(conf, plan, kAAAA, 1, exchange, found, trace);
+    first = walk(conf, plan, req.node, kAAAA, 1, exchange, found, trace);
     second = first;
     if (!req.a_only_without_aaaa || found.count == 0) {
-      second = walk(conf, plan, kA, 1, exchange, found, trace);
+      second = walk(conf, plan, req.node, kA, 1, exchange, found, trace);
       if (first == Status::found || second == Status::found) first = second = Status::found;
     }
   }

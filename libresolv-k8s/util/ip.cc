@@ -132,7 +132,6 @@ static uint32_t interface_index(Str name) {
   return c_string(name, buf, sizeof buf) ? if_nametoindex(buf) : 0;
 }
 
-
 bool glibc_scope_id(const uint8_t (&a)[16], Str scope, uint32_t& id) {
   if (is_linklocal(a) || is_mc_nodelocal(a) || is_mc_linklocal(a)) {
     if ((id = interface_index(scope))) return true;
@@ -143,7 +142,9 @@ bool glibc_scope_id(const uint8_t (&a)[16], Str scope, uint32_t& id) {
 bool musl_scope_id(const uint8_t (&a)[16], Str scope, uint32_t& id) {
   if (scope.size && skip(scope, is_digit).size == 0) return all_digits_u32(scope, id);
   if (!is_linklocal(a) && !is_mc_linklocal(a)) return false;
-  id = interface_index(scope);
+  // musl's if_nametoindex copies 16 bytes into the ifreq, and the kernel
+  // reads the name to the 15th.
+  id = interface_index(take(scope, IF_NAMESIZE - 1));
   return id != 0;
 }
 
