@@ -4,10 +4,10 @@
 # tests/addrinfo-oracle/cases.
 
 CO := $(B)/tests/conf-oracle
-$(CO)/glibc-res: tests/conf-oracle/glibc_res.c
+$(CO)/glibc-res: tests/conf-oracle/glibc_res.c tests/conf-oracle/glibc_state.c tests/conf-oracle/glibc_state.h
 	@mkdir -p $(@D)
-	$(CC) -O2 -g -Wall -Wextra -o $@ $<
-$(CO)/conf-print: $(B)/obj/host/tests/conf-oracle/conf_print.o $(CORE_A)
+	$(CC) -O2 -g -Wall -Wextra -o $@ $(filter %.c,$^)
+$(CO)/conf-print: $(B)/obj/host/tests/conf-oracle/conf_print.o $(B)/obj/host/tests/conf-oracle/conf_text.o $(CORE_A)
 	$(CXX) -o $@ $^
 
 AO := $(B)/tests/addrinfo-oracle

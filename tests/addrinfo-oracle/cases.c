@@ -38,7 +38,7 @@ static int flags_of(char *w)
 	return flags;
 }
 
-static void print_result(const struct addrinfo *ai)
+static void print_result(FILE *out, const struct addrinfo *ai)
 {
 	char text[INET6_ADDRSTRLEN] = "?";
 	unsigned port = 0, scope = 0;
@@ -52,34 +52,50 @@ static void print_result(const struct addrinfo *ai)
 		port = ntohs(sin6->sin6_port);
 		scope = sin6->sin6_scope_id;
 	}
-	printf("%d %d %d %s%%%u %u len=%u canon=%s\n", ai->ai_family, ai->ai_socktype,
-	       ai->ai_protocol, text, scope, port, (unsigned)ai->ai_addrlen,
-	       ai->ai_canonname ? ai->ai_canonname : "-");
+	fprintf(out, "%d %d %d %s%%%u %u len=%u canon=%s\n", ai->ai_family, ai->ai_socktype,
+		ai->ai_protocol, text, scope, port, (unsigned)ai->ai_addrlen,
+		ai->ai_canonname ? ai->ai_canonname : "-");
+}
+
+int parse_case(const char *line, struct gai_case *c)
+{
+	char fam[16], st[16], proto[16], flags[128];
+	if (line[0] == '#' || sscanf(line, "%255s %63s %15s %15s %15s %127s", c->node, c->service,
+				     fam, st, proto, flags) != 6)
+		return 0;
+	memset(&c->hints, 0, sizeof c->hints);
+	c->hints.ai_family = family_of(fam);
+	c->hints.ai_socktype = socktype_of(st);
+	c->hints.ai_protocol = atoi(proto);
+	c->hints.ai_flags = flags_of(flags);
+	c->has_node = strcmp(c->node, "-") != 0;
+	c->has_service = strcmp(c->service, "-") != 0;
+	c->has_hints = strcmp(fam, "-") != 0;
+	return 1;
+}
+
+void print_case(FILE *out, const struct gai_case *c, gai_fn *gai, free_fn *release)
+{
+	struct addrinfo *res = NULL;
+	int rc = gai(c->has_node ? c->node : NULL, c->has_service ? c->service : NULL,
+		     c->has_hints ? &c->hints : NULL, &res);
+	if (rc) {
+		fprintf(out, "error %d\n", rc);
+		return;
+	}
+	for (const struct addrinfo *ai = res; ai; ai = ai->ai_next)
+		print_result(out, ai);
+	release(res);
 }
 
 void run_cases(FILE *in, gai_fn *gai, free_fn *release)
 {
 	char line[512];
 	int n = 0;
+	struct gai_case c;
 	while (fgets(line, sizeof line, in)) {
-		char node[256], serv[64], fam[16], st[16], proto[16], flags[128];
-		if (line[0] == '#' || sscanf(line, "%255s %63s %15s %15s %15s %127s", node, serv,
-					     fam, st, proto, flags) != 6)
-			continue;
+		if (!parse_case(line, &c)) continue;
 		printf("#%d %s", ++n, line);
-		struct addrinfo hints = { 0 }, *res = NULL;
-		hints.ai_family = family_of(fam);
-		hints.ai_socktype = socktype_of(st);
-		hints.ai_protocol = atoi(proto);
-		hints.ai_flags = flags_of(flags);
-		int rc = gai(strcmp(node, "-") ? node : NULL, strcmp(serv, "-") ? serv : NULL,
-			     strcmp(fam, "-") ? &hints : NULL, &res);
-		if (rc) {
-			printf("error %d\n", rc);
-			continue;
-		}
-		for (const struct addrinfo *ai = res; ai; ai = ai->ai_next)
-			print_result(ai);
-		release(res);
+		print_case(stdout, &c, gai, release);
 	}
 }

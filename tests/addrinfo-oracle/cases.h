@@ -1,5 +1,6 @@
-/* The addrinfo oracle's case runner, shared by the libc programs and ours:
- * reads cases, calls the given getaddrinfo, prints comparable lines. */
+/* The addrinfo oracle's case runner, shared by the libc programs and ours
+ * (and the differential fuzz targets in fuzz/diff/): reads cases, calls the
+ * given getaddrinfo, prints comparable lines. */
 #pragma once
 
 #include <netdb.h>
@@ -13,9 +14,20 @@ typedef int gai_fn(const char *node, const char *service, const struct addrinfo 
 		   struct addrinfo **res);
 typedef void free_fn(struct addrinfo *ai);
 
-/* Each line of `in`: NODE SERVICE FAMILY SOCKTYPE PROTOCOL FLAGS, "-" for
- * NULL (node, service) or for no hints (family). Blank and '#' lines are
- * skipped. For each case prints "#N" then "error N" or one line per result. */
+/* One case: NODE SERVICE FAMILY SOCKTYPE PROTOCOL FLAGS, "-" for NULL
+ * (node, service) or for no hints (family). */
+struct gai_case {
+	char node[256], service[64];
+	struct addrinfo hints;
+	int has_node, has_service, has_hints;
+};
+/* 0 for a line that is no case: blank, '#', fewer fields. */
+int parse_case(const char *line, struct gai_case *c);
+/* Calls `gai` on the case and prints "error N" or one line per result. */
+void print_case(FILE *out, const struct gai_case *c, gai_fn *gai, free_fn *release);
+
+/* Each line of `in` a case, blank and '#' lines skipped. For each case
+ * prints "#N" and the line, then what print_case prints. */
 void run_cases(FILE *in, gai_fn *gai, free_fn *release);
 
 #ifdef __cplusplus

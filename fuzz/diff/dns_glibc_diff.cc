@@ -1,0 +1,121 @@
+// Differential, end to end: glibc's own getaddrinfo against our
+// resolve_addrinfo with the real transport, both asking one server on
+// 127.0.0.1:53 in a private network namespace, on fdiff::DnsInput
+// (harness.h). The server is the raw one, answering from the input's slots
+// and deaf to the autopath option, or the companion server (server/) in the
+// autopath mode the input names, forwarding every name it is asked, every
+// candidate of a walk included, to an upstream answering from the slots:
+// what glibc hears and what autopath tells us come from the same data.
+// The results, their order, the canonical name and the EAI error must be
+// glibc's.
+//
+// README's deliberate differences for glibc cannot arise here: the server
+// answers every query (no timeout), a slot is at most 1500 bytes (every
+// reply fits glibc's buffer) and a reply asked again over TCP holds the same
+// records. Not compared: a call the library hands to libc whole, and a
+// search list glibc aborts on (README).
+//
+// FDIFF_TRACE=1 writes our queries and replies to stderr, to read a finding.
+#include <memory>
+
+#include "fuzz/diff/harness.h"
+#include "resolve/resolve.h"
+#include "results/addrinfo.h"
+#include "resolve/trace.h"
+#include "server/answer/handler.h"
+#include "server/cache/reply.h"
+#include "server/forward/forwarder.h"
+
+using namespace rk8s;
+
+namespace {
+
+// The upstream: each name answered from its slot, over TCP when cut.
+class Slots : public server::Source {
+ public:
+  void resolve(const server::Ask& ask, server::Resolved done) override {
+    uint8_t msg[2048];
+    size_t n = fdiff::slot_reply(ask.name, ask.type, msg, sizeof msg);
+    msg[2] &= ~(dns::kFlagTC >> 8);
+    auto answer = std::make_shared<server::CachedAnswer>();
+    server::Resolution res;
+    res.rcode = dns::kServFail;  // as the forwarder answers a reply it cannot read
+    if (n && server::read_upstream_reply(Bytes{msg, n}, *answer))
+      res = server::resolution_of(answer, ask.type, 60, 0, false);
+    done(&res);
+  }
+};
+
+struct Server {
+  Slots upstream;
+  server::Router router;
+  server::HandlerConfig config;
+  Server() {
+    router.set_fallback(&upstream);
+    config.router = &router;
+  }
+};
+Server* companion;
+
+size_t companion_answer(Bytes query, bool tcp, uint8_t* out, size_t cap) {
+  size_t n = 0;
+  server::handle_query(companion->config, query, tcp,
+                       [&](std::vector<uint8_t>& reply, const server::QueryInfo&) {
+                         if (reply.size() <= cap) memcpy(out, reply.data(), n = reply.size());
+                       });
+  return n;
+}
+
+bool handed_to_libc;
+ExchangeFn our_exchange = exchange;
+
+int our_getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
+                    struct addrinfo** res) {
+  int rc = resolve_addrinfo(node, service, hints, res, our_exchange, nullptr);
+  handed_to_libc = rc == kLetLibcAnswer;
+  return rc;
+}
+
+void our_freeaddrinfo(struct addrinfo* ai) { gai_free(kLibc, ai); }
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  fdiff::enter_sandbox(fdiff::kNet);
+  fdiff::put_etc(fdiff::kNsswitch, "hosts: files dns\n");
+  fdiff::put_etc(fdiff::kHostConf, "multi on\n");
+  unsetenv("LOCALDOMAIN");
+  unsetenv("RES_OPTIONS");
+  if (getenv("FDIFF_TRACE")) our_exchange = traced_exchange;
+  companion = new Server;
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static fdiff::DnsInput in;
+  if (!fdiff::load_dns_input(Bytes{data, size}, in)) return 0;
+  if (fdiff::glibc_res_init_aborts(in.conf))
+    return fdiff::tolerate("a search list glibc 2.36 aborts on in res_init"), 0;
+  const struct {
+    const char* name;
+    server::AutopathMode mode;
+  } kModes[] = {{"on", server::AutopathMode::on}, {"off", server::AutopathMode::off},
+                {"echo", server::AutopathMode::echo}, {"formerr", server::AutopathMode::formerr}};
+  fdiff::serve(fdiff::raw_answer);
+  for (const auto& m : kModes) {
+    if (strcmp(in.server, m.name) != 0) continue;
+    companion->config.mode = m.mode;
+    companion->config.option_code = in.conf.opt.autopath_code;
+    fdiff::serve(companion_answer);
+  }
+
+  char* libc = fdiff::text_of([](FILE* f) { print_case(f, &in.call, getaddrinfo, freeaddrinfo); });
+  char* ours = fdiff::text_of([](FILE* f) { print_case(f, &in.call, our_getaddrinfo, our_freeaddrinfo); });
+  if (handed_to_libc)
+    fdiff::tolerate("a call the library hands to libc whole");
+  else if (strcmp(libc, ours) != 0)
+    fdiff::diverged("getaddrinfo", libc, ours);
+  free(libc);
+  free(ours);
+  return 0;
+}

@@ -1,0 +1,74 @@
+// Differential, end to end, musl side: musl 1.2.3's getaddrinfo (the libc
+// of this static driver) against our resolve_addrinfo built for musl, with
+// the real transport, on the dns_glibc_diff corpus and mutations of it
+// (fdiff::replay_main). The server is always the raw one: the companion
+// server is C++ on glibc's libstdc++ and cannot be linked here, so inputs
+// naming an autopath mode meet a server without autopath.
+#include "fuzz/diff/harness.h"
+#include "resolve/resolve.h"
+#include "results/addrinfo.h"
+
+using namespace rk8s;
+
+namespace {
+
+int our_rc;
+
+int our_getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
+                    struct addrinfo** res) {
+  return our_rc = resolve_addrinfo(node, service, hints, res, exchange, nullptr);
+}
+
+void our_freeaddrinfo(struct addrinfo* ai) { gai_free(kLibc, ai); }
+
+// A candidate written with two final dots (a search domain "." or "x..").
+bool searches_two_dots(const fdiff::DnsInput& in) {
+  for (size_t i = 0; i < in.conf.search_count(); i++) {
+    Str d = in.conf.search(i);
+    if (d == str(".") || (d.size >= 2 && d.data[d.size - 2] == '.' && d.data[d.size - 1] == '.'))
+      return true;
+  }
+  return false;
+}
+
+const fdiff::DnsInput* input;
+
+// README "What differs from musl 1.2.3, and why", and "Calls the library
+// hands to libc whole": the only differences tolerated, each by its words.
+const struct {
+  const char* readme;
+  bool (*applies)();
+} kExceptions[] = {
+    {"a resolv.conf line over 255 bytes is read; musl skips it",
+     [] { return bool(input->conf.warnings & kWarnLongLine); }},
+    {"answers over 512 bytes are retried over TCP; musl has no TCP fallback", fdiff::udp_over_512},
+    {"a search domain `.` (or one ending in two dots): musl sends a malformed query; we answer "
+     "EAI_NONAME, as musl 1.2.4 does",
+     [] { return our_rc == EAI_NONAME && searches_two_dots(*input); }},
+    {"a call the library hands to libc whole", [] { return our_rc == kLetLibcAnswer; }},
+};
+
+void run_one(const uint8_t* data, size_t size) {
+  static fdiff::DnsInput in;
+  if (!fdiff::load_dns_input(Bytes{data, size}, in)) return;
+  input = &in;
+  char* libc = fdiff::text_of([](FILE* f) { print_case(f, &in.call, getaddrinfo, freeaddrinfo); });
+  char* ours = fdiff::text_of([](FILE* f) { print_case(f, &in.call, our_getaddrinfo, our_freeaddrinfo); });
+  bool same = strcmp(libc, ours) == 0;
+  for (const auto& e : kExceptions)
+    if (!same && e.applies()) {
+      fdiff::tolerate(e.readme);
+      same = true;
+    }
+  if (!same) fdiff::diverged("getaddrinfo (musl)", libc, ours);
+  free(libc);
+  free(ours);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  fdiff::enter_sandbox(fdiff::kNet);
+  fdiff::serve(fdiff::raw_answer);
+  return fdiff::replay_main(argc, argv, run_one);
+}

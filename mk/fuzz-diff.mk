@@ -1,0 +1,68 @@
+# Differential fuzz targets (fuzz/diff/): glibc and musl themselves as the
+# oracle, in private namespaces (as root). The glibc ones are libFuzzer
+# targets on the sanitized core, the transport and c-ares included, and for
+# dns_glibc_diff the companion server; the musl ones are static musl drivers
+# that replay the glibc targets' corpora and mutate them (libFuzzer does not
+# link with musl). Seeds in fuzz/corpus/<glibc target>/, findings in
+# $(B)/fuzz/diff/work/.
+#
+#   make fuzz-diff        each for FUZZ_DIFF_SECONDS (600)
+#   make test-fuzz-diff   each replays its seeds, every divergence fixed among
+#                         them (part of make test)
+
+FDIFF := $(B)/fuzz/diff
+FDIFF_GLIBC := $(FDIFF)/conf_glibc_diff $(FDIFF)/hosts_glibc_diff $(FDIFF)/dns_glibc_diff
+FDIFF_MUSL := $(FDIFF)/conf_musl_diff $(FDIFF)/dns_musl_diff
+
+$(TRANSPORT_SRC:%.cc=$(B)/obj/fuzz/%.o): FUZZ_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
+$(TRANSPORT_SRC:%.cc=$(B)/obj/fuzz/%.o): | $(TP_LIBS)
+# The oracles' C pieces, shared with tests/conf-oracle and tests/addrinfo-oracle.
+FDIFF_C := tests/conf-oracle/glibc_state.c tests/addrinfo-oracle/cases.c
+$(FDIFF_C:%.c=$(B)/obj/fuzz/%.o): $(B)/obj/fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	clang -std=gnu11 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
+
+FDIFF_GLIBC_OBJ := $(B)/obj/fuzz/fuzz/diff/harness.o $(B)/obj/fuzz/tests/conf-oracle/conf_text.o \
+  $(FDIFF_C:%.c=$(B)/obj/fuzz/%.o) $(TRANSPORT_SRC:%.cc=$(B)/obj/fuzz/%.o) $(FUZZ_CORE)
+$(FDIFF)/conf_glibc_diff $(FDIFF)/hosts_glibc_diff: $(FDIFF)/%: $(B)/obj/fuzz/fuzz/diff/%.o $(FDIFF_GLIBC_OBJ)
+	@mkdir -p $(@D)
+	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ $(TP)/glibc/lib/libcares.a
+$(FDIFF)/dns_glibc_diff: $(B)/obj/fuzz/fuzz/diff/dns_glibc_diff.o $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(FDIFF_GLIBC_OBJ)
+	@mkdir -p $(@D)
+	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ $(TP)/glibc/lib/libcares.a $(SERVER_LIBS)
+
+# The musl drivers: the core's musl objects and flags, musl's libc.a.
+FDIFF_MUSL_OBJ := $(B)/obj/musl/fuzz/diff/harness.o $(B)/obj/musl/tests/conf-oracle/conf_text.o $(FDIFF)/cases-musl.o
+$(FDIFF_MUSL_OBJ) $(FDIFF_MUSL:$(FDIFF)/%=$(B)/obj/musl/fuzz/diff/%.o): CORE_FLAGS += -I.
+$(FDIFF)/cases-musl.o: tests/addrinfo-oracle/cases.c tests/addrinfo-oracle/cases.h
+	@mkdir -p $(@D)
+	musl-gcc -std=gnu11 -O2 -g -Wall -Wextra -c $< -o $@
+$(FDIFF_MUSL): $(FDIFF)/%: $(B)/obj/musl/fuzz/diff/%.o $(FDIFF_MUSL_OBJ) $(CORE_MUSL_A) $(call THIRD_PARTY_LIBS,musl)
+	musl-gcc -static -o $@ $^
+
+# $(call fdiff_run,SECONDS,FLAGS): every target in turn, its findings and
+# the corpus it grew under $(FDIFF)/work/; a musl driver replays the corpus
+# of its glibc twin, seeds and grown.
+define fdiff_run
+	@set -e; mkdir -p $(FDIFF)/work; for f in $(FDIFF_GLIBC) $(FDIFF_MUSL); do n=$$(basename $$f); \
+	  twin=$${n/_musl_/_glibc_}; mkdir -p $(FDIFF)/work/$$twin; \
+	  echo "fuzz-diff $$n"; \
+	  if [[ $$n == *_glibc_* ]]; then \
+	    $$f -max_total_time=$(1) $(2) -print_final_stats=1 -artifact_prefix=$(FDIFF)/work/ \
+	      $(FDIFF)/work/$$n fuzz/corpus/$$n >$(FDIFF)/work/$$n.log 2>&1; \
+	  else \
+	    $$f -max_total_time=$(1) $(2) -artifact_prefix=$(FDIFF)/work/ \
+	      fuzz/corpus/$$twin $(FDIFF)/work/$$twin >$(FDIFF)/work/$$n.log 2>&1; \
+	  fi || { tail -40 $(FDIFF)/work/$$n.log; exit 1; }; \
+	  grep -h '^stat::number_of_executed_units\|^stat::average_exec_per_sec\|^fuzz-diff: tolerated' \
+	    $(FDIFF)/work/$$n.log; \
+	done
+endef
+
+FUZZ_DIFF_SECONDS ?= 600
+.PHONY: fuzz-diff test-fuzz-diff
+fuzz-diff: $(FDIFF_GLIBC) $(FDIFF_MUSL)
+	$(call fdiff_run,$(FUZZ_DIFF_SECONDS))
+TESTS += test-fuzz-diff
+test-fuzz-diff: $(FDIFF_GLIBC) $(FDIFF_MUSL)
+	$(call fdiff_run,0,-runs=0)
