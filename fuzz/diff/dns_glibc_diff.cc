@@ -14,14 +14,11 @@
 // reply fits glibc's buffer) and a reply asked again over TCP holds the same
 // records. Not compared: a call the library hands to libc whole, and a
 // search list glibc aborts on (README).
-//
-// FDIFF_TRACE=1 writes our queries and replies to stderr, to read a finding.
+
 #include <memory>
 
 #include "fuzz/diff/harness.h"
 #include "resolve/resolve.h"
-#include "results/addrinfo.h"
-#include "resolve/trace.h"
 #include "server/answer/handler.h"
 #include "server/cache/reply.h"
 #include "server/forward/forwarder.h"
@@ -66,18 +63,6 @@ size_t companion_answer(Bytes query, bool tcp, uint8_t* out, size_t cap) {
   return n;
 }
 
-bool handed_to_libc;
-ExchangeFn our_exchange = exchange;
-
-int our_getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
-                    struct addrinfo** res) {
-  int rc = resolve_addrinfo(node, service, hints, res, our_exchange, nullptr);
-  handed_to_libc = rc == kLetLibcAnswer;
-  return rc;
-}
-
-void our_freeaddrinfo(struct addrinfo* ai) { gai_free(kLibc, ai); }
-
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -86,7 +71,6 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   fdiff::put_etc(fdiff::kHostConf, "multi on\n");
   unsetenv("LOCALDOMAIN");
   unsetenv("RES_OPTIONS");
-  if (getenv("FDIFF_TRACE")) our_exchange = traced_exchange;
   companion = new Server;
   return 0;
 }
@@ -110,8 +94,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
 
   char* libc = fdiff::text_of([](FILE* f) { print_case(f, &in.call, getaddrinfo, freeaddrinfo); });
-  char* ours = fdiff::text_of([](FILE* f) { print_case(f, &in.call, our_getaddrinfo, our_freeaddrinfo); });
-  if (handed_to_libc)
+  char* ours = fdiff::text_of(
+      [](FILE* f) { print_case(f, &in.call, fdiff::our_getaddrinfo, fdiff::our_freeaddrinfo); });
+  if (fdiff::our_gai_rc == kLetLibcAnswer)
     fdiff::tolerate("a call the library hands to libc whole");
   else if (strcmp(libc, ours) != 0)
     fdiff::diverged("getaddrinfo", libc, ours);

@@ -6,20 +6,10 @@
 // naming an autopath mode meet a server without autopath.
 #include "fuzz/diff/harness.h"
 #include "resolve/resolve.h"
-#include "results/addrinfo.h"
 
 using namespace rk8s;
 
 namespace {
-
-int our_rc;
-
-int our_getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
-                    struct addrinfo** res) {
-  return our_rc = resolve_addrinfo(node, service, hints, res, exchange, nullptr);
-}
-
-void our_freeaddrinfo(struct addrinfo* ai) { gai_free(kLibc, ai); }
 
 // A candidate written with two final dots (a search domain "." or "x..").
 bool searches_two_dots(const fdiff::DnsInput& in) {
@@ -44,8 +34,9 @@ const struct {
     {"answers over 512 bytes are retried over TCP; musl has no TCP fallback", fdiff::udp_over_512},
     {"a search domain `.` (or one ending in two dots): musl sends a malformed query; we answer "
      "EAI_NONAME, as musl 1.2.4 does",
-     [] { return our_rc == EAI_NONAME && searches_two_dots(*input); }},
-    {"a call the library hands to libc whole", [] { return our_rc == kLetLibcAnswer; }},
+     [] { return fdiff::our_gai_rc == EAI_NONAME && searches_two_dots(*input); }},
+    {"a call the library hands to libc whole",
+     [] { return fdiff::our_gai_rc == kLetLibcAnswer; }},
 };
 
 void run_one(const uint8_t* data, size_t size) {
@@ -53,7 +44,8 @@ void run_one(const uint8_t* data, size_t size) {
   if (!fdiff::load_dns_input(Bytes{data, size}, in)) return;
   input = &in;
   char* libc = fdiff::text_of([](FILE* f) { print_case(f, &in.call, getaddrinfo, freeaddrinfo); });
-  char* ours = fdiff::text_of([](FILE* f) { print_case(f, &in.call, our_getaddrinfo, our_freeaddrinfo); });
+  char* ours = fdiff::text_of(
+      [](FILE* f) { print_case(f, &in.call, fdiff::our_getaddrinfo, fdiff::our_freeaddrinfo); });
   bool same = strcmp(libc, ours) == 0;
   for (const auto& e : kExceptions)
     if (!same && e.applies()) {

@@ -17,6 +17,8 @@
 
 #include "conf/resolv_conf.h"
 #include "dns/wire.h"
+#include "resolve/trace.h"
+#include "results/addrinfo.h"
 #include "util/text.h"
 
 namespace fdiff {
@@ -341,6 +343,18 @@ void serve(AnswerFn answer) {
   pthread_t t;
   if (pthread_create(&t, nullptr, respond, nullptr) != 0) die("responder thread");
 }
+
+// --- our side ---
+
+int our_gai_rc;
+
+int our_getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
+                    struct addrinfo** res) {
+  static const ExchangeFn transport = getenv("FDIFF_TRACE") ? traced_exchange : exchange;
+  return our_gai_rc = resolve_addrinfo(node, service, hints, res, transport, nullptr);
+}
+
+void our_freeaddrinfo(struct addrinfo* ai) { gai_free(kLibc, ai); }
 
 // --- divergences and the musl drivers' replay loop ---
 

@@ -93,6 +93,15 @@ size_t slot_reply(const rk8s::dns::Name& name, uint16_t type, uint8_t* out, size
 // Whether a UDP reply since the last load_dns_input was over 512 bytes.
 bool udp_over_512();
 
+// Our getaddrinfo and freeaddrinfo, the whole pipeline with the real
+// transport; our_gai_rc is what the last call returned (kLetLibcAnswer: the
+// library would have handed it to libc). FDIFF_TRACE=1 in the environment
+// writes our queries and replies to stderr, to read a finding.
+extern int our_gai_rc;
+int our_getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
+                    struct addrinfo** res);
+void our_freeaddrinfo(struct addrinfo* ai);
+
 // Counts a difference explained by one of README's deliberate differences,
 // named by its words; the counts are printed at exit.
 void tolerate(const char* readme);

@@ -15,22 +15,12 @@
 
 #include "fuzz/diff/harness.h"
 #include "resolve/resolve.h"
-#include "results/addrinfo.h"
 
 using namespace rk8s;
 
 namespace {
 
 bool handed_to_libc;
-
-int our_getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
-                    struct addrinfo** res) {
-  int rc = resolve_addrinfo(node, service, hints, res, exchange, nullptr);
-  handed_to_libc |= rc == kLetLibcAnswer;
-  return rc;
-}
-
-void our_freeaddrinfo(struct addrinfo* ai) { gai_free(kLibc, ai); }
 
 using HostentFn = int (*)(const char* name, int af, struct hostent* h, char* buf, size_t len,
                           struct hostent** result, int* h_errnop);
@@ -82,13 +72,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static int af;
   af = call.has_hints && call.hints.ai_family == AF_INET6 ? AF_INET6 : AF_INET;
 
-  handed_to_libc = false;
   char* libc = fdiff::text_of([](FILE* f) {
     print_case(f, &call, getaddrinfo, freeaddrinfo);
     print_hostent(f, call.node, af, gethostbyname2_r);
   });
   char* ours = fdiff::text_of([](FILE* f) {
-    print_case(f, &call, our_getaddrinfo, our_freeaddrinfo);
+    print_case(f, &call, fdiff::our_getaddrinfo, fdiff::our_freeaddrinfo);
+    handed_to_libc = fdiff::our_gai_rc == kLetLibcAnswer;
     print_hostent(f, call.node, af, our_gethostbyname2_r);
   });
   if (handed_to_libc)
