@@ -44,12 +44,27 @@ bool emit_as_block(YAML::Emitter& out, const std::string& s) {
   return true;
 }
 
+void emit(YAML::Emitter& out, const YAML::Node& node);
+
+// YAML caps an implicit key ("key: value") at 1024 characters. yaml-cpp
+// writes a longer key explicit ("? key") itself, but measures it before
+// quoting and escaping: a key that only escapes past the cap is ours to
+// mark (marking one yaml-cpp marks too leaves every later key explicit).
+// Bytes, which never undercount characters.
+bool needs_explicit_key(const YAML::Node& key) {
+  if (!key.IsScalar() || key.Scalar().size() > 1024) return false;
+  YAML::Emitter alone;
+  emit(alone, key);
+  return alone.size() > 1024;
+}
+
 void emit(YAML::Emitter& out, const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Map:
       if (node.size() == 0) out << YAML::Flow;  // {} rather than a line of its own
       out << YAML::BeginMap;
       for (const auto& entry : node) {
+        if (needs_explicit_key(entry.first)) out << YAML::LongKey;
         out << YAML::Key;
         emit(out, entry.first);
         out << YAML::Value;

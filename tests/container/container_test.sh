@@ -137,6 +137,14 @@ for name in "${names[@]}"; do
 done
 check "inject: each output read again gives the same bytes" "" "$stable"
 check_match -v "inject: each output valid" "object [0-9]|: 0 valid" "$(models check "${outputs[@]}")"
+# A key YAML reads as 600 tabs is written back escaped, 1200 characters:
+# past YAML's 1024-character implicit key, so explicit ("? key"), or the
+# output would not read back.
+printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  annotations:\n    ? "%s"\n    : v\nspec:\n  containers:\n  - name: a\n' \
+	"$(printf '\\t%.0s' {1..600})" > "$work/longkey.yaml"
+inject "$work/longkey.yaml" > "$work/longkey.out.yaml"
+check "inject: a key escaped past 1024 characters read again gives the same bytes" "" \
+	"$(inject "$work/longkey.out.yaml" 2>&1 | cmp - "$work/longkey.out.yaml" 2>&1)"
 
 out=$work/deployment.out.yaml
 init_names() { field "$1" "$pod.initContainers" | python3 -c 'import json, sys; print(json.dumps([c["name"] for c in json.load(sys.stdin)], separators=(",", ":")))'; }
