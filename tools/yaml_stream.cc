@@ -44,7 +44,7 @@ bool emit_as_block(YAML::Emitter& out, const std::string& s) {
   return true;
 }
 
-void emit(YAML::Emitter& out, const YAML::Node& node);
+void emit(YAML::Emitter& out, const YAML::Node& node, bool key = false);
 
 // YAML caps an implicit key ("key: value") at 1024 characters. yaml-cpp
 // writes a longer key explicit ("? key") itself, but measures it before
@@ -54,11 +54,11 @@ void emit(YAML::Emitter& out, const YAML::Node& node);
 bool needs_explicit_key(const YAML::Node& key) {
   if (!key.IsScalar() || key.Scalar().size() > 1024) return false;
   YAML::Emitter alone;
-  emit(alone, key);
+  emit(alone, key, true);
   return alone.size() > 1024;
 }
 
-void emit(YAML::Emitter& out, const YAML::Node& node) {
+void emit(YAML::Emitter& out, const YAML::Node& node, bool key) {
   switch (node.Type()) {
     case YAML::NodeType::Map:
       if (node.size() == 0) out << YAML::Flow;  // {} rather than a line of its own
@@ -66,7 +66,7 @@ void emit(YAML::Emitter& out, const YAML::Node& node) {
       for (const auto& entry : node) {
         if (needs_explicit_key(entry.first)) out << YAML::LongKey;
         out << YAML::Key;
-        emit(out, entry.first);
+        emit(out, entry.first, true);
         out << YAML::Value;
         emit(out, entry.second);
       }
@@ -79,13 +79,14 @@ void emit(YAML::Emitter& out, const YAML::Node& node) {
       out << YAML::EndSeq;
       break;
     case YAML::NodeType::Scalar:
-      // "?" plain as read, "" made here, "!" quoted or a block as read.
+      // "?" plain as read, "" made here, "!" quoted or a block as read, but
+      // a key never a block (yaml-cpp writes a tagged one implicit: unreadable).
       if (node.Tag() == "?" || node.Tag().empty()) {
         out << node.Scalar();
         break;
       }
       if (node.Tag() != "!" && node.Tag() != "tag:yaml.org,2002:str") out << YAML::VerbatimTag(node.Tag());
-      if (!emit_as_block(out, node.Scalar())) out << YAML::DoubleQuoted << node.Scalar();
+      if (key || !emit_as_block(out, node.Scalar())) out << YAML::DoubleQuoted << node.Scalar();
       break;
     default:
       out << YAML::Null;
