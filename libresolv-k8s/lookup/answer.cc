@@ -155,7 +155,6 @@ bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name
     }
   }
   if (!reader.ok() && answers < h.ancount) out.bad_answers = true;
-  if (out.bad_answers && dialect == Dialect::glibc) out.addrs.clear();
   // musl: the last valid CNAME target. glibc without addresses: where the
   // chain ended (a BOTH reply's AAAA records sit there).
   if (alias_ok && (dialect == Dialect::musl || out.addrs.count == 0))

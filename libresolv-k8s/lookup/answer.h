@@ -37,7 +37,7 @@ struct Answer {
   autopath::ReplyOption option;
   AddressList both_aaaa;         // BOTH: AAAA records of the matched name (additional)
   AliasNames aliases;            // glibc only
-  bool bad_answers = false;      // the answer section broke off: glibc takes no address
+  bool bad_answers = false;      // the answer section broke off after `addrs`
                                  // from it, musl those before the break
   bool has_qname_cname = false;  // the first answer is a CNAME at the question name
   dns::Name qname_cname;         // its target (autopath: the matched candidate)

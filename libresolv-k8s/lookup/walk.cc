@@ -184,14 +184,14 @@ size_t ClassicWalk::next_after(size_t i) const {
 
 void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
   out_.addrs.clear();
-  bool have_canon = false, first = true;
+  bool have_canon = false;
   for (size_t q = 0; q < r.nq; q++) {
     if (!replied(r, q)) continue;
     const Answer& a = r.answer[q];
     // glibc's gaih_getanswer reads no further than a first reply whose
-    // answer section breaks off.
-    if (a.bad_answers && first && conf_.dialect == Dialect::glibc) break;
-    first = false;
+    // answer section breaks off; of a second one it keeps the addresses
+    // read before the break, once the first gave some.
+    if (a.bad_answers && out_.addrs.count == 0 && conf_.dialect == Dialect::glibc) break;
     if (a.overflow) {
       out_.status = Status::pass_through;
       return;

@@ -20,10 +20,11 @@ struct Channels {
   // The Config fields the channels are built from.
   FixedVec<IpAddr, kMaxNameservers> ns;
   uint8_t timeout;
-  bool use_vc;
+  Dialect dialect;
 
-  ares_channel server[kMaxNameservers];
-  ServerSockets sockets[kMaxNameservers];
+  // [0] over UDP, [1] over TCP alone.
+  ares_channel server[2][kMaxNameservers];
+  ServerSockets sockets[2][kMaxNameservers];
   uint8_t* reply[2];
   size_t reply_cap[2];
 };
@@ -35,10 +36,11 @@ static bool have_key;
 static unsigned fork_generation;
 
 static void destroy_channels(Channels& c) {
-  for (ares_channel& ch : c.server) {
-    if (ch) ares_destroy(ch);
-    ch = nullptr;
-  }
+  for (auto& side : c.server)
+    for (ares_channel& ch : side) {
+      if (ch) ares_destroy(ch);
+      ch = nullptr;
+    }
 }
 
 static void free_channels(void* p) {
@@ -58,7 +60,7 @@ static void init_once() {
 
 static bool built_from(const Channels& c, const Config& conf) {
   if (!c.built || c.generation != fork_generation || c.timeout != conf.opt.timeout ||
-      c.use_vc != conf.opt.use_vc || c.ns.count != conf.ns.count)
+      c.dialect != conf.dialect || c.ns.count != conf.ns.count)
     return false;
   for (size_t i = 0; i < c.ns.count; i++)
     if (!same_ip(c.ns[i], conf.ns[i])) return false;
@@ -86,15 +88,20 @@ static int timeout_ms(const Channels& c, size_t s) {
   return int(seconds ? seconds : 1) * 1000;
 }
 
-static ares_channel new_channel(Channels& c, size_t s) {
+static ares_channel new_channel(Channels& c, size_t s, bool tcp) {
   static char lookups[] = "b";
   ares_options o;
   memset(&o, 0, sizeof o);
   // NOCHECKRESP: SERVFAIL, REFUSED and NOTIMP come back to us, so the walk
   // over servers is ours. STAYOPEN: the sockets close when we say so, not
   // between the two queries of single-request. No EDNS flag: c-ares would
-  // cut 11 bytes off our query on FORMERR.
-  o.flags = ARES_FLAG_NOCHECKRESP | ARES_FLAG_STAYOPEN | (c.use_vc ? ARES_FLAG_USEVC : 0);
+  // cut 11 bytes off our query on FORMERR. IGNTC for glibc: a truncated
+  // reply comes back to exchange.cc, which switches to TCP as glibc does
+  // (c-ares then cuts a reply at 512 bytes, kept as truncated too).
+  o.flags = ARES_FLAG_NOCHECKRESP | ARES_FLAG_STAYOPEN |
+            (tcp                            ? ARES_FLAG_USEVC
+             : c.dialect == Dialect::glibc ? ARES_FLAG_IGNTC
+                                           : 0);
   o.timeout = timeout_ms(c, s);
   o.tries = 1;
   o.ndots = 1;
@@ -111,8 +118,9 @@ static ares_channel new_channel(Channels& c, size_t s) {
     ares_destroy(ch);
     return nullptr;
   }
-  c.sockets[s] = ServerSockets{&c.ns[s], ARES_SOCKET_BAD, false, false, 0, 0, 0};
-  ares_set_socket_functions(ch, &kPooledSockets, &c.sockets[s]);
+  ServerSockets& sockets = c.sockets[tcp][s];
+  sockets = ServerSockets{&c.ns[s], ARES_SOCKET_BAD, false, false, 0, 0, 0};
+  ares_set_socket_functions(ch, &kPooledSockets, &sockets);
   return ch;
 }
 
@@ -134,23 +142,25 @@ Channels* thread_channels(const Config& conf) {
     c->generation = fork_generation;
     c->ns = conf.ns;
     c->timeout = conf.opt.timeout;
-    c->use_vc = conf.opt.use_vc;
+    c->dialect = conf.dialect;
   }
   return c;
 }
 
-ares_channel server_channel(Channels& c, size_t s) {
-  if (!c.server[s]) c.server[s] = new_channel(c, s);
-  return c.server[s];
+ares_channel server_channel(Channels& c, size_t s, bool tcp) {
+  ares_channel& ch = c.server[tcp][s];
+  if (!ch) ch = new_channel(c, s, tcp);
+  return ch;
 }
 
-void close_sockets(Channels& c, size_t s, bool keep) {
-  c.sockets[s].keep = keep;
-  if (c.server[s] && !set_server(c.server[s], c.ns[s])) {
-    ares_destroy(c.server[s]);
-    c.server[s] = nullptr;
+void close_sockets(Channels& c, size_t s, bool tcp, bool keep) {
+  ares_channel& ch = c.server[tcp][s];
+  c.sockets[tcp][s].keep = keep;
+  if (ch && !set_server(ch, c.ns[s])) {
+    ares_destroy(ch);
+    ch = nullptr;
   }
-  c.sockets[s].keep = false;
+  c.sockets[tcp][s].keep = false;
 }
 
 const uint8_t* keep_reply(Channels& c, size_t i, const uint8_t* msg, size_t len) {

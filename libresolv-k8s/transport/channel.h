@@ -1,10 +1,12 @@
-// The calling thread's c-ares channels: one per nameserver of its Config.
+// The calling thread's c-ares channels: two per nameserver of its Config,
+// one over UDP and one over TCP alone.
 //
 // One channel per server, not one for all: c-ares 1.18.1 does not tell which
 // server answered, and its own walk over servers differs from glibc's
 // (per-query order, its timeout doubling, no SERVFAIL status). With one
 // server per channel and tries = 1, the walk is ours and exact; c-ares still
-// matches replies to queries, drops spoofed ones and does TC -> TCP.
+// matches replies to queries and drops spoofed ones; for musl it also does
+// TC -> TCP (for glibc, exchange.cc does it glibc's way).
 #pragma once
 
 #include <ares.h>
@@ -19,14 +21,14 @@ struct Channels;
 // built from changed or after fork. nullptr when out of memory.
 Channels* thread_channels(const Config& conf);
 
-// The channel of server `s` of the Config last passed, created on first use.
-// nullptr when c-ares cannot be initialised.
-ares_channel server_channel(Channels& c, size_t s);
+// The channel of server `s` of the Config last passed, over TCP or UDP,
+// created on first use. nullptr when c-ares cannot be initialised.
+ares_channel server_channel(Channels& c, size_t s, bool tcp);
 
-// Closes the sockets of server `s`'s channel after a step, as glibc closes
+// Closes the sockets of a channel of server `s` after a step, as glibc closes
 // its socket after each res_send; with `keep`, the UDP socket goes back to
 // the pool (socket_pool.h) instead.
-void close_sockets(Channels& c, size_t s, bool keep);
+void close_sockets(Channels& c, size_t s, bool tcp, bool keep);
 
 // Copies a reply into the thread's buffer `i` (0 or 1), kept until the next
 // exchange. nullptr when out of memory.

@@ -1,8 +1,9 @@
 // glibc 2.36's res_send walk: attempts, then servers (from a rotating start
-// with `rotate`); each step sends the queries to one server and waits.
-// Differences left in: c-ares sends queries over 512 bytes and retries
-// replies over 512 bytes over TCP; it ignores a 12-byte REFUSED without a
-// question (glibc accepts it); glibc's switch to single-request after a
+// with `rotate`); each step sends the queries to one server and waits. A
+// truncated reply switches it to TCP: the same step again, then use-vc.
+// Differences left in: a glibc UDP reply over 512 bytes is taken as
+// truncated (c-ares cuts it there); c-ares ignores a 12-byte REFUSED without
+// a question (glibc accepts it); glibc's switch to single-request after a
 // half-answered timeout is not made.
 #include <errno.h>
 #include <poll.h>
@@ -23,6 +24,8 @@ struct Step {
   // A socket error (ICMP unreachable) reaches only one of the queries
   // sharing the socket; glibc gives up on the server for both.
   bool refused;
+  // glibc's send_dg stops at a truncated reply, whatever the other did.
+  bool truncated;
   Verdict verdict;
 };
 
@@ -38,6 +41,11 @@ struct Pending {
 static bool is_referral(const uint8_t* msg) {
   return (msg[3] & 0x0f) == 0 && !(msg[2] & 0x04) && !(msg[3] & 0x80) && !load16(msg + 6) &&
          !load16(msg + 10);
+}
+
+// TC, or cut at 512 bytes by c-ares (ARES_FLAG_IGNTC).
+static bool is_truncated(const uint8_t* msg, size_t len) {
+  return (msg[2] & 0x02) || len >= 512;
 }
 
 static Reply::Status status_of(int ares_status, const uint8_t* msg, Verdict verdict) {
@@ -64,6 +72,9 @@ static void on_reply(void* arg, int ares_status, int, unsigned char* msg, int le
   Reply::Status s = status_of(ares_status, msg, step.verdict);
   if (ares_status == ARES_ECANCELLED && step.refused) s = Reply::conn_refused;
   if (s == Reply::conn_refused) step.refused = true;
+  // After rcode and referral, as send_dg looks.
+  if (s == Reply::ok && step.verdict == Verdict::glibc_udp && is_truncated(msg, size_t(len)))
+    step.truncated = true;
   if (ares_status == ARES_SUCCESS) {
     r.msg = keep_reply(*p.channels, p.index, msg, size_t(len));
     r.len = size_t(len);
@@ -76,7 +87,7 @@ static void on_reply(void* arg, int ares_status, int, unsigned char* msg, int le
 
 static void wait_for(ares_channel ch, const Step& step) {
   while (step.outstanding > 0) {
-    if (step.refused) {
+    if (step.refused || step.truncated) {
       ares_cancel(ch);  // runs every callback left, with ARES_ECANCELLED
       return;
     }
@@ -108,14 +119,16 @@ static void wait_for(ares_channel ch, const Step& step) {
   }
 }
 
-static void send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, size_t n,
+// True when a reply was truncated.
+static bool send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, size_t n,
                           Verdict verdict) {
-  Step step = {int(n), false, verdict};
+  Step step = {int(n), false, false, verdict};
   for (size_t i = 0; i < n; i++) {
     p[i].step = &step;
     ares_send(ch, queries[i].data, int(queries[i].size), on_reply, &p[i]);
   }
   wait_for(ch, step);
+  return step.truncated;
 }
 
 // A socket that may still get a late reply or error is not reused.
@@ -125,35 +138,37 @@ static bool every_reply_came(const Reply* replies, size_t n) {
   return true;
 }
 
-// One step of the walk: every query to server s. True when a reply ends the
-// walk (glibc keeps one good reply of a pair and gives up on the other).
-static bool ask(Channels& c, const Config& conf, size_t s, const Bytes* queries,
-                Reply* replies, size_t n) {
-  ares_channel ch = server_channel(c, s);
+enum class Outcome : uint8_t { next_server, answered, truncated };
+
+// One step of the walk: every query to server s. Answered when a reply ends
+// the walk (glibc keeps one good reply of a pair and gives up on the other).
+static Outcome ask(Channels& c, const Config& conf, size_t s, Verdict verdict,
+                   const Bytes* queries, Reply* replies, size_t n) {
+  bool tcp = verdict == Verdict::glibc_tcp;
+  ares_channel ch = server_channel(c, s, tcp);
   if (!ch) {
     for (size_t i = 0; i < n; i++) replies[i].status = Reply::error;
-    return false;
+    return Outcome::next_server;
   }
   Pending p[2];
   for (size_t i = 0; i < n; i++) p[i] = Pending{&c, &replies[i], i, uint8_t(s), nullptr};
   bool reopen = conf.opt.single_request_reopen;
-  Verdict verdict = conf.dialect == Dialect::musl ? Verdict::musl
-                    : conf.opt.use_vc                ? Verdict::glibc_tcp
-                                                     : Verdict::glibc_udp;
-  if (n == 1 || !(conf.opt.single_request || reopen)) {
-    send_and_wait(ch, queries, p, n, verdict);
+  bool truncated;
+  if (n == 1 || tcp || !(conf.opt.single_request || reopen)) {  // send_vc writes both
+    truncated = send_and_wait(ch, queries, p, n, verdict);
   } else {
     // glibc sends the second query only once the first is answered.
-    send_and_wait(ch, queries, p, 1, verdict);
-    if (replies[0].status == Reply::ok) {
-      if (reopen) close_sockets(c, s, false);
-      send_and_wait(ch, queries + 1, p + 1, 1, verdict);
+    truncated = send_and_wait(ch, queries, p, 1, verdict);
+    if (replies[0].status == Reply::ok && !truncated) {
+      if (reopen) close_sockets(c, s, tcp, false);
+      truncated = send_and_wait(ch, queries + 1, p + 1, 1, verdict);
     }
   }
-  close_sockets(c, s, every_reply_came(replies, n));
+  close_sockets(c, s, tcp, !truncated && every_reply_came(replies, n));
+  if (truncated) return Outcome::truncated;
   for (size_t i = 0; i < n; i++)
-    if (replies[i].status == Reply::ok) return true;
-  return false;
+    if (replies[i].status == Reply::ok) return Outcome::answered;
+  return Outcome::next_server;
 }
 
 // glibc's rotate: a process-wide counter that starts at a random server.
@@ -176,12 +191,26 @@ void exchange(const Config& conf, const Bytes* queries, Reply* replies, size_t n
     for (size_t i = 0; i < n; i++) replies[i].status = Reply::error;
     return;
   }
+  Verdict verdict = conf.dialect == Dialect::musl ? Verdict::musl
+                    : conf.opt.use_vc                ? Verdict::glibc_tcp
+                                                     : Verdict::glibc_udp;
   // Over TCP (use-vc) glibc makes one pass over the servers.
-  unsigned attempts = conf.opt.use_vc ? 1 : conf.opt.attempts;
+  unsigned attempts = verdict == Verdict::glibc_tcp ? 1 : conf.opt.attempts;
   size_t first = conf.opt.rotate && count > 1 ? first_server(count) : 0;
   for (unsigned a = 0; a < attempts; a++)
-    for (size_t k = 0; k < count; k++)
-      if (ask(*c, conf, (first + k) % count, queries, replies, n)) return;
+    for (size_t k = 0; k < count; k++) {
+      size_t s = (first + k) % count;
+      Outcome o = ask(*c, conf, s, verdict, queries, replies, n);
+      if (o == Outcome::truncated) {
+        // The step again over TCP, both queries, and use-vc for the rest
+        // of this pass: glibc's send_dg sets v_circuit.
+        verdict = Verdict::glibc_tcp;
+        attempts = a + 1;
+        for (size_t i = 0; i < n; i++) replies[i] = Reply{};
+        o = ask(*c, conf, s, verdict, queries, replies, n);
+      }
+      if (o == Outcome::answered) return;
+    }
 }
 
 }  // namespace rk8s

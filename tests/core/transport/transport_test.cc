@@ -393,6 +393,25 @@ TEST(Transport, TruncatedUdpReplyIsAskedAgainOverTcp) {
   EXPECT_TRUE(seen[1].tcp);
 }
 
+// glibc's send_dg stops at a truncated reply and sends both queries again
+// over TCP, where every rcode is taken: the pair's SERVFAIL comes over TCP.
+TEST(Transport, GlibcSendsThePairAgainOverTcpAfterATruncatedReply) {
+  Responder s(2, [](const Seen& q) {
+    bool aaaa = q.bytes[q.bytes.size() - 3] == kAAAA;
+    if (!aaaa) return std::vector<std::string>{reply(q.bytes, 2)};
+    return std::vector<std::string>{q.tcp ? reply(q.bytes, 0, {0x02020202})
+                                          : reply(q.bytes, 0, {}, /*TC=*/0x02)};
+  });
+  Exchange e(config({2}));
+  ASSERT_EQ(e.r[0].status, Reply::ok);
+  EXPECT_EQ(e.r[0].msg[3] & 0x0f, 2);
+  ASSERT_EQ(e.r[1].status, Reply::ok);
+  EXPECT_EQ(first_a(e.r[1]), 0x02020202u);
+  size_t tcp = 0;
+  for (const Seen& q : s.seen()) tcp += q.tcp;
+  EXPECT_EQ(tcp, 2u);
+}
+
 TEST(Transport, UdpReplyOver512BytesIsAskedAgainOverTcp) {
   Responder s(2, [](const Seen& q) {
     std::vector<uint32_t> many(40, q.tcp ? 0x03030303 : 0x04040404);
@@ -511,7 +530,7 @@ TEST(Transport, CaresReadsNoConfigurationAndIgnoresTheEnvironment) {
   Config c = config({77}, /*timeout=*/3);
   Channels* chs = thread_channels(c);
   ASSERT_NE(chs, nullptr);
-  ares_channel ch = server_channel(*chs, 0);
+  ares_channel ch = server_channel(*chs, 0, false);
   ASSERT_NE(ch, nullptr);
   unsetenv("LOCALDOMAIN");
   unsetenv("RES_OPTIONS");
