@@ -135,7 +135,9 @@ Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
       }
       if (index > 0)  // the synthesized CNAME is not the candidate's answer
         for (size_t q = 0; q < r.nq; q++) r.answer[q].ancount -= r.answer[q].ancount > 0;
-      if (musl || positive(r)) {
+      // A server that honoured PAST_NODATA matched a candidate with answers,
+      // even where none reached us (a BOTH reply carries AAAA records only).
+      if (musl || (first.flags & autopath::kFlagPastNodata) || positive(r)) {
         walk.collect(at, r);
         return kDone;
       }
