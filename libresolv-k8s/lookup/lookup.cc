@@ -231,12 +231,19 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
   // one that rejected the option): final when positive, else the walk goes
   // on after it.
   if (rejected == 0) remember_from(conf, r, Support::no);
-  out.classic_queries += uint16_t(r.nq);
-  if (both) {
-    ClassicWalk aaaa_walk(conf, plan, qtypes + 1, 1, exchange, out);
-    CandidateReplies aaaa;
-    aaaa_walk.query(start, aaaa);
-    add_second(r, aaaa);
+  if (both && r.answer_ok[0] && r.reply[0].status != Reply::ok) {
+    // A half that came back failed decides with the other (glibc's pair:
+    // REFUSED next to NODATA, SERVFAIL next to a truncated reply): the
+    // pair afresh. Not after a timeout, which would only be waited again.
+    walk.query(start, r);
+  } else {
+    out.classic_queries += uint16_t(r.nq);
+    if (both) {
+      ClassicWalk aaaa_walk(conf, plan, qtypes + 1, 1, exchange, out);
+      CandidateReplies aaaa;
+      aaaa_walk.query(start, aaaa);
+      add_second(r, aaaa);
+    }
   }
   walk.resume(start, r);
   return kDone;
