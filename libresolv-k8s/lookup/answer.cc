@@ -114,9 +114,15 @@ bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name
   while (reader.record(r)) {
     Bytes rdata = reader.rdata(r);
     if (r.section == dns::kAnswer) answers++;
+    // musl's __dns_parse hands on a type's low byte only, and stops at an
+    // address of the wrong size.
+    uint16_t type = dialect == Dialect::musl ? r.type & 0xff : r.type;
+    if (dialect == Dialect::musl && r.section == dns::kAnswer &&
+        ((type == dns::kTypeA && rdata.size != 4) || (type == dns::kTypeAAAA && rdata.size != 16)))
+      parse_answers = false;
     if (r.section == dns::kAnswer && parse_answers) {
       if (in_class_only && r.klass != dns::kClassIN) continue;
-      if (r.type == dns::kTypeCNAME) {
+      if (type == dns::kTypeCNAME) {
         size_t off = r.rdata_off;
         dns::Name target;
         if (!reader.name_at(off, target)) {
@@ -135,7 +141,7 @@ bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name
       IpAddr a;
       bool wanted = dialect == Dialect::musl ||
                     (qname_ok && r.type == qtype && dns::name_equal(r.name, expected));
-      if (!wanted || !address_of(r.type, rdata, a)) continue;
+      if (!wanted || !address_of(type, rdata, a)) continue;
       if (out.addrs.count == address_cap) {
         out.overflow = dialect == Dialect::glibc;
         continue;

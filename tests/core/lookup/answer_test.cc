@@ -1,0 +1,49 @@
+// read_answer on hand-made replies: what each libc's reader takes from an
+// answer section.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "lookup/answer.h"
+
+namespace rk8s {
+namespace {
+
+// A reply to "web A" whose answer section is `records`, each given as
+// (type, rdata) with the question's name as owner.
+std::string reply(std::initializer_list<std::pair<uint16_t, std::string>> records) {
+  std::string m = {0, 1, char(0x81), char(0x80), 0, 1, 0, char(records.size()), 0, 0, 0, 0};
+  m += std::string("\3web\0\0\1\0\1", 9);
+  for (const auto& [type, rdata] : records) {
+    m += {char(0xc0), 12, char(type >> 8), char(type), 0, 1, 0, 0, 0, 60, 0, char(rdata.size())};
+    m += rdata;
+  }
+  return m;
+}
+
+Answer read(Dialect dialect, const std::string& msg) {
+  dns::Name web;
+  EXPECT_TRUE(dns::name_from_text(Str{"web", 3}, web));
+  Answer a;
+  EXPECT_TRUE(read_answer(dialect, false, Bytes{(const uint8_t*)msg.data(), msg.size()}, web,
+                          dns::kTypeA, 0, nullptr, a));
+  return a;
+}
+
+const std::string kTen = {10, 0, 0, 1};
+const std::string kEleven = {11, 0, 0, 1};
+
+TEST(Answer, MuslReadsATypeByItsLowByte) {
+  std::string msg = reply({{0xff01, kTen}});
+  EXPECT_EQ(read(Dialect::musl, msg).addrs.count, 1u);
+  EXPECT_EQ(read(Dialect::glibc, msg).addrs.count, 0u);
+}
+
+TEST(Answer, MuslStopsAtAnAddressOfTheWrongSize) {
+  std::string msg = reply({{dns::kTypeA, kTen}, {dns::kTypeA, kTen + "x"}, {dns::kTypeA, kEleven}});
+  EXPECT_EQ(read(Dialect::musl, msg).addrs.count, 1u);
+  EXPECT_EQ(read(Dialect::glibc, msg).addrs.count, 2u);
+}
+
+}  // namespace
+}  // namespace rk8s
