@@ -231,10 +231,11 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
   // one that rejected the option): final when positive, else the walk goes
   // on after it.
   if (rejected == 0) remember_from(conf, r, Support::no);
-  if (both && r.answer_ok[0] && r.reply[0].status != Reply::ok) {
-    // A half that came back failed decides with the other (glibc's pair:
-    // REFUSED next to NODATA, SERVFAIL next to a truncated reply): the
-    // pair afresh. Not after a timeout, which would only be waited again.
+  // A plain answer to BOTH is the A half alone, but glibc judges a candidate
+  // by its pair (a failed or truncated half decides with the other): the
+  // pair afresh. Once for a server that lost support (now remembered);
+  // a rejecting server's A half stands unless it failed.
+  if (both && r.answer_ok[0] && (rejected == 0 || r.reply[0].status != Reply::ok)) {
     walk.query(start, r);
   } else {
     out.classic_queries += uint16_t(r.nq);
