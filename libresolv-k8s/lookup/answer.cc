@@ -79,6 +79,45 @@ void AliasNames::drop_first() {
   host_name >>= 1;
 }
 
+// musl's __dns_parse with dns_parse_callback: owner names are skipped by
+// musl's rule, never read (bytes 1-127, then a terminator or a pointer's two
+// bytes); a record's type is its low byte; the walk ends at the first record
+// musl refuses.
+bool read_musl_answers(Bytes msg, Answer& out) {
+  const uint8_t* m = msg.data;
+  size_t size = msg.size;
+  if (size < dns::kHeaderSize) return true;
+  uint32_t qdcount = load16(m + 4), ancount = load16(m + 6);
+  if ((m[3] & 15) || qdcount + ancount > 64) return true;
+  size_t p = dns::kHeaderSize;
+  for (uint32_t i = 0; i < qdcount + ancount; i++) {
+    while (p < size && m[p] - 1u < 127) p++;
+    if (p + 6 > size || m[p] > 193 || (m[p] == 193 && m[p + 1] == 255)) return true;
+    p += m[p] ? 2 : 1;
+    if (i < qdcount) {
+      p += 4;
+      continue;
+    }
+    if (p + 10 > size) return false;
+    uint8_t type = m[p + 1];
+    size_t rdata = p + 10, len = load16(m + p + 8);
+    if (p + len > size) return true;  // musl's bound, 10 bytes short
+    if (rdata + len > size) return false;
+    p = rdata + len;
+    if (out.addrs.count == kMuslMaxAddresses) return true;
+    IpAddr a;
+    if (type == dns::kTypeA || type == dns::kTypeAAAA) {
+      if (!address_of(type, Bytes{m + rdata, len}, a)) return true;
+      out.addrs.push(a);
+    } else if (type == dns::kTypeCNAME) {
+      dns::Name target;
+      if (dns::Reader(m, size).name_at(rdata, target) && musl_hostname_ok(target))
+        out.canon = target, out.has_canon = true;
+    }
+  }
+  return true;
+}
+
 bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name& qname,
                  uint16_t qtype, uint16_t option_code, const autopath::QueryOption* sent,
                  Answer& out) {
@@ -93,36 +132,26 @@ bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name
 
   // glibc follows the chain from the question: a CNAME (whatever its owner)
   // moves the expected owner; addresses must sit at the expected owner.
-  // musl takes every address record of the answer section and the last
-  // valid CNAME target as the canonical name.
+  // musl reads the answer section its own way (read_musl_answers); here it
+  // only follows the chain a BOTH reply's AAAA records hang from.
+  bool glibc = dialect == Dialect::glibc;
   FixedVec<dns::Name, kMaxChain> chain;
   chain.push(q.name);
   dns::Name expected = q.name;
   dns::Name alias = q.name;
   // glibc reads no address at all for a question name that is no host name.
-  bool qname_ok = dialect == Dialect::musl || glibc_hostname_ok(q.name);
-  bool alias_ok = dialect == Dialect::glibc && qname_ok;
-  size_t address_cap = dialect == Dialect::musl ? kMuslMaxAddresses : kMaxAddresses;
-  // musl's __dns_parse reads no record of a reply that is not NOERROR or
-  // counts more than 64 questions and answers.
-  bool parse_answers =
-      dialect == Dialect::glibc || (out.rcode == dns::kNoError && h.qdcount + h.ancount <= 64);
-  if (dialect == Dialect::glibc) out.aliases.add(q.name, qname_ok);
+  bool qname_ok = glibc_hostname_ok(q.name);
+  bool alias_ok = qname_ok;
+  if (glibc) out.aliases.add(q.name, qname_ok);
 
   dns::Record r;
   size_t answers = 0;
   while (reader.record(r)) {
     Bytes rdata = reader.rdata(r);
-    if (r.section == dns::kAnswer) answers++;
-    // musl's __dns_parse hands on a type's low byte only, and stops at an
-    // address of the wrong size.
-    uint16_t type = dialect == Dialect::musl ? r.type & 0xff : r.type;
-    if (dialect == Dialect::musl && r.section == dns::kAnswer &&
-        ((type == dns::kTypeA && rdata.size != 4) || (type == dns::kTypeAAAA && rdata.size != 16)))
-      parse_answers = false;
-    if (r.section == dns::kAnswer && parse_answers) {
+    if (r.section == dns::kAnswer) {
+      answers++;
       if (in_class_only && r.klass != dns::kClassIN) continue;
-      if (type == dns::kTypeCNAME) {
+      if (r.type == dns::kTypeCNAME) {
         size_t off = r.rdata_off;
         dns::Name target;
         if (!reader.name_at(off, target)) {
@@ -133,21 +162,21 @@ bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name
           out.qname_cname = target, out.has_qname_cname = true;
         expected = target;
         chain.push(target);
-        bool ok = dialect == Dialect::glibc ? glibc_hostname_ok(target) : musl_hostname_ok(target);
-        if (dialect == Dialect::glibc) out.aliases.add(target, ok);
+        if (!glibc) continue;
+        bool ok = glibc_hostname_ok(target);
+        out.aliases.add(target, ok);
         if (ok) alias = target, alias_ok = true;
         continue;
       }
       IpAddr a;
-      bool wanted = dialect == Dialect::musl ||
-                    (qname_ok && r.type == qtype && dns::name_equal(r.name, expected));
-      if (!wanted || !address_of(type, rdata, a)) continue;
-      if (out.addrs.count == address_cap) {
-        out.overflow = dialect == Dialect::glibc;
+      if (!glibc || !qname_ok || r.type != qtype || !dns::name_equal(r.name, expected) ||
+          !address_of(r.type, rdata, a))
+        continue;
+      if (out.addrs.count == kMaxAddresses) {
+        out.overflow = true;
         continue;
       }
-      if (dialect == Dialect::glibc && out.addrs.count == 0 && alias_ok)
-        out.canon = alias, out.has_canon = true;
+      if (out.addrs.count == 0 && alias_ok) out.canon = alias, out.has_canon = true;
       out.addrs.push(a);
     } else if (r.section == dns::kAdditional) {
       dns::Edns edns;
@@ -160,11 +189,14 @@ bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name
         out.both_aaaa.push(a);
     }
   }
+  if (!glibc) {
+    read_musl_answers(msg, out);
+    return true;
+  }
   if (!reader.ok() && answers < h.ancount) out.bad_answers = true;
-  // musl: the last valid CNAME target. glibc without addresses: where the
-  // chain ended (a BOTH reply's AAAA records sit there).
-  if (alias_ok && (dialect == Dialect::musl || out.addrs.count == 0))
-    out.canon = alias, out.has_canon = true;
+  // Without addresses, where the chain ended (a BOTH reply's AAAA records
+  // sit there).
+  if (alias_ok && out.addrs.count == 0) out.canon = alias, out.has_canon = true;
   return true;
 }
 

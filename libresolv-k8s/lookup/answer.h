@@ -37,8 +37,8 @@ struct Answer {
   autopath::ReplyOption option;
   AddressList both_aaaa;         // BOTH: AAAA records of the matched name (additional)
   AliasNames aliases;            // glibc only
-  bool bad_answers = false;      // the answer section broke off after `addrs`
-                                 // from it, musl those before the break
+  bool bad_answers = false;      // glibc: the answer section broke off after
+                                 // `addrs` from it
   bool has_qname_cname = false;  // the first answer is a CNAME at the question name
   dns::Name qname_cname;         // its target (autopath: the matched candidate)
 };
@@ -53,5 +53,10 @@ struct Answer {
 bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name& qname,
                  uint16_t qtype, uint16_t option_code, const autopath::QueryOption* sent,
                  Answer& out);
+
+// musl's own reading of `msg`'s answer section (__dns_parse): its addresses
+// and canonical name into `out`, whatever the owner names. False where musl
+// reads on past the end of `msg`, into stale bytes of its buffer; we stop.
+bool read_musl_answers(Bytes msg, Answer& out);
 
 }  // namespace rk8s

@@ -10,12 +10,14 @@ namespace rk8s {
 namespace {
 
 // A reply to "web A" whose answer section is `records`, each given as
-// (type, rdata) with the question's name as owner.
-std::string reply(std::initializer_list<std::pair<uint16_t, std::string>> records) {
+// (type, rdata) with `owner` (by default a pointer to the question's name).
+std::string reply(std::initializer_list<std::pair<uint16_t, std::string>> records,
+                  const std::string& owner = {char(0xc0), 12}) {
   std::string m = {0, 1, char(0x81), char(0x80), 0, 1, 0, char(records.size()), 0, 0, 0, 0};
   m += std::string("\3web\0\0\1\0\1", 9);
   for (const auto& [type, rdata] : records) {
-    m += {char(0xc0), 12, char(type >> 8), char(type), 0, 1, 0, 0, 0, 60, 0, char(rdata.size())};
+    m += owner;
+    m += {char(type >> 8), char(type), 0, 1, 0, 0, 0, 60, 0, char(rdata.size())};
     m += rdata;
   }
   return m;
@@ -43,6 +45,22 @@ TEST(Answer, MuslStopsAtAnAddressOfTheWrongSize) {
   std::string msg = reply({{dns::kTypeA, kTen}, {dns::kTypeA, kTen + "x"}, {dns::kTypeA, kEleven}});
   EXPECT_EQ(read(Dialect::musl, msg).addrs.count, 1u);
   EXPECT_EQ(read(Dialect::glibc, msg).addrs.count, 2u);
+}
+
+// musl skips an owner name without reading it: bytes 1-127, then a
+// terminator or any pointer up to 0xc1fe.
+TEST(Answer, MuslSkipsAnOwnerItCannotRead) {
+  for (const std::string& owner : {std::string{char(0xc0), char(0xff)},  // beyond the reply
+                                   std::string{char(0xc1), 0},           // beyond, too
+                                   std::string{char(0xc0), 21}}) {       // itself
+    std::string msg = reply({{dns::kTypeA, kTen}}, owner);
+    EXPECT_EQ(read(Dialect::musl, msg).addrs.count, 1u);
+    Answer glibc = read(Dialect::glibc, msg);
+    EXPECT_EQ(glibc.addrs.count, 0u);
+    EXPECT_TRUE(glibc.bad_answers);
+  }
+  std::string msg = reply({{dns::kTypeA, kTen}}, {char(0xc2), 12});
+  EXPECT_EQ(read(Dialect::musl, msg).addrs.count, 0u);
 }
 
 }  // namespace
