@@ -1,7 +1,5 @@
 #include "fuzz/diff/harness.h"
 
-#include "lookup/answer.h"
-
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
@@ -146,7 +144,7 @@ constexpr size_t kMaxSlot = 1500;  // every reply fits glibc's 2048-byte buffer
 
 Bytes slots;
 DnsInput* current_input;
-bool udp_big, udp_past_end;
+bool udp_big;
 
 // Slot `i`, or none (NXDOMAIN).
 bool find_slot(size_t i, Bytes& out) {
@@ -212,8 +210,6 @@ void answer_udp() {
   if (n <= 0) return;
   size_t len = answer_fn(Bytes{query, size_t(n)}, false, reply, sizeof reply);
   udp_big |= len > 512;
-  rk8s::Answer musl;
-  udp_past_end |= !rk8s::read_musl_answers(Bytes{reply, len < 512 ? len : 512}, musl);
   if (len) sendto(udp_fd, reply, len, 0, reinterpret_cast<sockaddr*>(&from), from_len);
 }
 
@@ -289,7 +285,7 @@ bool load_dns_input(Bytes data, DnsInput& out) {
 
   slots = Bytes{reinterpret_cast<const uint8_t*>(in.data), in.size};
   current_input = &out;
-  udp_big = udp_past_end = false;
+  udp_big = false;
   return true;
 }
 
@@ -337,7 +333,6 @@ size_t raw_answer(Bytes query, bool tcp, uint8_t* out, size_t cap) {
 }
 
 bool udp_over_512() { return udp_big; }
-bool udp_past_end_for_musl() { return udp_past_end; }
 
 void serve(AnswerFn answer) {
   answer_fn = answer;

@@ -92,9 +92,6 @@ size_t raw_answer(Bytes query, bool tcp, uint8_t* out, size_t cap);
 size_t slot_reply(const rk8s::dns::Name& name, uint16_t type, uint8_t* out, size_t cap);
 // Whether a UDP reply since the last load_dns_input was over 512 bytes.
 bool udp_over_512();
-// Whether one, as musl reads its first 512 bytes, had a record running past
-// its end (read_musl_answers).
-bool udp_past_end_for_musl();
 
 // Our getaddrinfo and freeaddrinfo, the whole pipeline with the real
 // transport; our_gai_rc is what the last call returned (kLetLibcAnswer: the
