@@ -1,6 +1,8 @@
 #include "transport/socket_pool.h"
 
 #include <ares.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -93,7 +95,14 @@ ares_socket_t open_socket(int domain, int type, int protocol, void* data) {
   // With socket functions set, c-ares leaves the socket's flags to us.
   int fd = socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, protocol);
   if (fd < 0) return ARES_SOCKET_BAD;
-  if (type != SOCK_DGRAM) return fd;
+  if (type != SOCK_DGRAM) {
+    // c-ares turns Nagle off only for sockets it opens itself: the A and
+    // AAAA queries of a pair are two writes, and the second must not wait
+    // for the ACK of the first.
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return fd;
+  }
   struct stat st{};
   ss.udp = fd;
   ss.connected = false;

@@ -1,12 +1,16 @@
 // exchange_tcp: a connection per loop and upstream, kept while it is used
 // and for a while after (CoreDNS keeps its pooled connections 10 s), with
-// every query in flight on it matched to its reply by ID and question.
+// every query in flight on it matched to its reply by ID and question. An
+// upstream may close a connection whenever it likes (RFC 7766 section 6.2.3):
+// the queries it leaves unanswered on one that had served go again, once,
+// on a new connection.
 #include <map>
 #include <memory>
 #include <string>
 
 #include "dns/wire.h"
 #include "server/forward/exchange.h"
+#include "server/net/socket.h"
 #include "server/net/tcp_message.h"
 #include "util/random.h"
 
@@ -19,15 +23,19 @@ class Connection;
 // The loop's connections, by upstream.
 thread_local std::map<std::string, std::shared_ptr<Connection>>* pool;
 
+void send_pooled(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
+                 ExchangeDone done, bool again);
+
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(Loop& loop, const Upstream& to) : loop_(loop), key_(to.text) {
+  Connection(Loop& loop, const Upstream& to) : loop_(loop), to_(to) {
     bev_ = bufferevent_socket_new(loop.base(), -1, BEV_OPT_CLOSE_ON_FREE);
     bufferevent_setcb(bev_, readable, nullptr, on_event, this);
     bufferevent_enable(bev_, EV_READ);
     sockaddr_in6 sa;
     socklen_t len = ip_to_sockaddr(to.address, to.port, &sa);
     if (bufferevent_socket_connect(bev_, reinterpret_cast<sockaddr*>(&sa), int(len)) != 0) broken_ = true;
+    else no_delay(bufferevent_getfd(bev_));
     idle_ = evtimer_new(loop.base(), on_idle, this);
   }
   ~Connection() {
@@ -36,7 +44,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
   bool broken() const { return broken_; }
 
-  void send(std::vector<uint8_t> query, unsigned timeout_ms, ExchangeDone done) {
+  // `again`: the query was left unanswered by a connection closed before.
+  void send(std::vector<uint8_t> query, unsigned timeout_ms, ExchangeDone done, bool again) {
     evtimer_del(idle_);
     // IDs are unique among the queries in flight on this connection.
     uint16_t id = load16(query.data());
@@ -45,6 +54,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     Pending& p = pending_[id];
     p.query = query;
     p.done = std::move(done);
+    p.timeout_ms = timeout_ms;
+    p.again = again;
     TimeoutArg* arg = new TimeoutArg{weak_from_this(), id};
     p.timer = evtimer_new(loop_.base(), on_timeout, arg);
     timeval tv{long(timeout_ms / 1000), long(timeout_ms % 1000) * 1000};
@@ -56,6 +67,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   struct Pending {
     std::vector<uint8_t> query;
     ExchangeDone done;
+    unsigned timeout_ms;
+    bool again;
     event* timer = nullptr;
   };
   struct TimeoutArg {
@@ -75,7 +88,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
                          Bytes{msg.data(), msg.size()}))
         continue;
       ExchangeResult r{ExchangeResult::ok, std::move(msg)};
-      self->complete(it->first, r);
+      self->served_ = true;
+      self->take(it->first).done(r);
     }
   }
 
@@ -86,9 +100,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   static void on_timeout(evutil_socket_t, short, void* arg) {
     std::unique_ptr<TimeoutArg> t(static_cast<TimeoutArg*>(arg));
-    if (auto self = t->conn.lock()) {
+    if (auto self = t->conn.lock(); self && self->pending_.count(t->id)) {
       ExchangeResult r{ExchangeResult::timeout, {}};
-      self->complete(t->id, r);
+      self->take(t->id).done(r);
     }
   }
 
@@ -96,9 +110,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     static_cast<Connection*>(arg)->forget();
   }
 
-  void complete(uint16_t id, ExchangeResult& r) {
+  // The query `id`, no longer in flight here; it must be.
+  Pending take(uint16_t id) {
     auto it = pending_.find(id);
-    if (it == pending_.end()) return;
     Pending p = std::move(it->second);
     pending_.erase(it);
     if (event_pending(p.timer, EV_TIMEOUT, nullptr)) {
@@ -110,38 +124,44 @@ class Connection : public std::enable_shared_from_this<Connection> {
       timeval tv{kIdleMs / 1000, 0};
       evtimer_add(idle_, &tv);
     }
-    p.done(r);
+    return p;
   }
 
-  // Closed or reset: every query in flight fails; the next one reconnects.
+  // Closed or reset: the next query reconnects. What was in flight goes
+  // again on a new connection if this one had served and it is the
+  // query's first; else it fails.
   void fail_all() {
     broken_ = true;
     auto self = shared_from_this();
     forget();
     while (!pending_.empty()) {
+      Pending p = take(pending_.begin()->first);
+      if (served_ && !p.again) {
+        send_pooled(loop_, to_, std::move(p.query), p.timeout_ms, std::move(p.done), true);
+        continue;
+      }
       ExchangeResult r{ExchangeResult::error, {}};
-      complete(pending_.begin()->first, r);
+      p.done(r);
     }
   }
 
   void forget() {
     if (!pool) return;
-    auto it = pool->find(key_);
+    auto it = pool->find(to_.text);
     if (it != pool->end() && it->second.get() == this) pool->erase(it);
   }
 
   Loop& loop_;
-  std::string key_;
+  Upstream to_;
   bufferevent* bev_;
   event* idle_;
   bool broken_ = false;
+  bool served_ = false;  // a reply came on it
   std::map<uint16_t, Pending> pending_;
 };
 
-}  // namespace
-
-void exchange_tcp(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
-                  ExchangeDone done) {
+void send_pooled(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
+                 ExchangeDone done, bool again) {
   if (!pool) pool = new std::map<std::string, std::shared_ptr<Connection>>;
   std::shared_ptr<Connection>& conn = (*pool)[to.text];
   if (!conn || conn->broken()) conn = std::make_shared<Connection>(loop, to);
@@ -151,7 +171,14 @@ void exchange_tcp(Loop& loop, const Upstream& to, std::vector<uint8_t> query, un
     ExchangeResult r{ExchangeResult::error, {}};
     return done(r);
   }
-  keep->send(std::move(query), timeout_ms, std::move(done));
+  keep->send(std::move(query), timeout_ms, std::move(done), again);
+}
+
+}  // namespace
+
+void exchange_tcp(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
+                  ExchangeDone done) {
+  send_pooled(loop, to, std::move(query), timeout_ms, std::move(done), false);
 }
 
 }  // namespace rk8s::server

@@ -1,6 +1,7 @@
 #include "server/net/socket.h"
 
 #include <arpa/inet.h>
+#include <netinet/tcp.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,7 +16,10 @@ int open_socket(const Endpoint& at, int type) {
   if (fd < 0) throw std::runtime_error("socket " + where + ": " + strerror(errno));
   int one = 1;
   setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
-  if (type == SOCK_STREAM) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (type == SOCK_STREAM) {
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    no_delay(fd);  // accepted connections inherit it
+  }
   if (at.addr.ss_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
   if (bind(fd, reinterpret_cast<const sockaddr*>(&at.addr), at.len) != 0 ||
       (type == SOCK_STREAM && listen(fd, 1024) != 0)) {
@@ -24,6 +28,11 @@ int open_socket(const Endpoint& at, int type) {
     throw std::runtime_error("bind " + where + ": " + why);
   }
   return fd;
+}
+
+void no_delay(int fd) {
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
 std::string address_text(const sockaddr_storage& addr) {

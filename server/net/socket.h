@@ -13,6 +13,11 @@ namespace rk8s::server {
 // std::runtime_error "bind ADDR:PORT/udp: reason".
 int open_socket(const Endpoint& at, int type);
 
+// TCP_NODELAY: DNS messages are small and a second one written before the
+// first is acknowledged must not wait for the ACK (Nagle), which the
+// peer's delayed ACK can hold back 40 ms.
+void no_delay(int fd);
+
 // 10.0.0.1:5353, [fd00::1]:53.
 std::string address_text(const sockaddr_storage& addr);
 

@@ -1,5 +1,7 @@
 #include "server/net/tcp_message.h"
 
+#include <algorithm>
+
 #include "util/base.h"
 
 namespace rk8s::server {
@@ -13,11 +15,14 @@ bool take_tcp_message(evbuffer* in, std::vector<uint8_t>& msg) {
   return true;
 }
 
+// One buffer, so one write: a length sent apart from its message is a
+// segment of its own, and a peer that reads one segment at a time waits
+// for the rest.
 void put_tcp_message(bufferevent* bev, const std::vector<uint8_t>& msg) {
-  uint8_t len[2];
-  store16(len, uint16_t(msg.size()));
-  bufferevent_write(bev, len, 2);
-  bufferevent_write(bev, msg.data(), msg.size());
+  std::vector<uint8_t> framed(2 + msg.size());
+  store16(framed.data(), uint16_t(msg.size()));
+  std::copy(msg.begin(), msg.end(), framed.begin() + 2);
+  bufferevent_write(bev, framed.data(), framed.size());
 }
 
 }  // namespace rk8s::server

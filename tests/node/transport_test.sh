@@ -3,7 +3,10 @@
 # cache (an answer too big for its clients' UDP, and one too big for its own
 # query upstream, retried over TCP); replies forged by a hostile upstream
 # (tests/faults/hostile.py: another port, another ID, another question before
-# the real reply) are never taken, nor cached.
+# the real reply) are never taken, nor cached. A slow TCP upstream that answers
+# one query at a time (tests/node/tcp_upstream.py) gets each message in one
+# piece, from the cache and from the shim, several in flight on one kept
+# connection, and a new connection after it closes one.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -12,10 +15,12 @@ mapfile -t huge < <(for i in $(seq 100); do echo "huge 300 IN A 198.18.0.$i"; do
 zone "$WORK/node.test.zone" node.test "${huge[@]}"
 "$NODE_ROOT/tests/faults/hostile.py" 127.0.0.66 "$WORK/hostile.log" -- sleep 600 &
 poll 10 dig +time=1 +tries=1 @127.0.0.66 ok.forged.test > /dev/null
+start slow "$NODE_ROOT/tests/node/tcp_upstream.py" 127.0.0.57 "$WORK/slow.log" 50
 cluster_dns 53
 cluster_dns 55
 external_dns --zone "$WORK/node.test.zone"
 cache_at cache 169.254.20.10 servers="[$CLUSTER_SERVER,
+  {name: slow, zones: [slow.test], forwardPlugin: {upstreams: [127.0.0.57], protocolStrategy: TCP}},
   {name: hostile, zones: [forged.test], forwardPlugin: {upstreams: [127.0.0.66]}},
   {name: hostile-tcp, zones: [forged-tcp.test], forwardPlugin: {upstreams: [127.0.0.66], protocolStrategy: TCP}}]"
 
@@ -50,4 +55,36 @@ out=$(q evil.example)
 check_match "the other question: asked upstream" "status: NXDOMAIN" "$out"
 check_match -v "the other question: not cached" "$spoofed" "$out"
 check "the other question: asked upstream" 1 "$(asked evil.example)"
+
+slow_answers="a.slow.test.: inet6 stream 6 fd00::7 0
+a.slow.test.: inet stream 6 10.7.7.7 0"
+check "slow TCP upstream, through the cache: the answers" "${slow_answers//a./b.}" \
+	"$(pod shop "$PROBE_GLIBC" -t stream b.slow.test.)"
+check "slow TCP upstream, through the cache with the shim: the answers" "${slow_answers//a./c.}" \
+	"$(pod shop env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" -t stream c.slow.test.)"
+for n in 1 2 3 4 5 6; do q "d$n.slow.test" > /dev/null; done
+# A connection per worker loop (one per core), kept for every query after.
+workers=$(nproc)
+accepted=$(logged "$WORK/slow.log" '^accept')
+check "slow TCP upstream: connections kept and reused" 0 "$((accepted > workers))" "$(cat "$WORK/slow.log")"
+check_match "slow TCP upstream: a query sent while another was in flight" "waiting=[1-9]" "$(cat "$WORK/slow.log")"
+check "slow TCP upstream: asked once a name and type" 10 "$(logged "$WORK/slow.log" '^query')"
+# slam.. closes a connection that has served under the query: it goes again
+# on a new one.
+out=$(for n in 1 2 3 4; do q "slam$n.slow.test"; done)
+check "an upstream that closes under queries: every one answered" 4 \
+	"$(grep -Ec '^slam[1-4]\.slow\.test\.\s+[0-9]+\s+IN\s+A\s+10\.7\.7\.7' <<<"$out")" "$out"
+check_match "an upstream that closes under queries: it did" "slammed" "$(cat "$WORK/slow.log")"
+accepted=$(logged "$WORK/slow.log" '^accept')
+# Each close.. name closes its connection after the reply: a query the cache
+# sends next on that loop needs a new one, and nothing fails for it.
+out=$(for n in 1 2 3 4 5 6; do q "close$n.slow.test"; done)
+check "an upstream that closes: every query answered" 6 "$(grep -Ec '^close[1-6]\.slow\.test\.\s+[0-9]+\s+IN\s+A\s+10\.7\.7\.7' <<<"$out")" "$out"
+check "an upstream that closes: new connections" 0 \
+	"$(($(logged "$WORK/slow.log" '^accept') < accepted + 6 - workers))" "$(cat "$WORK/slow.log")"
+# The shim's own TCP (use-vc): the A and AAAA queries on one connection.
+printf 'nameserver 127.0.0.57\noptions use-vc\n' > "$WORK/vc.conf"
+check "slow TCP upstream, the shim over TCP: the answers" "$slow_answers" \
+	"$(pod vc env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" -t stream a.slow.test.)"
+check "slow TCP upstream: every message in one piece" 0 "$(logged "$WORK/slow.log" '^split')"
 summary
