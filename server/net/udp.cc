@@ -4,12 +4,47 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <vector>
+
 #include "util/ip.h"
 
 namespace rk8s::server {
 namespace {
 
-constexpr int kBatch = 64;  // queries read per wakeup, for fairness between sockets
+// Queries read per wakeup (one recvmmsg), for fairness between sockets.
+constexpr int kBatch = 64;
+// Room for any query a client sends: the autopath option's payload is at
+// most 4096 bytes, and the rest of a query a few hundred.
+constexpr size_t kQueryMax = 8192;
+
+// The replies that are ready while a batch is served (cache hits, the
+// closed world) go out together in one sendmmsg; a later one (an upstream's)
+// is sent alone.
+struct ReplyBatch {
+  int fd;
+  std::vector<std::vector<uint8_t>> replies;
+  std::vector<sockaddr_storage> to;
+  std::vector<socklen_t> to_len;
+};
+thread_local ReplyBatch* batching;
+
+void send_batch(const ReplyBatch& b) {
+  mmsghdr msgs[kBatch]{};
+  iovec iov[kBatch];
+  size_t n = b.replies.size();
+  for (size_t i = 0; i < n; i++) {
+    iov[i] = {const_cast<uint8_t*>(b.replies[i].data()), b.replies[i].size()};
+    msgs[i].msg_hdr.msg_iov = &iov[i];
+    msgs[i].msg_hdr.msg_iovlen = 1;
+    msgs[i].msg_hdr.msg_name = const_cast<sockaddr_storage*>(&b.to[i]);
+    msgs[i].msg_hdr.msg_namelen = b.to_len[i];
+  }
+  // A datagram the kernel refuses is lost as sendto's would be; the rest go.
+  for (size_t sent = 0; sent < n;) {
+    int r = sendmmsg(b.fd, msgs + sent, unsigned(n - sent), 0);
+    sent += r > 0 ? size_t(r) : 1;
+  }
+}
 
 }  // namespace
 
@@ -44,17 +79,40 @@ bool UdpListener::idle() const {
 
 void UdpListener::readable(evutil_socket_t fd, short, void* arg) {
   UdpListener& self = *static_cast<UdpListener*>(arg);
-  static thread_local uint8_t buf[65535];
+  static thread_local uint8_t buf[kBatch][kQueryMax];
+  mmsghdr msgs[kBatch]{};
+  iovec iov[kBatch];
+  Client clients[kBatch];
   for (int i = 0; i < kBatch; i++) {
-    Client client{{}, false};
-    socklen_t len = sizeof client.addr;
-    ssize_t n = recvfrom(fd, buf, sizeof buf, 0, reinterpret_cast<sockaddr*>(&client.addr), &len);
-    if (n < 0) return;
-    self.serve_(Bytes{buf, size_t(n)}, client, [fd, client, len](std::vector<uint8_t>& reply) {
-      if (!reply.empty())
-        sendto(fd, reply.data(), reply.size(), 0, reinterpret_cast<const sockaddr*>(&client.addr), len);
+    iov[i] = {buf[i], kQueryMax};
+    msgs[i].msg_hdr.msg_iov = &iov[i];
+    msgs[i].msg_hdr.msg_iovlen = 1;
+    msgs[i].msg_hdr.msg_name = &clients[i].addr;
+    msgs[i].msg_hdr.msg_namelen = sizeof clients[i].addr;
+    clients[i].tcp = false;
+  }
+  int n = recvmmsg(fd, msgs, kBatch, MSG_DONTWAIT, nullptr);
+  if (n <= 0) return;
+  ReplyBatch batch{fd, {}, {}, {}};
+  batching = &batch;
+  for (int i = 0; i < n; i++) {
+    // A query cut to kQueryMax bytes is not one: nothing is served for it.
+    if (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) continue;
+    const Client& client = clients[i];
+    socklen_t len = msgs[i].msg_hdr.msg_namelen;
+    self.serve_(Bytes{buf[i], msgs[i].msg_len}, client, [fd, client, len](std::vector<uint8_t>& reply) {
+      if (reply.empty()) return;
+      if (batching && batching->fd == fd) {
+        batching->replies.push_back(std::move(reply));
+        batching->to.push_back(client.addr);
+        batching->to_len.push_back(len);
+        return;
+      }
+      sendto(fd, reply.data(), reply.size(), 0, reinterpret_cast<const sockaddr*>(&client.addr), len);
     });
   }
+  batching = nullptr;
+  send_batch(batch);
 }
 
 }  // namespace rk8s::server

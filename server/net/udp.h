@@ -1,5 +1,6 @@
-// A worker loop's UDP socket: queries read in batches, each reply sent
-// from the same socket when it is ready.
+// A worker loop's UDP socket: queries read in batches (recvmmsg), the
+// replies ready at once sent in one sendmmsg, a later one alone, all from
+// the same socket.
 #pragma once
 
 #include "server/net/loop.h"
