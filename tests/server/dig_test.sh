@@ -139,7 +139,10 @@ startup "unreadable file" "^resolv-k8s-server: /nonexistent.zone: No such file o
 # Another instance may share a port (SO_REUSEPORT); another program may not.
 python3 -c 'import socket, time; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.61", 53)); time.sleep(10)' &
 holder=$!
-sleep 0.3
+for _ in $(seq 100); do  # python may take a while to start on a busy machine
+	[[ -n $(ss -Hlun src 127.0.0.61:53) ]] && break
+	sleep 0.1
+done
 startup "port in use" "^resolv-k8s-server: bind 127.0.0.61:53/udp: Address already in use$" \
 	--listen 127.0.0.61:53
 kill $holder
