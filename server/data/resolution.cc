@@ -55,8 +55,11 @@ Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
   Name name = qname;
   for (int hop = 0; hop <= kMaxChain; ++hop) {
     const Zone* zone = store.zone_of(name);
+    // A chain that leaves the data ends with its last CNAME, NOERROR, as an
+    // authoritative server answers (RFC 1034 4.3.2 step 3a): cluster DNS
+    // hands an ExternalName's target to whoever resolves for the client.
     if (!zone) {
-      res.rcode = dns::kNxDomain;
+      if (hop == 0) res.rcode = dns::kNxDomain;
       return res;
     }
     if (hop == 0) res.authoritative = true;
