@@ -1,5 +1,7 @@
 #include "server/answer/router.h"
 
+#include "server/answer/completion.h"
+
 namespace rk8s::server {
 
 bool Router::add(const Name& zone, Source* source) {
@@ -17,7 +19,13 @@ Source* Router::route(const Name& name) const {
 }
 
 void resolve_routed(const Router& router, const Ask& ask, Resolved done) {
-  if (Source* source = router.route(ask.name)) return source->resolve(ask, std::move(done));
+  if (Source* source = router.route(ask.name)) {
+    return source->resolve(ask, [&router, ask, done = std::move(done)](const Resolution* res) {
+      Name target;
+      if (res && dangling(ask, *res, target)) return complete_chain(router, ask, *res, target, done);
+      done(res);
+    });
+  }
   Resolution refused;
   refused.rcode = dns::kRefused;
   done(&refused);

@@ -26,7 +26,8 @@ class Router {
   Source* fallback_ = nullptr;
 };
 
-// Resolves through the router; a name no source takes is REFUSED.
+// Resolves through the router, an upstream's CNAME chain completed
+// (completion.h); a name no source takes is REFUSED.
 void resolve_routed(const Router& router, const Ask& ask, Resolved done);
 
 }  // namespace rk8s::server

@@ -72,7 +72,6 @@ done <<'END'
 53 web.shop.svc.cluster.local A
 53 web.shop.svc.cluster.local AAAA
 53 db.shop.svc.cluster.local A
-53 payments.shop.svc.cluster.local A
 53 nope.shop.svc.cluster.local A
 53 shop.svc.cluster.local A
 53 _http._tcp.web.shop.svc.cluster.local SRV
@@ -88,4 +87,25 @@ done <<'END'
 54 google.com.corp.example A
 54 b.three.example.org A
 END
+
+# ExternalName Services: cluster DNS answers the bare CNAME (as CoreDNS does
+# for a target outside its zones); the cache completes the chain through the
+# target's own upstream, as unbound does, and keeps each link by its TTL
+# (the earlier lookups of payments asked them already).
+upstream_asks() { cat "$WORK/dns53.log" "$WORK/dns55.log" "$WORK/dns54.log" | grep -ci "^[^ ]* $1\. "; }
+bare=$(ask 127.0.0.53 +noall +comments +answer payments.shop.svc.cluster.local A | records)
+check_match "cluster DNS: payments is the bare CNAME" \
+	"^NOERROR,.payments\.shop\.svc\.cluster\.local\.\s+IN\s+CNAME\s+payments\.example\.com\.\s*$" "$bare"
+target=$(ask 127.0.0.54 +noall +answer payments.example.com A | records)
+asks() { echo "$(upstream_asks payments.shop.svc.cluster.local) $(upstream_asks payments.example.com)"; }
+for pass in asked cached; do
+	check "payments.shop.svc.cluster.local A ($pass): the chain completed" "$bare
+$target" "$(q +noall +comments +answer payments.shop.svc.cluster.local A | records)"
+	[[ $pass == asked ]] && before=$(asks)
+done
+check_match "payments.example.com: the target's link cached on its own" "192\.0\.2\.50" "$(q payments.example.com A)"
+check "payments: no link asked upstream again" "$before" "$(asks)"
+check_match "legacy.default: a target that exists nowhere is NXDOMAIN, the CNAME kept" \
+	"status: NXDOMAIN.*legacy\.default\.svc\.cluster\.local\.\s+[0-9]+\s+IN\s+CNAME\s+legacy\.example\.net\." \
+	"$(q legacy.default.svc.cluster.local A)"
 summary
