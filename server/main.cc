@@ -1,11 +1,13 @@
 // resolv-k8s-server: the companion DNS server and node-local cache
 // (server/README.md).
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <memory>
 #include <mutex>
 #include <thread>
 
+#include "server/answer/packet_cache.h"
 #include "server/answer/runtime.h"
 #include "server/config/flags.h"
 #include "server/metrics/cache_metrics.h"
@@ -28,19 +30,23 @@ void say(const std::string& what) { fprintf(stderr, "resolv-k8s-server: %s\n", w
 // The runtime queries start with; SIGHUP replaces it.
 class Current {
  public:
-  explicit Current(std::shared_ptr<const Runtime> rt) : rt_(std::move(rt)) {}
+  explicit Current(std::shared_ptr<const Runtime> rt) { set(std::move(rt)); }
   std::shared_ptr<const Runtime> get() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return rt_;
   }
   void set(std::shared_ptr<const Runtime> rt) {
     std::lock_guard<std::mutex> lock(mutex_);
+    generation_ = rt->generation();
     rt_.swap(rt);
   }
+  // Its Runtime::generation, without the lock.
+  uint64_t generation() const { return generation_; }
 
  private:
   mutable std::mutex mutex_;
   std::shared_ptr<const Runtime> rt_;
+  std::atomic<uint64_t> generation_{0};
 };
 
 struct Signal {
@@ -69,13 +75,28 @@ int run(int argc, char** argv) {
   static Metrics metrics;
   std::atomic<size_t> answering{0};
   unsigned delay_ms = config.delay_ms;
+  // Delayed replies are all served the long way.
+  PacketCache packets(delay_ms ? 0 : config.cache.capacity);
+  ServeAtOnce at_once = [&](rk8s::Bytes query, const Client& client, std::vector<uint8_t>& reply) {
+    QueryInfo info;
+    if (!packets.find(query, current.generation(), PacketCache::Clock::now(), reply, info)) return false;
+    metrics.count(info);
+    if (log) log->write(address_text(client.addr), info);
+    return true;
+  };
   Serve serve = [&](rk8s::Bytes query, const Client& client, Answer answer) {
     std::shared_ptr<const Runtime> rt = current.get();
     answering++;
+    std::string asked;  // the query outlives its buffer only here
+    if (!client.tcp) asked.assign(reinterpret_cast<const char*>(query.data), query.size);
     handle_query(rt->handler(), query, client.tcp,
-                 [&, rt, client, answer](std::vector<uint8_t>& reply, const QueryInfo& info) {
+                 [&, rt, client, answer, asked = std::move(asked)](std::vector<uint8_t>& reply,
+                                                                   const QueryInfo& info) {
                    metrics.count(info);
                    if (log) log->write(address_text(client.addr), info);
+                   if (!client.tcp)
+                     packets.insert(rk8s::Bytes{reinterpret_cast<const uint8_t*>(asked.data()), asked.size()},
+                                    rt->generation(), reply, info, PacketCache::Clock::now());
                    if (!delay_ms) {
                      answer(reply);
                      answering--;
@@ -88,7 +109,7 @@ int run(int argc, char** argv) {
                  });
   };
   size_t threads = std::max(1u, std::thread::hardware_concurrency());
-  Workers workers(threads, config.listen, serve,
+  Workers workers(threads, config.listen, at_once, serve,
                   TcpLimits{config.limits.max_tcp_clients, config.limits.tcp_idle_seconds});
 
   Loop main_loop;
@@ -96,7 +117,7 @@ int run(int argc, char** argv) {
                   HttpHandlers{[&] { return current.get()->ready(); },
                                [&] {
                                  return metrics.render() + forward_metrics.render() +
-                                        render_cache_metrics(cache.counters());
+                                        render_cache_metrics(cache.counters(), packets.hits());
                                }});
   Signal hup{nullptr, [&] {
                try {

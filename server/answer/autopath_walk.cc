@@ -76,6 +76,9 @@ class Walker : public std::enable_shared_from_this<Walker> {
     }
   }
 
+  // An answer the walk's outcome depends on.
+  void use(const Resolution& res) { w_.kept = std::min(w_.kept, res.kept); }
+
   bool matches(const Resolution& res) const {
     return stop_on_exists_ ? res.exists() : past_nodata_ ? positive(res) : res.has_data;
   }
@@ -88,6 +91,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
       Candidate& c = candidates_[next_];
       w_.walked++;
       if (c.dropped) return rejected();
+      use(c.res);
       if (c.index == 0) own_ = c.res;
       if (failed(c.res)) return servfail_seen();
       if (matches(c.res)) {
@@ -114,6 +118,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
       self->waiting_ = false;
       Candidate& cand = self->candidates_[self->next_];
       if (!res) return self->rejected();
+      self->use(*res);
       if (failed(*res)) return self->servfail_seen();
       if (self->past_nodata_ ? positive(*res) : res->has_data) return self->match(cand, res);
       self->skip(cand, res->exists());
@@ -154,6 +159,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
   // BOTH is honoured with an AAAA answer; a failed one leaves AAAA to the
   // client, which asks and learns of the failure.
   void both(const Resolution& aaaa) {
+    use(aaaa);
     if (!failed(aaaa)) {
       w_.option.flags |= autopath::kFlagBoth;
       w_.both = aaaa;

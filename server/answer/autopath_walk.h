@@ -19,6 +19,7 @@ struct AutopathWalk {
   std::optional<Rr> alias;        // MATCHED at i > 0: QNAME CNAME candidate_i
   Resolution both;                // BOTH: the matched name's AAAA records
   size_t walked = 0;              // candidates looked at
+  uint32_t kept = UINT32_MAX;     // the least Resolution::kept of every answer it used
 };
 
 // Calls `done` once, at once when every candidate resolves at once. REJECTED

@@ -1,5 +1,6 @@
 #include "server/answer/completion.h"
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 
@@ -13,6 +14,7 @@ class Chain : public std::enable_shared_from_this<Chain> {
   Chain(const Router& router, const Ask& ask, Resolved done) : router_(router), ask_(ask), done_(std::move(done)) {}
 
   void add_link(const Resolution& res) {
+    kept_ = std::min(kept_, res.kept);
     for (const RrRef& r : res.records) {
       records_.push_back(copy(res, r));
       links_ += r.rr->type == dns::kTypeCNAME;
@@ -64,6 +66,7 @@ class Chain : public std::enable_shared_from_this<Chain> {
     for (const RrRef& r : last.authority) out.authority.push_back(copy(last, r));
     for (const RrRef& r : last.additional) out.additional.push_back(copy(last, r));
     out.keep = held_;
+    out.kept = kept_;
     done_(&out);
   }
 
@@ -71,6 +74,7 @@ class Chain : public std::enable_shared_from_this<Chain> {
     Resolution out;
     out.rcode = dns::kServFail;
     out.recursive = true;
+    out.kept = 0;
     done_(&out);
   }
 
@@ -80,6 +84,7 @@ class Chain : public std::enable_shared_from_this<Chain> {
   std::shared_ptr<Held> held_ = std::make_shared<Held>();
   std::vector<RrRef> records_;
   int links_ = 0;
+  uint32_t kept_ = UINT32_MAX;
 };
 
 }  // namespace

@@ -28,6 +28,11 @@ struct QueryInfo {
   uint8_t rcode = 0;
   std::optional<autopath::ReplyOption> autopath;  // the reply option sent
   size_t walked = 0;
+  // For the packet cache: seconds this reply may answer the same query
+  // again (0: never), and whether its TTLs count down meanwhile (an
+  // upstream's answer) or stand (data).
+  uint32_t reusable = 0;
+  bool ttls_count_down = false;
 };
 
 // The reply, empty when none is sent (not a query, too short to answer, a

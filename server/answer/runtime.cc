@@ -1,5 +1,6 @@
 #include "server/answer/runtime.h"
 
+#include <atomic>
 #include <stdexcept>
 
 #include "server/answer/closed_world.h"
@@ -10,6 +11,8 @@ namespace rk8s::server {
 
 Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const Warn& warn)
     : config_(config) {
+  static std::atomic<uint64_t> made{0};
+  generation_ = ++made;
   auto add_forwarder = [&](const ForwardConfig& f) {
     auto forwarder = std::make_unique<Forwarder>(std::make_shared<Upstreams>(f, shared.metrics), shared);
     forwarders_.push_back(forwarder.get());

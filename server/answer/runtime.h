@@ -27,6 +27,9 @@ class Runtime {
   bool ready() const;
   // Names held by the closed worlds.
   size_t names() const;
+  // Distinct for every Runtime of the process: the packet cache keeps a
+  // reply for the one that made it.
+  uint64_t generation() const { return generation_; }
 
  private:
   ServerConfig config_;
@@ -35,6 +38,7 @@ class Runtime {
   std::vector<const ClosedWorld*> worlds_;
   Router router_;
   HandlerConfig handler_;
+  uint64_t generation_;
 };
 
 }  // namespace rk8s::server

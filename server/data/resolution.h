@@ -31,6 +31,11 @@ struct Resolution {
   uint32_t age = 0;
   bool stale = false;
   bool recursive = false;  // from an upstream: RA
+  // Seconds the same question is sure to get this same resolution again
+  // (the packet cache holds whole replies that long at most): what is left
+  // of a cached answer, 0 for one that was not kept or is stale, UINT32_MAX
+  // for data, which changes only with the configuration.
+  uint32_t kept = UINT32_MAX;
   std::shared_ptr<const void> keep;
 
   bool exists() const { return rcode == dns::kNoError; }

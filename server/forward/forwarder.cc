@@ -33,6 +33,7 @@ Resolution with_rcode(uint8_t rcode) {
   Resolution res;
   res.rcode = rcode;
   res.recursive = true;
+  res.kept = 0;
   return res;
 }
 
@@ -84,7 +85,7 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
     uint32_t ttl = cache_ttl(*answer, shared_.caps);
     shared_.cache.insert(key_, answer, ttl, Clock::now());
     if (names_nothing(*answer)) shared_.cache.insert(any_type(key_), answer, ttl, Clock::now());
-    land(resolution_of(answer, ask_.type, ttl ? ttl : UINT32_MAX, 0, false));
+    land(resolution_of(answer, ask_.type, ttl, 0, false));
   }
 
   // No upstream answered: what the cache still has, else SERVFAIL.
@@ -121,7 +122,8 @@ Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t ty
   // An extended rcode we cannot pass on (BADCOOKIE, ...) is a failure.
   res.rcode = answer->rcode > 15 ? uint8_t(dns::kServFail) : uint8_t(answer->rcode);
   res.recursive = true;
-  res.entry_ttl = ttl;
+  res.entry_ttl = ttl ? ttl : UINT32_MAX;
+  res.kept = stale || age >= ttl ? 0 : ttl - age;
   res.age = age;
   res.stale = stale;
   for (const CachedRecord& r : answer->records) {

@@ -43,8 +43,8 @@ class Forwarder : public Source {
 
 // The cache's key for a question.
 CacheKey cache_key(const Ask& ask);
-// The resolution of a cached answer for `type`, `age` seconds into its
-// `ttl`.
+// The resolution of an upstream's answer for `type`, `age` seconds into
+// the `ttl` the cache keeps it (0: not kept).
 Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t type, uint32_t ttl,
                          uint32_t age, bool stale);
 

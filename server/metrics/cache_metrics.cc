@@ -4,7 +4,7 @@
 
 namespace rk8s::server {
 
-std::string render_cache_metrics(const CacheCounters& c) {
+std::string render_cache_metrics(const CacheCounters& c, uint64_t packet_hits) {
   struct Counter {
     const char* name;
     const char* type;
@@ -17,6 +17,8 @@ std::string render_cache_metrics(const CacheCounters& c) {
       {"cache_misses_total", "counter", "Questions the cache could not answer.", c.misses},
       {"cache_evictions_total", "counter", "Answers dropped for room.", c.evictions},
       {"cache_served_stale_total", "counter", "Expired answers served (RFC 8767).", c.stale_served},
+      {"cache_packet_hits_total", "counter", "Queries answered with a whole reply kept from before.",
+       packet_hits},
   };
   std::string out;
   for (const Counter& f : families) out += family(f.name, f.type, f.help) + sample(f.name, "", f.value);

@@ -7,6 +7,7 @@
 
 namespace rk8s::server {
 
-std::string render_cache_metrics(const CacheCounters& c);
+// `packet_hits`: queries answered with a whole reply kept (PacketCache).
+std::string render_cache_metrics(const CacheCounters& c, uint64_t packet_hits);
 
 }  // namespace rk8s::server

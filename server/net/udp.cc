@@ -17,38 +17,48 @@ constexpr int kBatch = 64;
 // most 4096 bytes, and the rest of a query a few hundred.
 constexpr size_t kQueryMax = 8192;
 
-// The replies that are ready while a batch is served (cache hits, the
-// closed world) go out together in one sendmmsg; a later one (an upstream's)
-// is sent alone.
+// The replies that are ready while a batch is served (the packet cache,
+// the cache, the closed world) go out together in one sendmmsg; a later
+// one (an upstream's) is sent alone. The slots keep their buffers from one
+// batch to the next.
 struct ReplyBatch {
-  int fd;
-  std::vector<std::vector<uint8_t>> replies;
-  std::vector<sockaddr_storage> to;
-  std::vector<socklen_t> to_len;
-};
-thread_local ReplyBatch* batching;
+  int fd = -1;  // while a batch is served
+  size_t count = 0;
+  std::vector<uint8_t> replies[kBatch];
+  sockaddr_storage to[kBatch];
+  socklen_t to_len[kBatch];
 
-void send_batch(const ReplyBatch& b) {
-  mmsghdr msgs[kBatch]{};
-  iovec iov[kBatch];
-  size_t n = b.replies.size();
-  for (size_t i = 0; i < n; i++) {
-    iov[i] = {const_cast<uint8_t*>(b.replies[i].data()), b.replies[i].size()};
-    msgs[i].msg_hdr.msg_iov = &iov[i];
-    msgs[i].msg_hdr.msg_iovlen = 1;
-    msgs[i].msg_hdr.msg_name = const_cast<sockaddr_storage*>(&b.to[i]);
-    msgs[i].msg_hdr.msg_namelen = b.to_len[i];
+  std::vector<uint8_t>& slot(const sockaddr_storage& addr, socklen_t len) {
+    to[count] = addr;
+    to_len[count] = len;
+    return replies[count];
   }
-  // A datagram the kernel refuses is lost as sendto's would be; the rest go.
-  for (size_t sent = 0; sent < n;) {
-    int r = sendmmsg(b.fd, msgs + sent, unsigned(n - sent), 0);
-    sent += r > 0 ? size_t(r) : 1;
+
+  void send() {
+    mmsghdr msgs[kBatch]{};
+    iovec iov[kBatch];
+    for (size_t i = 0; i < count; i++) {
+      iov[i] = {replies[i].data(), replies[i].size()};
+      msgs[i].msg_hdr.msg_iov = &iov[i];
+      msgs[i].msg_hdr.msg_iovlen = 1;
+      msgs[i].msg_hdr.msg_name = &to[i];
+      msgs[i].msg_hdr.msg_namelen = to_len[i];
+    }
+    // A datagram the kernel refuses is lost as sendto's would be; the rest go.
+    for (size_t sent = 0; sent < count;) {
+      int r = sendmmsg(fd, msgs + sent, unsigned(count - sent), 0);
+      sent += r > 0 ? size_t(r) : 1;
+    }
+    count = 0;
+    fd = -1;
   }
-}
+};
+thread_local ReplyBatch batch;
 
 }  // namespace
 
-UdpListener::UdpListener(Loop& loop, int fd, Serve serve) : fd_(fd), serve_(std::move(serve)) {
+UdpListener::UdpListener(Loop& loop, int fd, ServeAtOnce at_once, Serve serve)
+    : fd_(fd), at_once_(std::move(at_once)), serve_(std::move(serve)) {
   read_ = event_new(loop.base(), fd, EV_READ | EV_PERSIST, readable, this);
   event_add(read_, nullptr);
 }
@@ -93,26 +103,28 @@ void UdpListener::readable(evutil_socket_t fd, short, void* arg) {
   }
   int n = recvmmsg(fd, msgs, kBatch, MSG_DONTWAIT, nullptr);
   if (n <= 0) return;
-  ReplyBatch batch{fd, {}, {}, {}};
-  batching = &batch;
+  batch.fd = fd;
   for (int i = 0; i < n; i++) {
     // A query cut to kQueryMax bytes is not one: nothing is served for it.
     if (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) continue;
     const Client& client = clients[i];
     socklen_t len = msgs[i].msg_hdr.msg_namelen;
-    self.serve_(Bytes{buf[i], msgs[i].msg_len}, client, [fd, client, len](std::vector<uint8_t>& reply) {
+    Bytes query{buf[i], msgs[i].msg_len};
+    if (self.at_once_ && self.at_once_(query, client, batch.slot(client.addr, len))) {
+      batch.count++;
+      continue;
+    }
+    self.serve_(query, client, [fd, client, len](std::vector<uint8_t>& reply) {
       if (reply.empty()) return;
-      if (batching && batching->fd == fd) {
-        batching->replies.push_back(std::move(reply));
-        batching->to.push_back(client.addr);
-        batching->to_len.push_back(len);
+      if (batch.fd == fd) {
+        batch.slot(client.addr, len).swap(reply);
+        batch.count++;
         return;
       }
       sendto(fd, reply.data(), reply.size(), 0, reinterpret_cast<const sockaddr*>(&client.addr), len);
     });
   }
-  batching = nullptr;
-  send_batch(batch);
+  batch.send();
 }
 
 }  // namespace rk8s::server

@@ -10,7 +10,7 @@ namespace rk8s::server {
 
 class UdpListener {
  public:
-  UdpListener(Loop& loop, int fd, Serve serve);
+  UdpListener(Loop& loop, int fd, ServeAtOnce at_once, Serve serve);
   ~UdpListener();
   UdpListener(const UdpListener&) = delete;
   UdpListener& operator=(const UdpListener&) = delete;
@@ -27,6 +27,7 @@ class UdpListener {
   static void readable(evutil_socket_t fd, short, void* arg);
 
   int fd_;
+  ServeAtOnce at_once_;
   Serve serve_;
   event* read_;
 };

@@ -4,12 +4,13 @@
 
 namespace rk8s::server {
 
-Workers::Workers(size_t count, const std::vector<Endpoint>& listen, const Serve& serve,
+Workers::Workers(size_t count, const std::vector<Endpoint>& listen, const ServeAtOnce& at_once,
+                 const Serve& serve,
                  const TcpLimits& limits) {
   for (size_t i = 0; i < count; i++) {
     auto w = std::make_unique<Worker>();
     for (const Endpoint& e : listen) {
-      w->udp.push_back(std::make_unique<UdpListener>(w->loop, open_socket(e, SOCK_DGRAM), serve));
+      w->udp.push_back(std::make_unique<UdpListener>(w->loop, open_socket(e, SOCK_DGRAM), at_once, serve));
       w->tcp.push_back(
           std::make_unique<TcpListener>(w->loop, open_socket(e, SOCK_STREAM), serve, limits));
     }

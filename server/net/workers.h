@@ -15,7 +15,8 @@ namespace rk8s::server {
 class Workers {
  public:
   // Opens every socket; throws std::runtime_error when one cannot be bound.
-  Workers(size_t count, const std::vector<Endpoint>& listen, const Serve& serve,
+  Workers(size_t count, const std::vector<Endpoint>& listen, const ServeAtOnce& at_once,
+          const Serve& serve,
           const TcpLimits& limits);
   ~Workers();
 

@@ -1,0 +1,109 @@
+#include "server/answer/packet_cache.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string_view>
+
+namespace rk8s::server {
+
+namespace {
+
+constexpr size_t kStripes = 64;  // locks, slot i under stripe i % kStripes
+
+std::string_view key_of(Bytes query) {
+  return {reinterpret_cast<const char*>(query.data) + 2, query.size - 2};  // all but the ID
+}
+
+bool keyable(Bytes query) { return query.size >= 12 && query.size <= PacketCache::kMaxQuery; }
+
+uint32_t get32(const uint8_t* p) { return uint32_t(p[0]) << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
+
+void put32(uint8_t* p, uint32_t v) {
+  p[0] = uint8_t(v >> 24), p[1] = uint8_t(v >> 16), p[2] = uint8_t(v >> 8), p[3] = uint8_t(v);
+}
+
+}  // namespace
+
+struct PacketCache::Entry {
+  std::string key;
+  uint64_t generation = 0;
+  Clock::time_point stored;
+  uint32_t life = 0;  // seconds
+  bool ttls_count_down = false;
+  std::vector<uint8_t> reply;
+  std::vector<uint16_t> ttl_at;  // where each record's TTL is in `reply`
+  QueryInfo info;
+};
+
+struct alignas(64) PacketCache::Stripe {
+  std::mutex mutex;
+  std::atomic<uint64_t> hits{0};
+};
+
+PacketCache::PacketCache(size_t slots) : slots_(slots), stripes_(new Stripe[kStripes]) {}
+
+PacketCache::~PacketCache() = default;
+
+bool PacketCache::find(Bytes query, uint64_t generation, Clock::time_point now,
+                       std::vector<uint8_t>& reply, QueryInfo& info) {
+  if (slots_.empty() || !keyable(query)) return false;
+  std::string_view key = key_of(query);
+  size_t slot = std::hash<std::string_view>{}(key) % slots_.size();
+  Stripe& stripe = stripes_[slot % kStripes];
+  {
+    std::lock_guard lock(stripe.mutex);
+    const Entry* e = slots_[slot].get();
+    if (!e || e->generation != generation || e->key != key) return false;
+    auto age = std::chrono::floor<std::chrono::seconds>(now - e->stored).count();
+    uint32_t elapsed = uint32_t(std::max<decltype(age)>(age, 0));
+    if (elapsed >= e->life) return false;
+    reply.assign(e->reply.begin(), e->reply.end());
+    info = e->info;
+    // Every TTL is at least `life`, so none reaches 0.
+    if (e->ttls_count_down && elapsed > 0)
+      for (uint16_t at : e->ttl_at) put32(&reply[at], get32(&reply[at]) - elapsed);
+  }
+  reply[0] = query.data[0], reply[1] = query.data[1];
+  stripe.hits.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void PacketCache::insert(Bytes query, uint64_t generation, const std::vector<uint8_t>& reply,
+                         const QueryInfo& info, Clock::time_point now) {
+  if (slots_.empty() || !keyable(query) || info.reusable == 0) return;
+  dns::Reader reader(reply.data(), reply.size());
+  dns::Header header;
+  if (!reader.header(header)) return;
+  uint32_t life = info.reusable;
+  std::vector<uint16_t> ttl_at;
+  dns::Record rec;
+  while (reader.record(rec)) {
+    if (rec.type == dns::kTypeOPT) continue;  // its TTL field holds flags
+    ttl_at.push_back(uint16_t(rec.rdata_off - 6));
+    life = std::min(life, rec.ttl);
+  }
+  if (!reader.ok() || life == 0) return;
+
+  std::string_view key = key_of(query);
+  size_t slot = std::hash<std::string_view>{}(key) % slots_.size();
+  std::lock_guard lock(stripes_[slot % kStripes].mutex);
+  std::unique_ptr<Entry>& e = slots_[slot];
+  if (!e) e = std::make_unique<Entry>();
+  e->key.assign(key);
+  e->generation = generation;
+  e->stored = now;
+  e->life = life;
+  e->ttls_count_down = info.ttls_count_down;
+  e->reply = reply;
+  e->ttl_at.swap(ttl_at);
+  e->info = info;
+}
+
+uint64_t PacketCache::hits() const {
+  uint64_t n = 0;
+  for (size_t i = 0; i < kStripes; i++) n += stripes_[i].hits.load(std::memory_order_relaxed);
+  return n;
+}
+
+}  // namespace rk8s::server

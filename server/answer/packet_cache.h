@@ -1,0 +1,47 @@
+// Whole replies kept for the queries that asked them: the same query again,
+// byte for byte but its ID (clients and dnsperf repeat theirs), is answered
+// with a copy, its ID set and its TTLs moved on by the seconds it was kept.
+// Nothing is parsed, resolved or allocated on a hit. A reply is kept no
+// longer than its smallest TTL and QueryInfo::reusable, and only for the
+// runtime (configuration) that made it. The table is direct-mapped: a
+// reply replaces the one in its slot, so its size is fixed.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "server/answer/handler.h"
+
+namespace rk8s::server {
+
+class PacketCache {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // Longer queries (many autopath candidates) are not kept.
+  static constexpr size_t kMaxQuery = 512;
+
+  // `slots` replies at most; 0 keeps none.
+  explicit PacketCache(size_t slots);
+  ~PacketCache();
+
+  // The reply to `query` into `reply` and what it answered into `info`;
+  // false when none is kept for `generation`.
+  bool find(Bytes query, uint64_t generation, Clock::time_point now, std::vector<uint8_t>& reply,
+            QueryInfo& info);
+  // Keeps `reply` to `query`, made by runtime `generation`, if it may be.
+  void insert(Bytes query, uint64_t generation, const std::vector<uint8_t>& reply,
+              const QueryInfo& info, Clock::time_point now);
+  uint64_t hits() const;
+
+ private:
+  struct Entry;
+  struct Stripe;
+
+  std::vector<std::unique_ptr<Entry>> slots_;
+  std::unique_ptr<Stripe[]> stripes_;
+};
+
+}  // namespace rk8s::server

@@ -1,0 +1,182 @@
+// The packet cache (server/answer/packet_cache.h): whole replies from the
+// handler, served again with the asker's ID and TTLs moved on, no longer
+// than their TTLs, what made them and the runtime that made them allow.
+#include <gtest/gtest.h>
+
+#include "server/answer/packet_cache.h"
+#include "tests/server/fixture.h"
+
+namespace rk8s::server::test {
+namespace {
+
+using Clock = PacketCache::Clock;
+using std::chrono::seconds;
+
+std::vector<uint8_t> query(uint16_t id, const char* name, uint16_t udp_size = 0) {
+  std::vector<uint8_t> q(512);
+  q.resize(dns::build_query(q.data(), q.size(), id, N(name), dns::kTypeA, udp_size, nullptr, 0));
+  return q;
+}
+
+Bytes bytes(const std::vector<uint8_t>& v) { return Bytes{v.data(), v.size()}; }
+
+// An upstream through the cache: an A record of `ttl`, kept `kept` seconds
+// more, or SERVFAIL.
+class Upstream : public Source {
+ public:
+  uint32_t ttl = 60, kept = 40;
+  uint8_t rcode = dns::kNoError;
+
+  void resolve(const Ask& ask, Resolved done) override {
+    Resolution res;
+    res.recursive = true;
+    res.rcode = rcode;
+    res.kept = rcode == dns::kNoError ? kept : 0;
+    if (rcode == dns::kNoError) {
+      res.records.push_back(RrRef{ask.name, &a_});
+      res.has_data = true;
+    }
+    a_.ttl = ttl;
+    done(&res);
+  }
+
+ private:
+  Rr a_{dns::kTypeA, 0, {192, 0, 2, 7}};
+};
+
+struct Answered {
+  std::vector<uint8_t> reply;
+  QueryInfo info;
+};
+
+Answered answer(const Router& router, const std::vector<uint8_t>& q) {
+  Answered out;
+  handle_query(HandlerConfig{&router, AutopathMode::on, autopath::kDefaultCode}, bytes(q), false,
+               [&](std::vector<uint8_t>& reply, const QueryInfo& info) {
+                 out.reply = reply;
+                 out.info = info;
+               });
+  return out;
+}
+
+// Every record's TTL, in message order, but the OPT record's.
+std::vector<uint32_t> ttls(const std::vector<uint8_t>& msg) {
+  dns::Reader reader(msg.data(), msg.size());
+  dns::Header h;
+  reader.header(h);
+  std::vector<uint32_t> out;
+  dns::Record rec;
+  while (reader.record(rec))
+    if (rec.type != dns::kTypeOPT) out.push_back(rec.ttl);
+  return out;
+}
+
+struct Upstreams : ::testing::Test {
+  Upstream upstream;
+  Router router;
+  PacketCache cache{16};
+  Clock::time_point t0 = Clock::now();
+  Upstreams() { router.set_fallback(&upstream); }
+};
+
+TEST_F(Upstreams, AHitIsTheReplyWithTheAskersIdAndItsTtlsMovedOn) {
+  Answered first = answer(router, query(0x1111, "www.example.com", 1232));
+  EXPECT_EQ(first.info.reusable, 40u);
+  EXPECT_TRUE(first.info.ttls_count_down);
+  cache.insert(bytes(query(0x1111, "www.example.com", 1232)), 1, first.reply, first.info, t0);
+
+  std::vector<uint8_t> again;
+  QueryInfo info;
+  ASSERT_TRUE(cache.find(bytes(query(0x2222, "www.example.com", 1232)), 1, t0 + seconds(10), again, info));
+  EXPECT_EQ(load16(again.data()), 0x2222);
+  EXPECT_EQ(ttls(again), std::vector<uint32_t>{50});
+  EXPECT_EQ(info.qtype, dns::kTypeA);
+  EXPECT_EQ(name_text(info.qname), name_text(N("www.example.com")));
+  // All but the ID and the TTL, the OPT record's flags included, as sent.
+  again[0] = 0x11, again[1] = 0x11;
+  size_t ttl_at = again.size() - 11 - 4 - 6;
+  for (size_t i = 0; i < 4; i++) again[ttl_at + i] = first.reply[ttl_at + i];
+  EXPECT_EQ(again, first.reply);
+  EXPECT_EQ(cache.hits(), 1u);
+}
+
+TEST_F(Upstreams, KeptNoLongerThanTheCacheKeepsWhatItWasMadeOf) {
+  Answered first = answer(router, query(1, "www.example.com"));
+  cache.insert(bytes(query(1, "www.example.com")), 1, first.reply, first.info, t0);
+  std::vector<uint8_t> again;
+  QueryInfo info;
+  EXPECT_TRUE(cache.find(bytes(query(2, "www.example.com")), 1, t0 + seconds(39), again, info));
+  EXPECT_FALSE(cache.find(bytes(query(2, "www.example.com")), 1, t0 + seconds(40), again, info));
+}
+
+TEST_F(Upstreams, KeptNoLongerThanItsSmallestTtl) {
+  upstream.ttl = 5;
+  Answered first = answer(router, query(1, "www.example.com"));
+  cache.insert(bytes(query(1, "www.example.com")), 1, first.reply, first.info, t0);
+  std::vector<uint8_t> again;
+  QueryInfo info;
+  ASSERT_TRUE(cache.find(bytes(query(2, "www.example.com")), 1, t0 + seconds(4), again, info));
+  EXPECT_EQ(ttls(again), std::vector<uint32_t>{1});
+  EXPECT_FALSE(cache.find(bytes(query(2, "www.example.com")), 1, t0 + seconds(5), again, info));
+}
+
+TEST_F(Upstreams, NotKeptWhenNothingKeptItsParts) {
+  upstream.kept = 0;
+  Answered first = answer(router, query(1, "www.example.com"));
+  EXPECT_EQ(first.info.reusable, 0u);
+  upstream.rcode = dns::kServFail;
+  Answered failed = answer(router, query(1, "www.example.com"));
+  EXPECT_EQ(failed.info.reusable, 0u);
+  cache.insert(bytes(query(1, "www.example.com")), 1, first.reply, first.info, t0);
+  std::vector<uint8_t> again;
+  QueryInfo info;
+  EXPECT_FALSE(cache.find(bytes(query(2, "www.example.com")), 1, t0, again, info));
+}
+
+TEST_F(Upstreams, OnlyTheSameQueryOfTheSameRuntime) {
+  Answered first = answer(router, query(1, "www.example.com"));
+  cache.insert(bytes(query(1, "www.example.com")), 1, first.reply, first.info, t0);
+  std::vector<uint8_t> again;
+  QueryInfo info;
+  EXPECT_FALSE(cache.find(bytes(query(1, "www.example.com")), 2, t0, again, info));
+  EXPECT_FALSE(cache.find(bytes(query(1, "WWW.example.com")), 1, t0, again, info));
+  EXPECT_FALSE(cache.find(bytes(query(1, "www.example.com", 1232)), 1, t0, again, info));
+  std::vector<uint8_t> no_rd = query(1, "www.example.com");
+  no_rd[2] &= ~0x01;
+  EXPECT_FALSE(cache.find(bytes(no_rd), 1, t0, again, info));
+  EXPECT_TRUE(cache.find(bytes(query(1, "www.example.com")), 1, t0, again, info));
+}
+
+TEST(PacketCache, DataKeepsItsTtlsUntilTheyRunOut) {
+  Faults none;
+  FixtureWorld w(none);
+  PacketCache cache(16);
+  Clock::time_point t0 = Clock::now();
+  std::vector<uint8_t> q = query(7, "web.default.svc.cluster.local");
+  Answered first = answer(w.router, q);
+  ASSERT_FALSE(first.reply.empty());
+  EXPECT_EQ(first.info.reusable, UINT32_MAX);
+  EXPECT_FALSE(first.info.ttls_count_down);
+  cache.insert(bytes(q), 1, first.reply, first.info, t0);
+  uint32_t ttl = ttls(first.reply).at(0);
+  std::vector<uint8_t> again;
+  QueryInfo info;
+  ASSERT_TRUE(cache.find(bytes(q), 1, t0 + seconds(ttl - 1), again, info));
+  EXPECT_EQ(again, first.reply);
+  EXPECT_FALSE(cache.find(bytes(q), 1, t0 + seconds(ttl), again, info));
+}
+
+TEST(PacketCache, NoSlotsKeepNothing) {
+  Faults none;
+  FixtureWorld w(none);
+  PacketCache cache(0);
+  std::vector<uint8_t> q = query(7, "web.default.svc.cluster.local");
+  Answered first = answer(w.router, q);
+  cache.insert(bytes(q), 1, first.reply, first.info, Clock::now());
+  std::vector<uint8_t> again;
+  QueryInfo info;
+  EXPECT_FALSE(cache.find(bytes(q), 1, Clock::now(), again, info));
+}
+
+}  // namespace
+}  // namespace rk8s::server::test
