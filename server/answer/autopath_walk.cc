@@ -18,9 +18,14 @@ bool positive(const Resolution& res) { return res.exists() && !res.records.empty
 // ones are asked ahead of time, as many as the classic walk the option
 // stands for is sure to ask: once candidates 0..k-1 are known not to match,
 // the libc has asked A and AAAA of 0..k at least (2k + 2 queries), and the
-// walk keeps one of those for the AAAA of the match. Without BOTH the
-// client walks each family apart, there is no such margin, and candidates
-// go one at a time.
+// walk keeps one of those for the AAAA of the match. Candidate 0, where
+// most lookups end (a Service of the pod's own namespace), is asked for A
+// and AAAA at once, that one kept for it. Then the A of every candidate
+// comes first, then the AAAA of those not yet decided, the last first: a
+// name that is not the cluster's is mostly found as typed, at the end, and
+// the slow candidates there (from the upstream resolvers) are all on their
+// way once the cluster's have missed. Without BOTH the client walks each
+// family apart, there is no such margin, and candidates go one at a time.
 class Walker : public std::enable_shared_from_this<Walker> {
  public:
   Walker(const Router& router, const Ask& qname, const autopath::QueryOption& query,
@@ -42,6 +47,8 @@ class Walker : public std::enable_shared_from_this<Walker> {
   }
 
  private:
+  using Then = std::function<void(const Resolution*)>;
+
   struct Candidate {
     size_t index;  // in the client's suffix list
     Name name;
@@ -49,6 +56,10 @@ class Walker : public std::enable_shared_from_this<Walker> {
     bool answered = false;
     bool dropped = false;
     Resolution res;
+    // Its AAAA (BOTH, PAIRED), and what waits for it.
+    bool aaaa_asked = false, aaaa_answered = false, aaaa_dropped = false;
+    Resolution aaaa;
+    Then on_aaaa;
   };
 
   Ask ask_for(const Name& name, uint16_t type) const {
@@ -58,22 +69,56 @@ class Walker : public std::enable_shared_from_this<Walker> {
     return a;
   }
 
-  // Asks the next candidate, and more ahead while the margin allows.
+  // Asks the candidate to decide next, and more ahead while the margin
+  // allows.
   void launch() {
     for (size_t i = next_; i < candidates_.size() && !finished_; i++) {
       if (candidates_[i].asked) continue;
-      if (i > next_ && !(ahead_ && asked_ < 2 * next_ + 1)) return;
-      candidates_[i].asked = true;
-      asked_++;
-      auto self = shared_from_this();
-      resolve_routed(router_, ask_for(candidates_[i].name, ask_.type), [self, i](const Resolution* res) {
-        Candidate& c = self->candidates_[i];
-        c.answered = true;
-        if (res) c.res = *res;
-        else c.dropped = true;
-        self->decide();
-      });
+      if (i > next_ && !room()) break;
+      ask(i);
     }
+    if (ahead_ && next_ == 0 && !candidates_[0].aaaa_asked) ask_aaaa(0);
+    for (size_t i = candidates_.size(); i > next_ && room() && !finished_; i--) {
+      const Candidate& c = candidates_[i - 1];
+      if (!c.aaaa_asked && !(c.answered && !c.dropped && c.res.rcode == dns::kNxDomain)) ask_aaaa(i - 1);
+    }
+  }
+
+  bool room() const { return ahead_ && asked_ < 2 * next_ + 1; }
+
+  void ask(size_t i) {
+    candidates_[i].asked = true;
+    asked_++;
+    auto self = shared_from_this();
+    resolve_routed(router_, ask_for(candidates_[i].name, ask_.type), [self, i](const Resolution* res) {
+      Candidate& c = self->candidates_[i];
+      c.answered = true;
+      if (res) c.res = *res;
+      else c.dropped = true;
+      self->decide();
+    });
+  }
+
+  void ask_aaaa(size_t i) {
+    candidates_[i].aaaa_asked = true;
+    asked_++;
+    auto self = shared_from_this();
+    resolve_routed(router_, ask_for(candidates_[i].name, dns::kTypeAAAA), [self, i](const Resolution* res) {
+      Candidate& c = self->candidates_[i];
+      c.aaaa_answered = true;
+      if (res) c.aaaa = *res;
+      else c.aaaa_dropped = true;
+      if (Then then = std::move(c.on_aaaa)) then(res ? &c.aaaa : nullptr);
+    });
+  }
+
+  // Calls `then` with candidate i's AAAA answer (null: dropped), asked now
+  // if it was not.
+  void with_aaaa(size_t i, Then then) {
+    Candidate& c = candidates_[i];
+    if (c.aaaa_answered) return then(c.aaaa_dropped ? nullptr : &c.aaaa);
+    c.on_aaaa = std::move(then);
+    if (!c.aaaa_asked) ask_aaaa(i);
   }
 
   // An answer the walk's outcome depends on.
@@ -111,10 +156,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
   // PAIRED: the other family may make the candidate a match.
   void check_other_family(Candidate& c) {
     auto self = shared_from_this();
-    uint16_t other = ask_.type == dns::kTypeAAAA ? dns::kTypeA : dns::kTypeAAAA;
-    waiting_ = true;
-    asked_++;
-    resolve_routed(router_, ask_for(c.name, other), [self](const Resolution* res) {
+    Then then = [self](const Resolution* res) {
       self->waiting_ = false;
       Candidate& cand = self->candidates_[self->next_];
       if (!res) return self->rejected();
@@ -123,7 +165,11 @@ class Walker : public std::enable_shared_from_this<Walker> {
       if (self->past_nodata_ ? positive(*res) : res->has_data) return self->match(cand, res);
       self->skip(cand, res->exists());
       self->decide();
-    });
+    };
+    waiting_ = true;
+    if (ask_.type == dns::kTypeA) return with_aaaa(next_, std::move(then));
+    asked_++;
+    resolve_routed(router_, ask_for(c.name, dns::kTypeA), std::move(then));
   }
 
   // Walks past candidate `c`, NODATA when it exists.
@@ -150,7 +196,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
     if (aaaa) return both(*aaaa);
     auto self = shared_from_this();
     waiting_ = true;
-    resolve_routed(router_, ask_for(c.name, dns::kTypeAAAA), [self](const Resolution* res) {
+    with_aaaa(next_, [self](const Resolution* res) {
       if (res) self->both(*res);
       else self->finish();
     });

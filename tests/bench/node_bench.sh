@@ -191,6 +191,10 @@ pods_lps() {
 	echo $((PROCS * PROC_N * lookups * 1000000000 / ($(date +%s%N) - start)))
 }
 
+# cpu_ticks PID: the user and system time the process has used, in clock ticks.
+TICKS=$(getconf CLK_TCK)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
 differ=  # rounds whose answers differed
 for ((r = 0; r < RUNS; r++)); do
 	for c in ours unbound; do
@@ -209,8 +213,11 @@ for ((r = 0; r < RUNS; r++)); do
 		add lps $c "$(pods_lps "$c")"
 
 		dnsperf -s "${addr[$c]}" -d "$WORK/hits" -n 1 > /dev/null
-		add qps $c "$(dnsperf -s "${addr[$c]}" -d "$WORK/hits" -l "$QPS_SECONDS" -c 8 |
-			awk '/Queries per second/ { printf "%d", $4 }')"
+		t0=$(cpu_ticks "${pid[$c]}")
+		read -r qps answered <<<"$(dnsperf -s "${addr[$c]}" -d "$WORK/hits" -l "$QPS_SECONDS" -c 8 |
+			awk '/Queries completed/ { n = $3 } /Queries per second/ { q = $4 } END { printf "%d %d", q, n }')"
+		add qps $c "$qps"
+		add hit_ns $c $((($(cpu_ticks "${pid[$c]}") - t0) * 1000000000 / TICKS / answered))
 	done
 done
 
@@ -224,6 +231,7 @@ done
 entries=$(curl -s "http://${addr[ours]}:9253/metrics" | awk '$1 == "resolv_k8s_cache_entries" { print $2 }')
 
 ms() { printf '%.3f' "$(bc <<<"scale=4; $(med "$1" "$2") / 1000000")"; }
+ns_us() { printf '%.2f' "$(bc <<<"scale=4; $(med "$1" "$2") / 1000")"; }
 # per_lookup's numbers: N / LOOKUPS to 2 decimals.
 per() { printf '%.2f' "$(bc <<<"scale=4; $1 / $2")"; }
 # per_lookup MEASURE CACHE N: "TOTAL (CLUSTER + UPSTREAM)" queries per lookup
@@ -255,6 +263,8 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 		"$(ratio "$(queries warm ours)" "$(queries warm unbound)")" "ours / unbound <= 1.0"
 	row "cache-hit queries/s" "$(med qps ours)" "$(med qps unbound)" \
 		"$(ratio "$(med qps ours)" "$(med qps unbound)")" "ours / unbound >= 1.5"
+	row "CPU time of the cache per hit (µs)" "$(ns_us hit_ns ours)" "$(ns_us hit_ns unbound)" \
+		"$(ratio "$(med hit_ns unbound)" "$(med hit_ns ours)")x less" -
 	row "name-mix lookups/s the node serves, warm" "$(med lps ours)" "$(med lps unbound)" \
 		"$(ratio "$(med lps ours)" "$(med lps unbound)")x" "ours / unbound >= 5x"
 	row "RSS with the cache full" "$(mib "${rss[ours]}") ($entries entries)" "$(mib "${rss[unbound]}")" \
@@ -272,7 +282,8 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 	echo "- Queries: lines of the two stand-ins' query logs during those passes, per lookup," \
 		"as total (cluster DNS + upstream); \"-\" when unbound's count is 0."
 	echo "- Cache-hit queries/s: dnsperf -c 8 -l $QPS_SECONDS, plain queries (A and AAAA) of the answers" \
-		"the name mix ends on, right after one pass that caches them."
+		"the name mix ends on, right after one pass that caches them. dnsperf runs on the same 2 cores:" \
+		"CPU time per hit is the cache's user and system time during that run over the queries it answered."
 	echo "- Lookups/s: $PROCS pods in parallel, each looking every name up $PROC_N times (gai-probe -n)," \
 		"right after the warm pass; all their lookups over the wall time from a signal the started pods" \
 		"wait for to the last exit."

@@ -40,12 +40,13 @@ status "MATCHED 3" "$(reply 0 3)" \
 	www.example.com.shop.svc.cluster.local "$(opt 0 "${k8s[@]}")"
 check "MATCHED 3: a query per candidate" "cluster 3 external 1" "$(cost www.example.com)"
 
-# What the library sends once it knows the server: later candidates asked
-# ahead, never more than the classic walk's A and AAAA of 4 candidates.
+# What the library sends once it knows the server: candidate 0's AAAA with
+# its A, later candidates asked ahead (the A of each, then the AAAA of the
+# last), never more than the classic walk's A and AAAA of 4 candidates.
 status "MATCHED 3, BOTH" "$(reply 0 3 $BOTH)" \
 	"$(ans example.org.shop.svc.cluster.local CNAME example.org.corp.example.)" -- \
 	example.org.shop.svc.cluster.local "$(opt $((STOP_ON_EXISTS | BOTH)) "${pod_list[@]}")"
-check "MATCHED 3, BOTH: candidates asked ahead, the AAAA of the match" "cluster 3 external 3" \
+check "MATCHED 3, BOTH: candidates asked ahead, the AAAA of the match" "cluster 4 external 4" \
 	"$(cost example.org)"
 
 status "EXHAUSTED" "$(reply 1 255)" "status: NXDOMAIN" "AUTHORITY SECTION:.cluster\.local\.\s+[0-9]+\s+IN\s+SOA" -- \

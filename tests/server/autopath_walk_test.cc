@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "fixture.h"
 
 namespace rk8s::server {
@@ -203,6 +206,100 @@ TEST(AutopathWalk, CountsCandidatesWalked) {
                                    N("www.example.com.shop.svc.cluster.local"), dns::kTypeA,
                                    option(kShopSearch, 0));
   EXPECT_EQ(w.walked, 4u);
+}
+
+// A source that answers when the test says: NXDOMAIN but for candidate
+// `found`. It names each question by candidate: "2 A".
+class Deferred : public Source {
+ public:
+  Deferred(const Strings& candidates, size_t found) : candidates_(candidates), found_(found) {}
+  void resolve(const Ask& ask, Resolved done) override {
+    size_t i = index(ask.name);
+    asked.push_back(std::to_string(i) + (ask.type == dns::kTypeA ? " A" : " AAAA"));
+    open_.push_back({ask, std::move(done)});
+  }
+  // Answers question `q` ("2 A"), which must be open.
+  void answer(const std::string& q) {
+    auto it = std::find_if(open_.begin(), open_.end(), [&](const auto& o) {
+      return std::to_string(index(o.first.name)) + (o.first.type == dns::kTypeA ? " A" : " AAAA") == q;
+    });
+    ASSERT_NE(it, open_.end()) << q;
+    auto [ask, done] = std::move(*it);
+    open_.erase(it);
+    Resolution res;
+    res.recursive = true;
+    if (index(ask.name) == found_) {
+      res.records.push_back(RrRef{ask.name, ask.type == dns::kTypeA ? &a_ : &aaaa_});
+      res.has_data = true;
+    } else {
+      res.rcode = dns::kNxDomain;
+    }
+    done(&res);
+  }
+  Strings asked;
+
+ private:
+  size_t index(const Name& name) const {
+    for (size_t i = 0; i < candidates_.size(); i++)
+      if (dns::name_equal(name, N(candidates_[i].c_str()))) return i;
+    return SIZE_MAX;
+  }
+  Strings candidates_;
+  size_t found_;
+  std::vector<std::pair<Ask, Resolved>> open_;
+  Rr a_{dns::kTypeA, 30, {192, 0, 2, 1}}, aaaa_{dns::kTypeAAAA, 30, std::vector<uint8_t>(16, 1)};
+};
+
+// With BOTH: candidate 0 for both families, then the A of later ones, then
+// the AAAA of the last first; after k misses never more than the classic
+// walk's 2k + 2 queries, one of them left for the AAAA of the match.
+TEST(AutopathWalk, AsksAheadWithinTheClassicWalk) {
+  // 0-2 the cluster's, 3 a host search domain, 4 the name as typed.
+  const Strings search = {"shop.svc.cluster.local", "svc.cluster.local", "cluster.local", "ec2.internal", "."};
+  Strings names;
+  for (const std::string& s : search) names.push_back(s == "." ? "www.example.com" : "www.example.com." + s);
+  struct Step {
+    const char* answer;  // the question answered next ("" to start)
+    Strings asked;       // what the walk asks then
+  };
+  const std::vector<std::pair<size_t, std::vector<Step>>> walks = {
+      {4, {{"", {"0 A", "0 AAAA"}},
+           {"0 A", {"1 A"}},
+           {"0 AAAA", {}},
+           {"1 A", {"2 A", "3 A"}},
+           {"2 A", {"4 A", "4 AAAA"}},
+           {"3 A", {}},
+           {"4 A", {}},
+           {"4 AAAA", {}}}},
+      {0, {{"", {"0 A", "0 AAAA"}}, {"0 A", {}}, {"0 AAAA", {}}}},
+      {3, {{"", {"0 A", "0 AAAA"}},
+           {"0 A", {"1 A"}},
+           {"1 A", {"2 A", "3 A"}},
+           {"2 A", {"4 A", "4 AAAA"}},
+           {"3 A", {"3 AAAA"}},
+           {"3 AAAA", {}}}},
+  };
+  for (const auto& [found, steps] : walks) {
+    Deferred source(names, found);
+    Router router;
+    router.set_fallback(&source);
+    std::optional<AutopathWalk> done;
+    walk_candidates(router, Ask{N(names[0].c_str()), dns::kTypeA},
+                    option(search, autopath::kFlagStopOnExists | autopath::kFlagBoth),
+                    [&](AutopathWalk& w) { done = w; });
+    size_t seen = 0;
+    for (const Step& step : steps) {
+      if (*step.answer) source.answer(step.answer);
+      Strings fresh(source.asked.begin() + long(seen), source.asked.end());
+      EXPECT_EQ(fresh, step.asked) << "found at " << found << ", after " << step.answer;
+      seen = source.asked.size();
+    }
+    ASSERT_TRUE(done) << "found at " << found;
+    EXPECT_EQ(done->option.status, autopath::kMatched);
+    EXPECT_EQ(done->option.index, found);
+    EXPECT_TRUE(done->option.flags & autopath::kFlagBoth);
+    EXPECT_LE(source.asked.size(), 2 * found + 2);
+  }
 }
 
 }  // namespace
