@@ -18,8 +18,8 @@ $(B)/tests/gai-probe-musl-static: tests/pod/gai-probe.c
 
 POD_TEST_DEPS := $(B)/glibc/libresolv-k8s.so $(SERVER_BIN) $(B)/tests/gai-probe-glibc
 
-TESTS += test-pod-harness test-glibc-diff test-glibc-autopath test-programs test-hostent test-musl
-.PHONY: test-pod-harness test-glibc-diff test-glibc-autopath test-programs test-hostent test-musl
+TESTS += test-pod-harness test-glibc-diff test-glibc-autopath test-programs test-hostent test-route test-musl
+.PHONY: test-pod-harness test-glibc-diff test-glibc-autopath test-programs test-hostent test-route test-musl
 
 test-pod-harness: $(GAI_PROBES)
 	tests/pod/harness_test.sh $(B)/tests
@@ -36,6 +36,9 @@ test-programs: $(POD_TEST_DEPS)
 
 test-hostent: $(POD_TEST_DEPS) $(PRELOAD_SO) $(B)/tests/gai-probe-musl
 	tests/pod/hostent_test.sh $(B)
+
+test-route: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl $(B)/musl/libresolv-k8s.so
+	tests/pod/route_test.sh $(B)
 
 test-musl: $(MUSL_STATIC) $(MUSL_PROBE) $(B)/musl/libresolv-k8s.so $(B)/tests/gai-probe-musl \
     $(SERVER_BIN)

@@ -119,7 +119,7 @@ static ares_channel new_channel(Channels& c, size_t s, bool tcp) {
     return nullptr;
   }
   ServerSockets& sockets = c.sockets[tcp][s];
-  sockets = ServerSockets{&c.ns[s], ARES_SOCKET_BAD, false, false, 0, 0, 0};
+  sockets = ServerSockets{&c.ns[s], ARES_SOCKET_BAD, false, false, {}};
   ares_set_socket_functions(ch, &kPooledSockets, &sockets);
   return ch;
 }
