@@ -184,6 +184,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
   void match(Candidate& c, const Resolution* aaaa) {
     w_.option.status = autopath::kMatched;
     w_.option.index = uint8_t(c.index);
+    w_.candidate = c.name;
     if (c.index > 0) {
       uint32_t ttl = std::min(
           {skipped_ttl_, c.res.min_ttl(), c.res.has_data ? UINT32_MAX : c.res.negative_ttl()});
@@ -240,6 +241,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
     if (finished_) return;
     finished_ = true;
     deciding_ = false;
+    w_.skipped_ttl = skipped_ttl_;
     if (past_nodata_ && w_.option.status != autopath::kRejected)
       w_.option.flags |= autopath::kFlagPastNodata;
     else

@@ -15,11 +15,13 @@ namespace rk8s::server {
 struct AutopathWalk {
   bool drop = false;              // a dropped candidate: the walk cannot finish
   autopath::ReplyOption option;   // status, index, the first NODATA; BOTH and PAST_NODATA when honoured
+  Name candidate;                 // MATCHED: the candidate's name
   Resolution resolution;          // the matched candidate's, or QNAME's own when EXHAUSTED
   std::optional<Rr> alias;        // MATCHED at i > 0: QNAME CNAME candidate_i
   Resolution both;                // BOTH: the matched name's AAAA records
   size_t walked = 0;              // candidates looked at
   uint32_t kept = UINT32_MAX;     // the least Resolution::kept of every answer it used
+  uint32_t skipped_ttl = UINT32_MAX;  // the least negative TTL of the candidates walked past
 };
 
 // Calls `done` once, at once when every candidate resolves at once. REJECTED

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "server/answer/closed_world.h"
+#include "server/answer/marker.h"
 #include "server/data/load.h"
 #include "server/util/names.h"
 
@@ -36,6 +37,13 @@ Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const 
         throw std::runtime_error("zone " + name_text(zone) + " is served twice");
   }
   if (config_.upstream_resolvers) router_.set_fallback(add_forwarder(*config_.upstream_resolvers));
+  if (config_.marker) {
+    Name zone;
+    if (!marker_zone(*config_.marker, zone)) throw std::runtime_error("the marker zone is over 255 bytes");
+    sources_.push_back(std::make_unique<MarkerSource>(*config_.marker, zone, router_));
+    if (!router_.add(zone, sources_.back().get()))
+      throw std::runtime_error("zone " + name_text(zone) + " is the marker's and a server's");
+  }
   handler_ = HandlerConfig{&router_, config_.autopath, config_.autopath_code};
 }
 

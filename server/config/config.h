@@ -79,12 +79,22 @@ enum class AutopathMode : uint8_t {
   echo,     // echo every option verbatim (a middlebox; tests): Q still set
 };
 
+// The marker path of "DNS Autopath in PodSpec" (answer/marker.h): a query
+// for <base>.search.<ns>.<clusterDomain>.<marker> is answered for <base>
+// walked over the pod's ClusterFirst search list.
+struct MarkerConfig {
+  dns::Name marker;                    // ap.k8s.io
+  dns::Name cluster_domain;            // cluster.local
+  std::vector<dns::Name> host_search;  // the node's search domains
+};
+
 struct ServerConfig {
   std::vector<Endpoint> listen;   // UDP and TCP each
   std::optional<Endpoint> health;   // GET /health, GET /ready
   std::optional<Endpoint> metrics;  // GET /metrics
   AutopathMode autopath = AutopathMode::on;  // autopath: {enabled: false} is off
   uint16_t autopath_code = autopath::kDefaultCode;
+  std::optional<MarkerConfig> marker;  // with autopath on
   CacheConfig cache;
   Limits limits;
   std::optional<NodeSetupConfig> node_setup;

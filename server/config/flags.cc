@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "server/config/yaml.h"
+#include "server/util/names.h"
 #include "server/util/text.h"
 
 namespace rk8s::server {
@@ -13,7 +14,8 @@ const char kUsage[] =
     "usage: resolv-k8s-server --config FILE [TEST FLAGS]\n"
     "       resolv-k8s-server --listen ADDR:PORT [--listen ...] [--cluster FILE]\n"
     "           [--cluster-domain DOMAIN] [--zone FILE ...] [--autopath on|off]\n"
-    "           [--autopath-code N] [--metrics ADDR:PORT] [TEST FLAGS]\n"
+    "           [--autopath-code N] [--marker DOMAIN] [--host-search DOMAIN ...]\n"
+    "           [--metrics ADDR:PORT] [TEST FLAGS]\n"
     "test flags: [--autopath formerr|echo] [--delay-ms N] [--query-log FILE]\n"
     "           [--rcode NAME[/TYPE]=RCODE ...] [--drop NAME[/TYPE] ...]\n";
 
@@ -26,6 +28,8 @@ struct ServerFlags {
   std::vector<std::string> zones;
   AutopathMode autopath = AutopathMode::on;
   uint16_t autopath_code = autopath::kDefaultCode;
+  Name marker;  // the root: ap.k8s.io
+  std::vector<Name> host_search;
   unsigned delay_ms = 0;
   std::string query_log;
   std::optional<Endpoint> metrics;
@@ -45,7 +49,7 @@ struct CommandLine {
 // knobs, valid with either.
 bool describes_closed_world(const std::string& flag, const std::string& value) {
   for (const char* f : {"--listen", "--metrics", "--cluster", "--cluster-domain", "--zone",
-                        "--autopath-code"})
+                        "--autopath-code", "--marker", "--host-search"})
     if (flag == f) return true;
   return flag == "--autopath" && (value == "on" || value == "off");
 }
@@ -86,6 +90,11 @@ CommandLine read_command_line(int argc, char** argv) {
     } else if (flag == "--autopath-code") {
       if (!parse_uint(v, 65535, n) || n == 0) throw bad();
       f.autopath_code = uint16_t(n);
+    } else if (flag == "--marker" || flag == "--host-search") {
+      Name domain;
+      if (!parse_name(v, domain) || domain.len <= 1) throw bad();
+      if (flag == "--marker") f.marker = domain;
+      else f.host_search.push_back(domain);
     } else if (flag == "--delay-ms") {
       if (!parse_uint(v, 600000, n)) throw bad();
       f.delay_ms = unsigned(n);
@@ -120,6 +129,14 @@ ServerConfig closed_world(const ServerFlags& f) {
   c.metrics = f.metrics;
   c.autopath = f.autopath;
   c.autopath_code = f.autopath_code;
+  if (f.autopath == AutopathMode::on) {
+    MarkerConfig m;
+    if (!parse_name(f.cluster_domain, m.cluster_domain)) throw std::runtime_error("--cluster-domain: bad value");
+    if (f.marker.len > 1) m.marker = f.marker;
+    else parse_name("ap.k8s.io", m.marker);
+    m.host_search = f.host_search;
+    c.marker = std::move(m);
+  }
   c.servers.push_back(std::move(everything));
   return c;
 }

@@ -12,15 +12,38 @@
 
 namespace rk8s::server {
 
-std::vector<Upstream> system_resolv_conf_upstreams(const std::string& path) {
+namespace {
+
+// `path` read as glibc reads it; null when it does not exist and `missing_ok`.
+std::unique_ptr<Config> read_conf(const std::string& path, bool missing_ok) {
   FileBytes file;
-  if (!read_file(path.c_str(), file)) throw std::runtime_error(path + ": " + strerror(errno));
+  if (!read_file(path.c_str(), file)) {
+    if (missing_ok && errno == ENOENT) return nullptr;
+    throw std::runtime_error(path + ": " + strerror(errno));
+  }
   auto conf = std::make_unique<Config>();  // its search list is 4 KiB
   parse_conf(Dialect::glibc, file.data, file.size, ConfEnv{}, *conf);
   free(file.data);
+  return conf;
+}
+
+}  // namespace
+
+std::vector<Upstream> system_resolv_conf_upstreams(const std::string& path) {
+  std::unique_ptr<Config> conf = read_conf(path, false);
   std::vector<Upstream> upstreams;
   for (const IpAddr& ns : conf->ns) upstreams.push_back(upstream_at(ns, 53));
   return upstreams;
+}
+
+std::vector<dns::Name> system_resolv_conf_search(const std::string& path) {
+  std::unique_ptr<Config> conf = read_conf(path, true);
+  std::vector<dns::Name> search;
+  for (size_t i = 0; conf && i < conf->search_count(); i++) {
+    dns::Name n;
+    if (dns::name_from_text(conf->search(i), n) && n.len > 1) search.push_back(n);
+  }
+  return search;
 }
 
 }  // namespace rk8s::server

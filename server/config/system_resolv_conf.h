@@ -1,5 +1,6 @@
-// `type: SystemResolvConf`: the nameservers of resolv.conf, read at load
-// time as glibc reads the file, in its order, each on port 53.
+// The node's resolv.conf, read at load time as glibc reads the file: the
+// nameservers of `type: SystemResolvConf`, in its order, each on port 53,
+// and the search domains of the marker path.
 #pragma once
 
 #include <string>
@@ -14,5 +15,10 @@ namespace rk8s::server {
 // glibc would quietly use 127.0.0.1 too: for a cache on the node that is
 // likely itself.
 std::vector<Upstream> system_resolv_conf_upstreams(const std::string& path);
+
+// The search domains of resolv.conf as glibc reads them (the last search or
+// domain line); none when the file does not exist. Throws
+// std::runtime_error "path: reason" when it cannot be read.
+std::vector<dns::Name> system_resolv_conf_search(const std::string& path);
 
 }  // namespace rk8s::server

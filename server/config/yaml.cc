@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "files/watched_file.h"
@@ -26,6 +27,7 @@ namespace {
 constexpr size_t kMaxUpstreams = 15;  // OpenShift's limit
 constexpr unsigned long kMaxCacheEntries = 100'000'000;
 constexpr unsigned long kMaxLimit = 1'000'000;
+constexpr size_t kMaxHostSearch = 32;  // kubelet's limit for the whole list
 
 // Empty when it is a regular file that can be opened for reading, else
 // why not. Nothing else is opened: a FIFO would block, a device may act.
@@ -63,7 +65,7 @@ class ConfigReader {
     for (const Field& e : m.need("listen").items(1, SIZE_MAX)) c.listen.push_back(endpoint(e));
     if (const Field* f = m.find("health")) c.health = endpoint(*f);
     if (const Field* f = m.find("metrics")) c.metrics = endpoint(*f);
-    if (const Field* f = m.find("autopath")) read_autopath(*f, c);
+    read_autopath(m.find("autopath"), c);
     if (const Field* f = m.find("cache")) c.cache = cache(*f);
     if (const Field* f = m.find("limits")) c.limits = limits(*f);
     if (const Field* f = m.find("nodeSetup")) c.node_setup = node_setup(*f);
@@ -91,12 +93,52 @@ class ConfigReader {
     return e;
   }
 
-  static void read_autopath(const Field& f, ServerConfig& c) {
-    Mapping m = f.mapping({"enabled", "code"});
-    if (const Field* e = m.find("enabled"))
-      c.autopath = e->boolean() ? AutopathMode::on : AutopathMode::off;
-    if (const Field* code = m.find("code"))
+  // The marker path is on with autopath; hostSearch absent: the search
+  // line of the node's resolv.conf.
+  void read_autopath(const Field* f, ServerConfig& c) const {
+    std::optional<Mapping> m;
+    if (f) m = f->mapping({"enabled", "code", "marker", "clusterDomain", "hostSearch", "resolvConf"});
+    auto find = [&](std::string_view key) { return m ? m->find(key) : nullptr; };
+    if (const Field* e = find("enabled")) c.autopath = e->boolean() ? AutopathMode::on : AutopathMode::off;
+    if (const Field* code = find("code"))
       c.autopath_code = uint16_t(code->number(autopath::kMinCode, autopath::kMaxCode));
+    if (c.autopath != AutopathMode::on) return;
+    MarkerConfig marker;
+    const Field* name = find("marker");
+    const Field* cluster = find("clusterDomain");
+    marker.marker = name ? domain(*name) : named("ap.k8s.io");
+    marker.cluster_domain = cluster ? domain(*cluster) : named("cluster.local");
+    const Field* search = find("hostSearch");
+    const Field* path = find("resolvConf");
+    if (search && path) path->fail("is read only without hostSearch");
+    if (search) {
+      for (const Field& d : search->items(0, kMaxHostSearch)) marker.host_search.push_back(domain(d));
+    } else {
+      try {
+        marker.host_search = system_resolv_conf_search(path ? readable(*path) : resolv_conf_);
+      } catch (const std::runtime_error& e) {
+        if (path) path->fail(e.what());
+        throw std::runtime_error(std::string("autopath: hostSearch absent: ") + e.what());
+      }
+    }
+    Name zone;
+    if (!dns::name_concat(marker.cluster_domain, marker.marker, zone))
+      (cluster ? cluster : name ? name : f)->fail("clusterDomain.marker is over 255 bytes");
+    c.marker = std::move(marker);
+  }
+
+  static Name named(const char* text) {
+    Name n;
+    parse_name(text, n);
+    return n;
+  }
+
+  // A domain name below the root.
+  static Name domain(const Field& f) {
+    std::string text = f.text();
+    Name n;
+    if (!parse_name(text, n) || n.len <= 1) f.fail("'" + text + "' is not a domain name below the root");
+    return n;
   }
 
   static CacheConfig cache(const Field& f) {

@@ -74,6 +74,11 @@ Strings summary(const ServerConfig& c) {
   }
   if (c.upstream_resolvers)
     out.push_back("upstreamResolvers " + forward_text(*c.upstream_resolvers));
+  if (c.marker) {
+    std::string line = "marker " + name_text(c.marker->marker) + " " + name_text(c.marker->cluster_domain);
+    for (const Name& d : c.marker->host_search) line += " " + name_text(d);
+    out.push_back(line);
+  }
   return out;
 }
 
@@ -105,6 +110,15 @@ TEST(ConfigKeys, EachKeyReadsIntoItsField) {
       {kListen + kResolver + "autopath: {enabled: false}\n", "autopath off 65431"},
       {kListen + kResolver + "autopath: {enabled: True, code: 65500}\n", "autopath on 65500"},
       {kListen + kResolver + "autopath: {}\n", "autopath on 65431"},
+      // The marker path: on with autopath, the node's search domains by default.
+      {kListen + kResolver, "marker ap.k8s.io. cluster.local. svc.local."},
+      {kListen + kResolver + "autopath: {marker: ap.example, clusterDomain: k.test}\n",
+       "marker ap.example. k.test. svc.local."},
+      {kListen + kResolver + "autopath: {hostSearch: [a.example, b.example]}\n",
+       "marker ap.k8s.io. cluster.local. a.example. b.example."},
+      {kListen + kResolver + "autopath: {hostSearch: []}\n", "marker ap.k8s.io. cluster.local."},
+      {kListen + kResolver + "autopath: {resolvConf: " + temp_file("node.conf", "search n.example\n") + "}\n",
+       "marker ap.k8s.io. cluster.local. n.example."},
       {kListen + kResolver + "cache: {capacity: 5}\n", "cache 5 900 30"},
       {kListen + kResolver + "cache: {positiveTTL: 1h30m, negativeTTL: 0s}\n",
        "cache 10000 5400 0"},
@@ -221,8 +235,16 @@ TEST(ConfigErrors, FileLineAndWhat) {
       {kListen + kResolver + "autopath: {code: -1}\n", "c.yaml:3: code: expected a number"},
       {kListen + kResolver + "autopath:\n  enabled: yes\n",
        "c.yaml:4: enabled: expected true or false, got 'yes'"},
+      {kListen + kResolver + "autopath: {marker: '.'}\n",
+       "c.yaml:3: marker: '.' is not a domain name below the root"},
+      {kListen + kResolver + "autopath: {clusterDomain: 'a..b'}\n",
+       "c.yaml:3: clusterDomain: 'a..b' is not a domain name below the root"},
+      {kListen + kResolver + "autopath: {hostSearch: [ok.example, '']}\n",
+       "c.yaml:3: hostSearch: '' is not a domain name below the root"},
+      {kListen + kResolver + "autopath: {hostSearch: [], resolvConf: /etc/resolv.conf}\n",
+       "c.yaml:3: resolvConf: is read only without hostSearch"},
       {kListen + kResolver + "autopath: {mode: echo}\n",
-       "c.yaml:3: autopath: unknown key 'mode' (known: enabled, code)"},
+       "c.yaml:3: autopath: unknown key 'mode' (known: enabled, code, marker, clusterDomain, hostSearch, resolvConf)"},
       // cache.
       {kListen + kResolver + "cache: {capacity: 0}\n",
        "c.yaml:3: capacity: expected a number from 1 to 100000000, got '0'"},
@@ -444,7 +466,8 @@ TEST(ConfigResolvConf, NameserversAsGlibcReadsThem) {
     std::string resolv_conf = temp_file("case.conf", c.resolv_conf);
     ServerConfig config =
         parse_config("listen: [\"169.254.20.10:53\"]\n"
-                     "upstreamResolvers: {upstreams: [{type: SystemResolvConf}]}\n",
+                     "upstreamResolvers: {upstreams: [{type: SystemResolvConf}]}\n"
+                     "autopath: {enabled: false}\n",
                      "c.yaml", "", resolv_conf);
     EXPECT_EQ(summary(config).back(), c.upstreams) << c.rule;
   }
@@ -506,7 +529,8 @@ TEST(ConfigFile, ExampleLoadsAndIsTheReadmes) {
             "server test-data: example.com. corp.example. sandbox.test. "
             "zone tests/fixtures/example.com.zone zone tests/fixtures/corp.example.zone "
             "cluster tests/fixtures/cluster.json sandbox.test\n"
-            "upstreamResolvers Sequential 10.0.0.2:53 [fd00::2]:53 192.0.2.53:53\n");
+            "upstreamResolvers Sequential 10.0.0.2:53 [fd00::2]:53 192.0.2.53:53\n"
+            "marker ap.k8s.io. cluster.local. svc.local.\n");
 }
 
 // argv for the parsers, from strings.
@@ -537,6 +561,14 @@ TEST(ConfigCommandLine, FlagsAreOneClosedWorldForEveryName) {
             "limits 1000 1000 10\n"
             "metrics 127.0.0.1:9153\n"
             "server closed-world: . zone a.zone zone b.zone cluster c.json k.test\n");
+}
+
+TEST(ConfigCommandLine, MarkerFlags) {
+  ServerConfig c = command_line({"--listen", "127.0.0.1:53", "--cluster-domain", "k.test",
+                                 "--host-search", "a.example", "--host-search", "b.example"});
+  EXPECT_EQ(summary(c).back(), "marker ap.k8s.io. k.test. a.example. b.example.");
+  c = command_line({"--listen", "127.0.0.1:53", "--marker", "ap.example"});
+  EXPECT_EQ(summary(c).back(), "marker ap.example. cluster.local.");
 }
 
 TEST(ConfigCommandLine, ConfigFileWithTestKnobs) {
