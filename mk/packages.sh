@@ -10,6 +10,7 @@ packages=(
 	dnsutils dnsperf unbound iproute2 util-linux curl buildah skopeo umoci nftables
 	dpkg-dev
 	python3 nodejs default-jre-headless
+	python3-dnspython ruby golang-go
 )
 # kubectl renders the kustomizations (test-container) and npm installs the
 # schema checker: a machine may have its own of each, which Debian's

@@ -41,7 +41,8 @@ struct Held {
   }
 };
 
-Resolution nxdomain(const Name& zone, uint32_t ttl, uint32_t kept) {
+// NXDOMAIN or NODATA for the marker name, with the zone's SOA.
+Resolution negative(uint8_t rcode, const Name& zone, uint32_t ttl, uint32_t kept) {
   auto held = std::make_shared<Held>();
   Rr soa{dns::kTypeSOA, ttl, {}};
   put_name(soa.rdata, zone);
@@ -49,7 +50,7 @@ Resolution nxdomain(const Name& zone, uint32_t ttl, uint32_t kept) {
   for (uint32_t v : {1u, 3600u, 600u, 86400u, ttl})
     for (int shift = 24; shift >= 0; shift -= 8) soa.rdata.push_back(uint8_t(v >> shift));
   Resolution out;
-  out.rcode = dns::kNxDomain;
+  out.rcode = rcode;
   out.recursive = true;
   out.authority.push_back(held->add(zone, std::move(soa)));
   out.kept = kept;
@@ -126,7 +127,7 @@ void marker_search(const MarkerConfig& config, const Name& ns, autopath::QueryOp
 void MarkerSource::resolve(const Ask& ask, Resolved done) {
   Name base, ns;
   if (!parse_marker_name(zone_, ask.name, base, ns)) {
-    Resolution out = nxdomain(zone_, kMalformedTtl, UINT32_MAX);
+    Resolution out = negative(dns::kNxDomain, zone_, kMalformedTtl, UINT32_MAX);
     return done(&out);
   }
   autopath::QueryOption option;
@@ -134,7 +135,7 @@ void MarkerSource::resolve(const Ask& ask, Resolved done) {
   marker_search(config_, ns, option);
   Ask first = ask;
   if (!dns::name_concat(base, option.suffix[0], first.name)) {
-    Resolution out = nxdomain(zone_, kMalformedTtl, UINT32_MAX);
+    Resolution out = negative(dns::kNxDomain, zone_, kMalformedTtl, UINT32_MAX);
     return done(&out);
   }
   walk_candidates(router_, first, option, [ask, done, zone = zone_](AutopathWalk& w) {
@@ -143,10 +144,15 @@ void MarkerSource::resolve(const Ask& ask, Resolved done) {
       Resolution out = matched(ask, w);
       return done(&out);
     }
-    bool failed = w.option.status == autopath::kServfailSeen;
-    uint32_t ttl = w.skipped_ttl;
-    if (w.option.status == autopath::kMatched) ttl = std::min(ttl, w.resolution.negative_ttl());
-    Resolution out = failed ? nxdomain(zone, 0, 0) : nxdomain(zone, known(ttl), w.kept);
+    Resolution out;
+    if (w.option.status == autopath::kMatched) {  // NODATA where the name first exists
+      uint32_t ttl = std::min(w.skipped_ttl, w.resolution.negative_ttl());
+      out = negative(dns::kNoError, zone, known(ttl), w.kept);
+    } else if (w.option.status == autopath::kExhausted) {
+      out = negative(dns::kNxDomain, zone, known(w.skipped_ttl), w.kept);
+    } else {
+      out = negative(dns::kNxDomain, zone, 0, 0);  // a failure: the client meets it on its own walk
+    }
     done(&out);
   });
 }

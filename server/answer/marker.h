@@ -6,10 +6,11 @@
 // <ns>.svc.<clusterDomain>, svc.<clusterDomain>, <clusterDomain>, the
 // node's search domains, then the base as typed. The first candidate that
 // exists decides: with data, the answer is `marker-name CNAME candidate`
-// and the candidate's own answer. Anything else (NODATA there, a failure,
-// nothing found) is NXDOMAIN for the marker name, so that the client goes
-// on down the list kept after the marker and reaches its own verdict, as
-// each resolver has its own rules for those.
+// and the candidate's own answer; without, NODATA for the marker name,
+// where every resolver acts as at the candidate itself. Nothing found, or
+// a failure, is NXDOMAIN for the marker name, so that the client goes on
+// down the list kept after the marker and reaches its own verdict, as each
+// resolver has its own rules for failures.
 #pragma once
 
 #include "server/answer/autopath_walk.h"

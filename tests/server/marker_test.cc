@@ -109,13 +109,22 @@ TEST(MarkerSource, AServicesCnameChainFollowsTheAlias) {
   EXPECT_EQ(records[1], "payments.shop.svc.cluster.local. CNAME payments.example.com.");
 }
 
-TEST(MarkerSource, AnythingButDataIsNxdomainSoTheClientWalksOn) {
+TEST(MarkerSource, NodataWhereTheNameFirstExists) {
   Marker m;
   m.conf.host_search.clear();
-  // Found nowhere; NODATA where it first exists (an MX name asked for A);
-  // a name under the zone that is no marker name.
+  Resolution r = m.resolve("mail.example.com.search.shop.cluster.local.ap.k8s.io", dns::kTypeA);
+  EXPECT_EQ(r.rcode, dns::kNoError);
+  EXPECT_TRUE(r.records.empty());
+  ASSERT_TRUE(r.soa());
+  EXPECT_EQ(name_text(r.soa()->owner), "cluster.local.ap.k8s.io.");
+  EXPECT_GT(r.negative_ttl(), 0u);
+}
+
+TEST(MarkerSource, NothingFoundIsNxdomainSoTheClientWalksOn) {
+  Marker m;
+  m.conf.host_search.clear();
+  // Found nowhere; a name under the zone that is no marker name.
   for (const char* name : {"nosuch.search.shop.cluster.local.ap.k8s.io",
-                           "mail.example.com.search.shop.cluster.local.ap.k8s.io",
                            "web.search.Not_A_Label.cluster.local.ap.k8s.io"}) {
     Resolution r = m.resolve(name, dns::kTypeA);
     EXPECT_EQ(r.rcode, dns::kNxDomain) << name;
