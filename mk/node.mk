@@ -2,7 +2,7 @@
 # cluster DNS replicas and an external upstream, pods with and without the
 # shim behind it (tests/node/). One script per family: `make test-node-FAMILY`.
 
-NODE_FAMILIES := answers autopath rcodes cache failover transport overload config lifecycle network
+NODE_FAMILIES := answers autopath marker rcodes cache failover transport overload config lifecycle network
 NODE_TESTS := $(NODE_FAMILIES:%=test-node-%)
 
 TESTS += test-node
@@ -11,3 +11,15 @@ test-node: $(NODE_TESTS)
 $(NODE_TESTS): test-node-%: $(SERVER_BIN) $(PRELOAD_SO) $(MUSL_PROBE) $(B)/tests/gai-probe-glibc \
     $(B)/tests/gai-probe-musl
 	tests/node/$*_test.sh $(B)
+
+# The clients the marker path serves that walk the list themselves
+# (tests/node/clients/): Go's resolver without cgo, and c-ares's
+# ares_getaddrinfo; dnspython and Ruby run from their sources.
+$(B)/tests/go-probe: tests/node/clients/go_probe.go
+	@mkdir -p $(@D)
+	cd $(<D) && CGO_ENABLED=0 GO111MODULE=off GOCACHE=$(abspath $(B))/go-cache HOME=$(abspath $(B)) \
+	  go build -o $(abspath $@) $(<F)
+$(B)/tests/ares-probe: tests/node/clients/ares_probe.c $(TP)/glibc/lib/libcares.a
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra $(call THIRD_PARTY_FLAGS,glibc) $< $(TP)/glibc/lib/libcares.a -o $@
+test-node-marker: $(B)/tests/go-probe $(B)/tests/ares-probe
