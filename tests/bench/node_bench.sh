@@ -58,6 +58,7 @@ servers:
     forwardPlugin: {upstreams: ["$CLUSTER"], protocolStrategy: TCP}
 upstreamResolvers:
   upstreams: [{type: Network, address: $UPSTREAM}]
+autopath: {hostSearch: [${SEARCH##* }]}
 END
 {
 	cat <<END
@@ -153,6 +154,8 @@ seq -f "n%g.wild.example.com A" "$FILL" > "$WORK/fill"
 declare -A raw
 add() { raw["$1 $2"]+="$3 "; }
 med() { tr ' ' '\n' <<<"${raw["$1 $2"]}" | grep . | median; }
+# per N LOOKUPS: N / LOOKUPS to 2 decimals.
+per() { printf '%.2f' "$(bc <<<"scale=4; $1 / $2")"; }
 
 # count MEASURE CACHE BEFORE: adds the queries each stand-in answered since
 # BEFORE (stand_in_queries's output) to MEASURE_cluster and MEASURE_upstream.
@@ -221,6 +224,42 @@ for ((r = 0; r < RUNS; r++)); do
 	done
 done
 
+# The marker path: each client the shim never touches, with the classic
+# list (ours.resolv.conf) and with the marker first (the classic list kept
+# after it); queries from the pod to the cache per lookup, the cache warm,
+# and queries reaching cluster DNS and the upstream per lookup, cold.
+MARKER_CLIENTS=(glibc musl go c-ares dnspython ruby)
+declare -A client=(
+	[glibc]="$PROBE" [musl]="$BUILD/tests/gai-probe-musl" [go]="$BUILD/tests/go-probe"
+	[c-ares]="$BUILD/tests/ares-probe"
+	[dnspython]="/usr/bin/python3 $POD_ROOT/tests/node/clients/dnspython_probe.py"
+	[ruby]="ruby $POD_ROOT/tests/node/clients/ruby_probe.rb"
+)
+{
+	echo "nameserver ${addr[ours]}"
+	echo "search search.shop.cluster.local.ap.k8s.io $SEARCH"
+	echo "options ndots:5"
+} > "$WORK/marker.resolv.conf"
+cp "$WORK/ours.resolv.conf" "$WORK/classic.resolv.conf"
+cache_queries() {
+	curl -s "http://${addr[ours]}:9253/metrics" | awk '$1 ~ /^resolv_k8s_queries_total/ { n += $2 } END { print n + 0 }'
+}
+declare -A mq
+for c in "${MARKER_CLIENTS[@]}"; do
+	read -ra run <<<"${client[$c]}"
+	for conf in classic marker; do
+		restart ours
+		before=$(stand_in_queries)
+		pod "$conf" "${run[@]}" "${NODE_NAMES[@]}" > /dev/null 2>&1
+		read -r c0 u0 <<<"$before"
+		read -r c1 u1 <<<"$(stand_in_queries)"
+		q0=$(cache_queries)
+		pod "$conf" "${run[@]}" "${NODE_NAMES[@]}" > /dev/null 2>&1
+		mq[$c $conf pod]=$(per $(($(cache_queries) - q0)) "$lookups")
+		mq[$c $conf up]=$(per $((c1 - c0 + u1 - u0)) "$lookups")
+	done
+done
+
 # RSS with the cache full: FILL distinct names of example.com's wildcard.
 declare -A rss
 for c in ours unbound; do
@@ -232,8 +271,6 @@ entries=$(curl -s "http://${addr[ours]}:9253/metrics" | awk '$1 == "resolv_k8s_c
 
 ms() { printf '%.3f' "$(bc <<<"scale=4; $(med "$1" "$2") / 1000000")"; }
 ns_us() { printf '%.2f' "$(bc <<<"scale=4; $(med "$1" "$2") / 1000")"; }
-# per_lookup's numbers: N / LOOKUPS to 2 decimals.
-per() { printf '%.2f' "$(bc <<<"scale=4; $1 / $2")"; }
 # per_lookup MEASURE CACHE N: "TOTAL (CLUSTER + UPSTREAM)" queries per lookup
 # of N lookups.
 per_lookup() {
@@ -269,6 +306,15 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 		"$(ratio "$(med lps ours)" "$(med lps unbound)")x" "ours / unbound >= 5x"
 	row "RSS with the cache full" "$(mib "${rss[ours]}") ($entries entries)" "$(mib "${rss[unbound]}")" \
 		"$(ratio "${rss[ours]}" "${rss[unbound]}")" "ours <= 25 MiB"
+	echo
+	echo "The marker path, $lookups names (the mix above), each client's own walk:"
+	echo
+	row client "pod queries per lookup, classic" "marker first" "upstream queries per lookup (cold), classic" \
+		"marker first"
+	row --- --- --- --- ---
+	for c in "${MARKER_CLIENTS[@]}"; do
+		row "$c" "${mq[$c classic pod]}" "${mq[$c marker pod]}" "${mq[$c classic up]}" "${mq[$c marker up]}"
+	done
 	echo
 	if [[ -z $differ ]]; then
 		echo "Answers: every lookup's, warm, equal to unbound's in every round."
