@@ -1,6 +1,8 @@
-// resolv-k8s inject on any bytes: a stream or a StreamError, never a crash
-// or a hang (yaml-cpp's LoadAll can hang: the stream is split by hand); and
-// what it writes, injected again, comes back byte for byte.
+// resolv-k8s inject on any bytes, in both modes (the library with the
+// node-local cache as nameserver, and the marker path): a stream or a
+// StreamError, never a crash or a hang (yaml-cpp's LoadAll can hang: the
+// stream is split by hand); and what it writes, injected again, comes back
+// byte for byte. A first byte 'M' picks the marker path for the rest.
 #include <stdlib.h>
 
 #include <cstddef>
@@ -9,8 +11,13 @@
 #include "tools/inject.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const cli::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", {"169.254.20.10", "10.96.0.10"},
-                                   "cluster.local", "default"};
+  cli::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", {"169.254.20.10", "10.96.0.10"},
+                             "cluster.local", "default"};
+  if (size > 0 && data[0] == 'M') {
+    options.marker = true;
+    options.host_search = {"ec2.internal"};
+    data++, size--;
+  }
   std::string out;
   try {
     out = cli::inject_stream(std::string(reinterpret_cast<const char*>(data), size), options);

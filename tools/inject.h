@@ -17,6 +17,11 @@ struct InjectOptions {
   std::vector<std::string> nameservers;
   std::string cluster_domain;     // for the search list written with `nameservers`
   std::string default_namespace;  // of an object without metadata.namespace
+  // --autopath marker: no library; the marker path's DNS instead, the marker
+  // first in the search list ("DNS Autopath in PodSpec").
+  bool marker = false;
+  std::string marker_domain = "ap.k8s.io";
+  std::vector<std::string> host_search;  // the node's search domains, after the cluster's
 };
 
 // An object that cannot be changed as it is written: where, and why.
@@ -34,8 +39,10 @@ struct StreamError {
 };
 
 // `stream` with inject_object applied to each of its documents: those it
-// changes written again, the others byte for byte. Throws StreamError.
-std::string inject_stream(const std::string& stream, const InjectOptions& options);
+// changes written again, the others byte for byte; the pods it left as they
+// were, and why, in `notes`. Throws StreamError.
+std::string inject_stream(const std::string& stream, const InjectOptions& options,
+                          std::vector<StreamError>* notes = nullptr);
 
 // The pod of a Pod, of a workload's template or of a CronJob's job template,
 // given the library: the init container filling the volume, the volume
@@ -43,7 +50,9 @@ std::string inject_stream(const std::string& stream, const InjectOptions& option
 // with options.nameservers the DNS settings kubelet would write, pointing at
 // them. What is there already is kept; our own entries (by name) are set to
 // `options`, so a second run changes nothing. Other objects are left alone.
-// Throws InjectError.
-void inject_object(YAML::Node object, const InjectOptions& options);
+// With options.marker, only the DNS settings, the marker first. A pod left
+// as it is (its own DNS, the node's network, injected before) adds to
+// `notes`. Throws InjectError.
+void inject_object(YAML::Node object, const InjectOptions& options, std::vector<InjectError>& notes);
 
 }  // namespace cli

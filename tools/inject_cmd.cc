@@ -23,7 +23,7 @@ bool is_ip(const std::string& text) {
 }
 
 InjectOptions parse_options(const Args& args, std::string& input) {
-  InjectOptions o{"libresolv-k8s-init:" RK8S_VERSION, "glibc", {}, "cluster.local", "default"};
+  InjectOptions o{"libresolv-k8s-init:" RK8S_VERSION, "glibc", {}, "cluster.local", ""};
   for (size_t i = 0; i < args.size(); i++) {
     const std::string& flag = args[i];
     auto value = [&]() -> const std::string& {
@@ -46,6 +46,14 @@ InjectOptions parse_options(const Args& args, std::string& input) {
       if (o.cluster_domain.empty()) usage_error("inject: --cluster-domain is empty");
     } else if (flag == "--namespace") {
       o.default_namespace = value();
+    } else if (flag == "--autopath") {
+      const std::string& mode = value();
+      if (mode != "option" && mode != "marker") usage_error("inject: --autopath is option or marker");
+      o.marker = mode == "marker";
+    } else if (flag == "--marker") {
+      o.marker_domain = value();
+    } else if (flag == "--host-search") {
+      o.host_search.push_back(value());
     } else if (flag.starts_with("-") && flag != "-") {
       usage_error("inject: unknown flag '" + flag + "'");
     } else if (!input.empty()) {
@@ -55,6 +63,9 @@ InjectOptions parse_options(const Args& args, std::string& input) {
     }
   }
   if (input.empty()) usage_error("inject: one FILE (or - for stdin) is needed");
+  if (o.marker && o.nameservers.empty())
+    usage_error("inject: --autopath marker needs --nameserver: the node-local cache, then kube-dns's ClusterIP");
+  if (!o.marker && o.default_namespace.empty()) o.default_namespace = "default";
   return o;
 }
 
@@ -77,12 +88,15 @@ int inject_command(const Args& args) {
     fprintf(stderr, "resolv-k8s: inject: %s: %s\n", input.c_str(), strerror(errno));
     return 1;
   }
+  const char* name = input == "-" ? "stdin" : input.c_str();
   try {
-    std::string out = inject_stream(text, options);
+    std::vector<StreamError> notes;
+    std::string out = inject_stream(text, options, &notes);
+    for (const StreamError& n : notes)
+      fprintf(stderr, "resolv-k8s: inject: %s:%d: document %d: %s\n", name, n.line, n.document, n.what.c_str());
     fwrite(out.data(), 1, out.size(), stdout);
   } catch (const StreamError& e) {
-    fprintf(stderr, "resolv-k8s: inject: %s:%d: document %d: %s\n", input == "-" ? "stdin" : input.c_str(), e.line,
-            e.document, e.what.c_str());
+    fprintf(stderr, "resolv-k8s: inject: %s:%d: document %d: %s\n", name, e.line, e.document, e.what.c_str());
     return 1;
   }
   return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;

@@ -162,17 +162,42 @@ void preload(YAML::Node container, const std::string& path, const std::string& l
   set_text(var, "value", preload_list(library, text_at(var, "value")));
 }
 
+// Kubernetes' limits on a pod's search list (1.28 on; 6 and 256 before).
+constexpr size_t kMaxSearches = 32;
+constexpr size_t kMaxSearchLine = 2048;
+
+// The marker path's first search domain for namespace `ns`.
+std::string marker_search(const InjectOptions& options, const std::string& ns) {
+  return "search." + ns + "." + options.cluster_domain + "." + options.marker_domain;
+}
+
 // dnsPolicy None with the resolv.conf kubelet writes for ClusterFirst
 // (pkg/kubelet/network/dns: the cluster DNS, then dnsConfig's nameservers,
-// 3 at most; the cluster's search list, then dnsConfig's; ndots:5 unless
-// dnsConfig sets it), the node-local cache (and what follows it on the
-// command line) standing for the cluster DNS.
-// kubelet would add the node's search domains too: they are not known here.
-// Pods on the node's network, or with their own DNS (Default, None), keep it.
-void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions& options, const std::string& ns) {
+// 3 at most; the cluster's search list, the node's, then dnsConfig's;
+// ndots:5 unless dnsConfig sets it), the node-local cache (and what follows
+// it on the command line) standing for the cluster DNS, and with
+// options.marker the marker in front. Pods on the node's network, or with
+// their own DNS (Default, None), keep it.
+void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions& options, const std::string& ns,
+                    std::vector<InjectError>& notes) {
   std::string policy = text_at(pod, "dnsPolicy");
   bool host_network = text_at(pod, "hostNetwork") == "true";
-  if (policy != "ClusterFirstWithHostNet" && ((policy != "" && policy != "ClusterFirst") || host_network)) return;
+  auto leave = [&](const std::string& why) {
+    if (options.marker) notes.push_back(InjectError{pod.Mark(), path + ": " + why + ", left as it is"});
+  };
+  // The node's network: the marker path leaves it; ClusterFirstWithHostNet
+  // asks cluster DNS there, and the library's nameserver stands for it.
+  if (host_network && (options.marker || policy != "ClusterFirstWithHostNet"))
+    return leave("on the node's network (hostNetwork)");
+  YAML::Node searches = get(get(pod, "dnsConfig"), "searches");
+  bool injected = policy == "None" && searches.IsSequence() && searches.size() > 0 && searches[0].IsScalar() &&
+                  searches[0].Scalar().starts_with("search.") &&
+                  searches[0].Scalar().ends_with("." + options.marker_domain);
+  if (injected) return leave("the marker path's DNS already");
+  if (policy != "" && policy != "ClusterFirst" && policy != "ClusterFirstWithHostNet")
+    return leave("its own DNS (dnsPolicy " + policy + ")");
+  if (options.marker && ns.empty())
+    fail(pod, path + ": no namespace: the object has no metadata.namespace and --namespace is not given");
   pod["dnsPolicy"] = "None";
   YAML::Node dns = map_at(pod, "dnsConfig", path);
   const std::string& domain = options.cluster_domain;
@@ -180,8 +205,20 @@ void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions
   std::vector<YAML::Node> ours;
   for (const std::string& ip : options.nameservers) ours.push_back(text_node(ip));
   dns["nameservers"] = prepend(ours, list_at(dns, "nameservers", at), 3);
-  dns["searches"] = prepend({text_node(ns + ".svc." + domain), text_node("svc." + domain), text_node(domain)},
-                            list_at(dns, "searches", at));
+  std::vector<YAML::Node> cluster;
+  if (options.marker) cluster.push_back(text_node(marker_search(options, ns)));
+  for (const std::string& d : {ns + ".svc." + domain, "svc." + domain, domain}) cluster.push_back(text_node(d));
+  for (const std::string& d : options.host_search) cluster.push_back(text_node(d));
+  YAML::Node list = prepend(cluster, list_at(dns, "searches", at));
+  size_t line = 0;
+  for (const YAML::Node& d : list) line += (line ? 1 : 0) + (d.IsScalar() ? d.Scalar().size() : 0);
+  if (list.size() > kMaxSearches)
+    fail(pod, at + ".searches: " + std::to_string(list.size()) + " domains, over Kubernetes' limit of " +
+                  std::to_string(kMaxSearches) + " (6 before 1.28)");
+  if (line > kMaxSearchLine)
+    fail(pod, at + ".searches: " + std::to_string(line) + " characters, over Kubernetes' limit of " +
+                  std::to_string(kMaxSearchLine) + " (256 before 1.28)");
+  dns["searches"] = list;
   YAML::Node dns_options = list_at(dns, "options", at);
   if (!find_named(dns_options, "ndots")) dns["options"] = prepend({pair("ndots", "value", "5")}, dns_options);
 }
@@ -204,7 +241,7 @@ const PodPlace* place_of(const YAML::Node& object) {
 
 }  // namespace
 
-void inject_object(YAML::Node object, const InjectOptions& options) {
+void inject_object(YAML::Node object, const InjectOptions& options, std::vector<InjectError>& notes) {
   const PodPlace* place = place_of(object);
   if (!place) return;
   YAML::Node pod = object, deepest = object;  // the last that is there, for messages
@@ -217,6 +254,10 @@ void inject_object(YAML::Node object, const InjectOptions& options) {
   YAML::Node containers = list_at(pod, "containers", path);
   if (containers.size() == 0) fail(containers ? containers : deepest, path + ": no containers");
 
+  std::string ns = text_at(get(object, "metadata"), "namespace");
+  if (ns.empty()) ns = options.default_namespace;
+  if (options.marker) return use_nameserver(pod, path, options, ns, notes);
+
   add_volume(pod, path);
   add_init_container(pod, path, options.image);
   std::string library = std::string(kMountPath) + "/" + options.libc + "/libresolv-k8s.so";
@@ -225,10 +266,7 @@ void inject_object(YAML::Node object, const InjectOptions& options) {
     if (!containers[i].IsMap()) fail(containers[i], where + ": not a map");
     preload(containers[i], where, library);
   }
-  if (!options.nameservers.empty()) {
-    std::string ns = text_at(get(object, "metadata"), "namespace");
-    use_nameserver(pod, path, options, ns.empty() ? options.default_namespace : ns);
-  }
+  if (!options.nameservers.empty()) use_nameserver(pod, path, options, ns, notes);
   add_autopath_option(pod, path);
 }
 

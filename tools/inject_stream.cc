@@ -6,7 +6,8 @@
 
 namespace cli {
 
-std::string inject_stream(const std::string& stream, const InjectOptions& options) {
+std::string inject_stream(const std::string& stream, const InjectOptions& options,
+                          std::vector<StreamError>* notes) {
   std::string out;
   int number = 0;
   for (const YamlDocument& doc : split_documents(stream)) {
@@ -18,7 +19,10 @@ std::string inject_stream(const std::string& stream, const InjectOptions& option
     try {
       YAML::Node object = YAML::Load(doc.text);
       std::string before = emit_yaml(object);
-      inject_object(object, options);
+      std::vector<InjectError> left;
+      inject_object(object, options, left);
+      for (const InjectError& n : left)
+        if (notes) notes->push_back(error(n.mark, n.what));
       out += emit_yaml(object) == before ? doc.text : rewrite_document(doc, object);
     } catch (const YAML::Exception& e) {
       throw error(e.mark, e.msg);

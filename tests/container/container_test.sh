@@ -214,6 +214,38 @@ check "injected: left as it was" "" "$(cmp "$inputs/injected.yaml" "$work/inject
 check "container/app: deployment.injected.yaml is inject's output" "$(cat container/app/deployment.injected.yaml)" \
 	"$(inject --nameserver 169.254.20.10 container/app/deployment.yaml)"
 
+# --autopath marker: the DNS alone, the marker first; every input valid and
+# stable, the namespace required, pods with their own DNS left with a note.
+marker=(--autopath marker --nameserver 169.254.20.10 --nameserver 10.96.0.10 --host-search ec2.internal)
+outputs=() stable=
+for name in "${names[@]}"; do
+	out=$work/$name-marker.out.yaml
+	inject "${marker[@]}" --namespace ops "$inputs/$name.yaml" > "$out" 2> /dev/null || stable+="$name: exit $? "
+	inject "${marker[@]}" --namespace ops "$out" 2> /dev/null | cmp -s - "$out" || stable+="$name: changed "
+	outputs+=("$out")
+done
+check "inject --autopath marker: each output read again gives the same bytes" "" "$stable"
+check_match -v "inject --autopath marker: each output valid" "object [0-9]|: 0 valid" "$(models check "${outputs[@]}")"
+check "pod --autopath marker: the marker, kubelet's list, the node's domains; no library" \
+	'"None" {"nameservers":["169.254.20.10","10.96.0.10"],"options":[{"name":"ndots","value":"5"}],"searches":["search.shop.cluster.local.ap.k8s.io","shop.svc.cluster.local","svc.cluster.local","cluster.local","ec2.internal"]} absent' \
+	"$(dns_of "$work/pod-marker.out.yaml" spec) $(field "$work/pod-marker.out.yaml" spec.initContainers)"
+check "deployment --autopath marker: --namespace where the object has none" '"search.ops.cluster.local.ap.k8s.io"' \
+	"$(field "$work/deployment-marker.out.yaml" "$pod.dnsConfig.searches[0]")"
+check_match "replicaset --autopath marker: dnsPolicy Default left, with a note" \
+	"document 1: spec.template.spec: its own DNS \(dnsPolicy Default\), left as it is" \
+	"$(inject "${marker[@]}" "$inputs/replicaset.yaml" 2>&1 > /dev/null)"
+check_match "--autopath marker again: a note, nothing changed" "the marker path's DNS already, left as it is" \
+	"$(inject "${marker[@]}" "$work/pod-marker.out.yaml" 2>&1 > /dev/null)"
+check "--autopath marker without a namespace: an error, nothing written" \
+	"1 0 resolv-k8s: inject: $inputs/deployment.yaml:21: document 1: $pod: no namespace: the object has no metadata.namespace and --namespace is not given" \
+	"$(out=$(inject "${marker[@]}" "$inputs/deployment.yaml" 2> "$work/err"); echo "$? ${#out} $(cat "$work/err")")"
+many=()
+for i in {1..28}; do many+=(--host-search "d$i.example"); done
+check_match "--autopath marker past 32 search domains: Kubernetes' limit named" "33 domains, over Kubernetes' limit of 32" \
+	"$(inject "${marker[@]}" "${many[@]}" "$inputs/pod.yaml" 2>&1 > /dev/null)"
+check_match "--autopath marker without --nameserver: usage" "needs --nameserver" \
+	"$(inject --autopath marker "$inputs/pod.yaml" 2>&1 > /dev/null)"
+
 # Refusals: nothing on stdout, one line on stderr, exit 1 (2 for usage).
 refused() {
 	local out status
