@@ -13,8 +13,9 @@ $(NODE_TESTS): test-node-%: $(SERVER_BIN) $(PRELOAD_SO) $(MUSL_PROBE) $(B)/tests
 	tests/node/$*_test.sh $(B)
 
 # The clients the marker path serves that walk the list themselves
-# (tests/node/clients/): Go's resolver without cgo, and c-ares's
-# ares_getaddrinfo; dnspython and Ruby run from their sources.
+# (tests/node/clients/): Go's resolver without cgo, c-ares's
+# ares_getaddrinfo, glibc's res_search; dnspython and Ruby run from their
+# sources.
 $(B)/tests/go-probe: tests/node/clients/go_probe.go
 	@mkdir -p $(@D)
 	cd $(<D) && CGO_ENABLED=0 GO111MODULE=off GOCACHE=$(abspath $(B))/go-cache HOME=$(abspath $(B)) \
@@ -22,4 +23,7 @@ $(B)/tests/go-probe: tests/node/clients/go_probe.go
 $(B)/tests/ares-probe: tests/node/clients/ares_probe.c $(TP)/glibc/lib/libcares.a
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra $(call THIRD_PARTY_FLAGS,glibc) $< $(TP)/glibc/lib/libcares.a -o $@
-test-node-marker: $(B)/tests/go-probe $(B)/tests/ares-probe
+$(B)/tests/res-probe: tests/node/clients/res_probe.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra $< -o $@ -lresolv
+test-node-marker: $(B)/tests/go-probe $(B)/tests/ares-probe $(B)/tests/res-probe

@@ -3,9 +3,9 @@
 # with clients the shim never touches. A pod whose resolv.conf has the
 # marker first, the classic list after it, and the cache then cluster DNS as
 # nameservers; each client (glibc, musl, Go without cgo, c-ares, dnspython,
-# Ruby, and the glibc shim) looks up Services, another namespace, a headless
-# Service, an ExternalName, an external name, a name of the node's search
-# domain and a missing name. Asserts the answers of the same client's
+# Ruby, glibc's res_search, and the glibc shim) looks up Services, another
+# namespace, a headless Service, an ExternalName, an external name, a name
+# of the node's search domain and a missing name. Asserts the answers of the same client's
 # classic walk (the list without the marker, through a cache with autopath
 # off), one query per family asked for every name that exists, and, with
 # the cache stopped, the answers through cluster DNS.
@@ -28,7 +28,7 @@ printf 'nameserver 169.254.20.10\nnameserver 127.0.0.53\nsearch search.shop.clus
 
 found=(web db kubernetes.default payments www.example.com two)
 names=("${found[@]}" nosuch)
-clients=(glibc musl go c-ares dnspython ruby shim)
+clients=(glibc musl go c-ares dnspython ruby res_search shim)
 declare -A cmd=(
 	[glibc]="$PROBE_GLIBC"
 	[musl]="$PROBE_MUSL"
@@ -36,12 +36,13 @@ declare -A cmd=(
 	[c-ares]="$BUILD/tests/ares-probe"
 	[dnspython]="/usr/bin/python3 $NODE_ROOT/tests/node/clients/dnspython_probe.py"
 	[ruby]="ruby $NODE_ROOT/tests/node/clients/ruby_probe.rb"
+	[res_search]="$BUILD/tests/res-probe"
 	[shim]="env LD_PRELOAD=$SHIM_GLIBC $PROBE_GLIBC"
 )
-# Queries each sends for a name: both families, but dnspython asks for A
-# alone and Ruby asks for AAAA only on a host with an IPv6 address; the
+# Queries each sends for a name: both families, but dnspython and res-probe
+# ask for A alone and Ruby asks for AAAA only on a host with an IPv6 address; the
 # shim sends one (BOTH) once the cache has shown support, two before.
-declare -A families=([glibc]=2 [musl]=2 [go]=2 [c-ares]=2 [dnspython]=1 [ruby]=1 [shim]=1)
+declare -A families=([glibc]=2 [musl]=2 [go]=2 [c-ares]=2 [dnspython]=1 [ruby]=1 [res_search]=1 [shim]=1)
 declare -A first=([shim]=1)
 
 declare -A classic
@@ -75,7 +76,7 @@ check_match "another namespace: kubernetes in default" "CNAME\s+kubernetes.defau
 # NXDOMAIN and the classic walk goes on.
 stop cache
 cluster_names=(web db kubernetes.default)
-for c in glibc musl go c-ares dnspython ruby; do
+for c in glibc musl go c-ares dnspython ruby res_search; do
 	read -ra run <<<"${cmd[$c]}"
 	check "$c, the cache stopped: the cluster's answers through cluster DNS" \
 		"$(pod classic "${run[@]}" "${cluster_names[@]}" 2>&1)" \
