@@ -3,5 +3,6 @@
 # Needs root (pod sandboxes), unbound and dnsperf (mk/packages.sh).
 
 .PHONY: bench-node
-bench-node: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl $(B)/tests/go-probe $(B)/tests/ares-probe
+bench-node: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl $(B)/tests/go-probe $(B)/tests/ares-probe \
+    $(B)/tests/res-probe
 	tests/bench/node_bench.sh $(B)

@@ -228,12 +228,12 @@ done
 # list (ours.resolv.conf) and with the marker first (the classic list kept
 # after it); queries from the pod to the cache per lookup, the cache warm,
 # and queries reaching cluster DNS and the upstream per lookup, cold.
-MARKER_CLIENTS=(glibc musl go c-ares dnspython ruby)
+MARKER_CLIENTS=(glibc musl go c-ares dnspython ruby res_search)
 declare -A client=(
 	[glibc]="$PROBE" [musl]="$BUILD/tests/gai-probe-musl" [go]="$BUILD/tests/go-probe"
 	[c-ares]="$BUILD/tests/ares-probe"
 	[dnspython]="/usr/bin/python3 $POD_ROOT/tests/node/clients/dnspython_probe.py"
-	[ruby]="ruby $POD_ROOT/tests/node/clients/ruby_probe.rb"
+	[ruby]="ruby $POD_ROOT/tests/node/clients/ruby_probe.rb" [res_search]="$BUILD/tests/res-probe"
 )
 {
 	echo "nameserver ${addr[ours]}"
