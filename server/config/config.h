@@ -82,8 +82,10 @@ enum class AutopathMode : uint8_t {
 // The marker path of "DNS Autopath in PodSpec" (answer/marker.h): a query
 // for <base>.search.<ns>.<clusterDomain>.<marker> is answered for <base>
 // walked over the pod's ClusterFirst search list.
+constexpr char kDefaultMarker[] = "ap.k8s.io";  // the proposal's
+
 struct MarkerConfig {
-  dns::Name marker;                    // ap.k8s.io
+  dns::Name marker;                    // kDefaultMarker
   dns::Name cluster_domain;            // cluster.local
   std::vector<dns::Name> host_search;  // the node's search domains
 };

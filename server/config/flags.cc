@@ -28,7 +28,7 @@ struct ServerFlags {
   std::vector<std::string> zones;
   AutopathMode autopath = AutopathMode::on;
   uint16_t autopath_code = autopath::kDefaultCode;
-  Name marker;  // the root: ap.k8s.io
+  Name marker;  // the root: kDefaultMarker
   std::vector<Name> host_search;
   unsigned delay_ms = 0;
   std::string query_log;
@@ -133,7 +133,7 @@ ServerConfig closed_world(const ServerFlags& f) {
     MarkerConfig m;
     if (!parse_name(f.cluster_domain, m.cluster_domain)) throw std::runtime_error("--cluster-domain: bad value");
     if (f.marker.len > 1) m.marker = f.marker;
-    else parse_name("ap.k8s.io", m.marker);
+    else parse_name(kDefaultMarker, m.marker);
     m.host_search = f.host_search;
     c.marker = std::move(m);
   }

@@ -106,7 +106,7 @@ class ConfigReader {
     MarkerConfig marker;
     const Field* name = find("marker");
     const Field* cluster = find("clusterDomain");
-    marker.marker = name ? domain(*name) : named("ap.k8s.io");
+    marker.marker = name ? domain(*name) : named(kDefaultMarker);
     marker.cluster_domain = cluster ? domain(*cluster) : named("cluster.local");
     const Field* search = find("hostSearch");
     const Field* path = find("resolvConf");
