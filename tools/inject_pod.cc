@@ -208,7 +208,9 @@ void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions
   std::vector<YAML::Node> cluster;
   if (options.marker) cluster.push_back(text_node(marker_search(options, ns)));
   for (const std::string& d : {ns + ".svc." + domain, "svc." + domain, domain}) cluster.push_back(text_node(d));
-  for (const std::string& d : options.host_search) cluster.push_back(text_node(d));
+  for (const std::string& d : options.host_search)  // kubelet drops the node's repeats
+    if (std::none_of(cluster.begin(), cluster.end(), [&](const YAML::Node& c) { return c.Scalar() == d; }))
+      cluster.push_back(text_node(d));
   YAML::Node list = prepend(cluster, list_at(dns, "searches", at));
   size_t line = 0;
   for (const YAML::Node& d : list) line += (line ? 1 : 0) + (d.IsScalar() ? d.Scalar().size() : 0);
