@@ -1,7 +1,6 @@
 #include "server/answer/completion.h"
 
 #include <algorithm>
-#include <deque>
 #include <memory>
 
 namespace rk8s::server {
@@ -16,7 +15,7 @@ class Chain : public std::enable_shared_from_this<Chain> {
   void add_link(const Resolution& res) {
     kept_ = std::min(kept_, res.kept);
     for (const RrRef& r : res.records) {
-      records_.push_back(copy(res, r));
+      records_.push_back(held_->copy(res, r));
       links_ += r.rr->type == dns::kTypeCNAME;
     }
   }
@@ -38,17 +37,6 @@ class Chain : public std::enable_shared_from_this<Chain> {
   }
 
  private:
-  struct Held {
-    std::deque<Rr> rrs;  // stable addresses for the RrRefs
-  };
-
-  RrRef copy(const Resolution& from, const RrRef& r) {
-    Rr rr = *r.rr;
-    rr.ttl = from.ttl_of(rr);
-    held_->rrs.push_back(std::move(rr));
-    return RrRef{r.owner, &held_->rrs.back()};
-  }
-
   // A name the chain has already reached: a loop.
   bool seen(const Name& name) const {
     if (dns::name_equal(name, ask_.name)) return true;
@@ -63,8 +51,8 @@ class Chain : public std::enable_shared_from_this<Chain> {
     out.recursive = true;
     out.has_data = last.has_data;
     out.records = std::move(records_);
-    for (const RrRef& r : last.authority) out.authority.push_back(copy(last, r));
-    for (const RrRef& r : last.additional) out.additional.push_back(copy(last, r));
+    for (const RrRef& r : last.authority) out.authority.push_back(held_->copy(last, r));
+    for (const RrRef& r : last.additional) out.additional.push_back(held_->copy(last, r));
     out.keep = held_;
     out.kept = kept_;
     done_(&out);
@@ -81,7 +69,7 @@ class Chain : public std::enable_shared_from_this<Chain> {
   const Router& router_;
   Ask ask_;
   Resolved done_;
-  std::shared_ptr<Held> held_ = std::make_shared<Held>();
+  std::shared_ptr<HeldRecords> held_ = std::make_shared<HeldRecords>();
   std::vector<RrRef> records_;
   int links_ = 0;
   uint32_t kept_ = UINT32_MAX;

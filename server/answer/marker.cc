@@ -1,7 +1,6 @@
 #include "server/answer/marker.h"
 
 #include <algorithm>
-#include <deque>
 #include <memory>
 
 #include "server/util/names.h"
@@ -31,19 +30,9 @@ Name label_name(const uint8_t* label, size_t len) {
 
 uint32_t known(uint32_t ttl) { return ttl == UINT32_MAX ? 0 : ttl; }
 
-// The records a marker answer is made of, their TTLs counted down to the
-// moment it is made (the candidates' answers were cached at different times).
-struct Held {
-  std::deque<Rr> rrs;
-  RrRef add(const Name& owner, Rr rr) {
-    rrs.push_back(std::move(rr));
-    return RrRef{owner, &rrs.back()};
-  }
-};
-
 // NXDOMAIN or NODATA for the marker name, with the zone's SOA.
 Resolution negative(uint8_t rcode, const Name& zone, uint32_t ttl, uint32_t kept) {
-  auto held = std::make_shared<Held>();
+  auto held = std::make_shared<HeldRecords>();
   Rr soa{dns::kTypeSOA, ttl, {}};
   put_name(soa.rdata, zone);
   put_name(soa.rdata, zone);
@@ -59,7 +48,7 @@ Resolution negative(uint8_t rcode, const Name& zone, uint32_t ttl, uint32_t kept
 }
 
 Resolution matched(const Ask& ask, const AutopathWalk& w) {
-  auto held = std::make_shared<Held>();
+  auto held = std::make_shared<HeldRecords>();
   const Resolution& found = w.resolution;
   Rr alias{dns::kTypeCNAME, known(std::min(w.skipped_ttl, found.min_ttl())), {}};
   put_name(alias.rdata, w.candidate);
@@ -68,11 +57,7 @@ Resolution matched(const Ask& ask, const AutopathWalk& w) {
   out.has_data = true;
   out.records.push_back(held->add(ask.name, std::move(alias)));
   auto copy = [&](const std::vector<RrRef>& from, std::vector<RrRef>& to) {
-    for (const RrRef& r : from) {
-      Rr rr = *r.rr;
-      rr.ttl = found.ttl_of(rr);
-      to.push_back(held->add(r.owner, std::move(rr)));
-    }
+    for (const RrRef& r : from) to.push_back(held->copy(found, r));
   };
   copy(found.records, out.records);
   copy(found.authority, out.authority);

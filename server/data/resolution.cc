@@ -36,6 +36,17 @@ uint32_t Resolution::min_ttl() const {
   return ttl;
 }
 
+RrRef HeldRecords::add(const Name& owner, Rr rr) {
+  rrs.push_back(std::move(rr));
+  return RrRef{owner, &rrs.back()};
+}
+
+RrRef HeldRecords::copy(const Resolution& from, const RrRef& r) {
+  Rr rr = *r.rr;
+  rr.ttl = from.ttl_of(rr);
+  return add(r.owner, std::move(rr));
+}
+
 const RrRef* Resolution::soa() const {
   for (const RrRef& r : authority)
     if (r.rr->type == dns::kTypeSOA) return &r;

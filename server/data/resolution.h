@@ -3,6 +3,7 @@
 // SOA for negative answers. Closed world: a name under no zone is NXDOMAIN.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -47,6 +48,16 @@ struct Resolution {
   const RrRef* soa() const;
   // RFC 2308 negative TTL from the SOA; UINT32_MAX when there is no SOA.
   uint32_t negative_ttl() const;
+};
+
+// Records copied out of the resolutions they came from, so that answers
+// cached at different times can go in one reply; the Resolution made of
+// them holds this in `keep`.
+struct HeldRecords {
+  std::deque<Rr> rrs;  // stable addresses for the RrRefs
+  RrRef add(const Name& owner, Rr rr);
+  // `r` of `from`, its TTL as `from` writes it now.
+  RrRef copy(const Resolution& from, const RrRef& r);
 };
 
 Resolution store_lookup(const Store& store, const Name& name, uint16_t type);
