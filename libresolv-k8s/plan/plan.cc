@@ -53,6 +53,18 @@ static bool musl_name(Str text, dns::Name& out) {
   return true;
 }
 
+// The marker of "DNS Autopath in PodSpec" (search.NS.DOMAIN.ap.k8s.io): a
+// server that knows it answers it with the walk over the list behind it,
+// which the library walks itself, and one that does not, NXDOMAIN. Either
+// way its candidate adds a query and no answer: it is left out.
+static bool marker_domain(Str d) {
+  if (ends_with_dot(d)) d.size--;
+  const char kTail[] = ".ap.k8s.io";
+  size_t tail = sizeof kTail - 1;
+  return d.size > 7 + tail && equal_nocase(take(d, 7), Str{"search.", 7}) &&
+         equal_nocase(drop(d, d.size - tail), Str{kTail, tail});
+}
+
 // glibc drops one leading '.' of a search domain, so "." is the root.
 static Str glibc_domain_text(const Config& conf, size_t i) {
   Str d = conf.search(i);
@@ -83,6 +95,7 @@ static void plan_glibc(const Config& conf, Str name, Plan& out) {
   for (size_t i = 0; i < conf.search_count(); i++) {
     Str d = glibc_domain_text(conf, i);
     root_on_list |= d.size == 0;
+    if (marker_domain(d)) continue;
     // A candidate res_mkquery refuses fails with NO_RECOVERY: the search
     // stops there, and the as-is query below still goes out.
     dns::Name domain, candidate;
@@ -109,6 +122,7 @@ static void plan_musl(const Config& conf, Str name, Plan& out) {
   }
   for (size_t i = 0; i < conf.search_count(); i++) {
     if (conf.search(i).size >= 255 - l) continue;  // musl skips a domain too long for its buffer
+    if (marker_domain(conf.search(i))) continue;
     // res_mkquery failing is EAI_NONAME: the walk ends there.
     dns::Name domain, candidate;
     if (!musl_name(conf.search(i), domain) || !dns::name_concat(out.base, domain, candidate)) return;
