@@ -43,6 +43,7 @@ const struct {
      [] { return fdiff::our_gai_rc == EAI_NONAME && searches_two_dots(*input); }},
     {"a call the library hands to libc whole",
      [] { return fdiff::our_gai_rc == kLetLibcAnswer; }},
+    {"a search domain of the marker's shape is not asked", [] { return fdiff::has_marker_domain(input->conf); }},
 };
 
 void run_one(const uint8_t* data, size_t size) {

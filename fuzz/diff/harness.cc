@@ -17,6 +17,7 @@
 
 #include "conf/resolv_conf.h"
 #include "dns/wire.h"
+#include "plan/plan.h"
 #include "resolve/trace.h"
 #include "results/addrinfo.h"
 #include "util/text.h"
@@ -87,6 +88,12 @@ void put_etc(EtcFile f, Str text) {
 }
 
 void put_etc(EtcFile f, const char* text) { put_etc(f, str(text)); }
+
+bool has_marker_domain(const Config& c) {
+  for (size_t i = 0; i < c.search_count(); i++)
+    if (marker_domain(c.search(i))) return true;
+  return false;
+}
 
 // We hold glibc's empty domains as "." (a byte more): each may count one
 // byte too many, so any doubt counts as an abort.

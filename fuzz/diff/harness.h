@@ -35,6 +35,8 @@ void put_etc(EtcFile f, const char* text);
 // the program aborts (resolv/resolv_conf.c, update_from_conf). True when
 // that may happen to `c`, glibc's list as we read it.
 bool glibc_res_init_aborts(const rk8s::Config& c);
+// A search domain of the marker's shape, which our plans leave out (README).
+bool has_marker_domain(const rk8s::Config& c);
 
 // The line at the front of `in`, without its newline; `in` moves past it.
 Str next_line(Str& in);

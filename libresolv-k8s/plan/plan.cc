@@ -53,11 +53,7 @@ static bool musl_name(Str text, dns::Name& out) {
   return true;
 }
 
-// The marker of "DNS Autopath in PodSpec" (search.NS.DOMAIN.ap.k8s.io): a
-// server that knows it answers it with the walk over the list behind it,
-// which the library walks itself, and one that does not, NXDOMAIN. Either
-// way its candidate adds a query and no answer: it is left out.
-static bool marker_domain(Str d) {
+bool marker_domain(Str d) {
   if (ends_with_dot(d)) d.size--;
   const char kTail[] = ".ap.k8s.io";
   size_t tail = sizeof kTail - 1;

@@ -25,6 +25,13 @@ struct Plan {
   FixedVec<uint8_t, kMaxSearch + 1> suffix;
 };
 
+// The marker of "DNS Autopath in PodSpec" (search.NS.DOMAIN.ap.k8s.io),
+// in search domain text: a server that knows it answers it with the walk
+// over the list behind it, which the library walks itself, and one that does
+// not, NXDOMAIN. Either way its candidate adds a query and no answer: plans
+// leave it out.
+bool marker_domain(Str d);
+
 // Only the first `name.size` bytes up to a NUL count, as in a C string.
 void build_plan(const Config& conf, Str name, Plan& out);
 
