@@ -1,42 +1,40 @@
 // Any bytes as a DNS message: parse everything, write what parsed back
-// through the Writer, and read that back: it must say the same.
+// through the Writer, and read that back: it must say the same. As an
+// autopath reply made into a candidate's own, too.
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include <vector>
 
-#include "dns/wire.h"
+#include "dns/autopath.h"
+#include "util/text.h"
 
 using namespace rk8s;
 using namespace rk8s::dns;
 
 namespace {
 
-// Where the names sit in rdata: fixed bytes before, names, fixed bytes after.
-struct Layout {
-  uint16_t type;
-  size_t lead, names, trail;
-};
-constexpr Layout kLayouts[] = {
-    {kTypeNS, 0, 1, 0}, {kTypeCNAME, 0, 1, 0}, {kTypePTR, 0, 1, 0},
-    {kTypeMX, 2, 1, 0}, {kTypeSRV, 6, 1, 0},   {kTypeSOA, 0, 2, 20},
-};
-
+// Rdata in parts, names expanded (read_rdata); `whole` when it read as its
+// type's fields, else it is copied as raw bytes.
 struct Rdata {
-  const Layout* layout = nullptr;  // null: raw bytes
-  Name names[2];
+  bool whole = false;
+  std::vector<Name> names;
+  std::vector<std::vector<uint8_t>> bytes;
 };
 
 Rdata parse_rdata(const Reader& r, const Record& rec) {
   Rdata out;
-  for (const Layout& l : kLayouts) {
-    if (l.type != rec.type || rec.rdlength < l.lead) continue;
-    size_t off = rec.rdata_off + l.lead, end = rec.rdata_off + rec.rdlength;
-    for (size_t i = 0; i < l.names; i++)
-      if (!r.name_at(off, out.names[i]) || off > end) return out;
-    if (end - off == l.trail) out.layout = &l;
-  }
+  out.whole = read_rdata(
+      r, rec,
+      [&](Bytes b) {
+        out.bytes.emplace_back(b.data, b.data + b.size);
+        return true;
+      },
+      [&](const Name& n) {
+        out.names.push_back(n);
+        return true;
+      });
   return out;
 }
 
@@ -78,16 +76,8 @@ bool write_record(Writer& w, const Reader& r, const Record& rec, const Rdata& rd
     std::vector<EdnsOption> opts = options_of(e.options);
     return w.opt(e.udp_size, e.ext_rcode, e.flags, opts.data(), opts.size());
   }
-  if (!rd.layout)
-    return w.record(rec.section, rec.name, rec.type, rec.ttl, r.rdata(rec), rec.klass);
-  const uint8_t* p = r.message() + rec.rdata_off;
-  if (!w.begin_record(rec.section, rec.name, rec.type, rec.ttl, rec.klass) ||
-      !w.rdata_bytes(Bytes{p, rd.layout->lead}))
-    return false;
-  for (size_t i = 0; i < rd.layout->names; i++)
-    if (!w.rdata_name(rd.names[i])) return false;
-  return w.rdata_bytes(Bytes{p + rec.rdlength - rd.layout->trail, rd.layout->trail}) &&
-         w.end_record();
+  if (!rd.whole) return w.record(rec.section, rec.name, rec.type, rec.ttl, r.rdata(rec), rec.klass);
+  return copy_record(r, rec, w);
 }
 
 void check(bool ok) {
@@ -103,17 +93,37 @@ void check_same(const Reader& ra, const Record& a, const Rdata& da, const Reader
   check(name_equal(a.name, b.name) && a.type == b.type && a.klass == b.klass && a.ttl == b.ttl &&
         a.section == b.section);
   // Raw rdata is copied as is, so its pointers may now happen to parse.
-  if (!da.layout) {
+  if (!da.whole) {
     check(same_bytes(ra.rdata(a), rb.rdata(b)));
     return;
   }
-  check(db.layout == da.layout);
-  const Layout& l = *da.layout;
-  for (size_t i = 0; i < l.names; i++) check(name_equal(da.names[i], db.names[i]));
-  check(same_bytes(Bytes{ra.message() + a.rdata_off, l.lead},
-                   Bytes{rb.message() + b.rdata_off, l.lead}));
-  check(same_bytes(Bytes{ra.message() + a.rdata_off + a.rdlength - l.trail, l.trail},
-                   Bytes{rb.message() + b.rdata_off + b.rdlength - l.trail, l.trail}));
+  check(db.whole && da.names.size() == db.names.size() && da.bytes == db.bytes);
+  for (size_t i = 0; i < da.names.size(); i++) check(name_equal(da.names[i], db.names[i]));
+}
+
+// The autopath reply made into a candidate's own: its question is the
+// candidate, and every record but the dropped first one reads the same.
+void check_candidate_reply(const Reader& in, const Message& m, Bytes msg) {
+  static uint8_t out[65535];
+  static const Name candidate = [] {
+    Name n;
+    name_from_text(str("web.s2.svc.cluster.local"), n);
+    return n;
+  }();
+  bool synthesized = m.records.size() % 2;
+  size_t n = autopath::candidate_reply(msg, candidate, synthesized, 65431, true, out, sizeof out);
+  if (n == 0) return;
+  Reader back(out, n);
+  Message c = parse(back);
+  check(back.ok() && c.questions.size() == 1 && name_equal(c.questions[0].name, candidate));
+  size_t i = synthesized, j = 0;
+  for (;; i++, j++) {
+    while (i < m.records.size() && m.records[i].type == kTypeOPT) i++;
+    while (j < c.records.size() && c.records[j].type == kTypeOPT) j++;
+    if (i == m.records.size() || j == c.records.size()) break;
+    check_same(in, m.records[i], m.rdata[i], back, c.records[j], c.rdata[j]);
+  }
+  check(i == m.records.size() && j == c.records.size());
 }
 
 }  // namespace
@@ -147,5 +157,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           m.questions[i].klass == n.questions[i].klass);
   for (size_t i = 0; i < records; i++)
     check_same(in, m.records[i], m.rdata[i], back, n.records[i], n.rdata[i]);
+  if (m.questions.size() == 1 && in.ok()) check_candidate_reply(in, m, Bytes{data, size});
   return 0;
 }

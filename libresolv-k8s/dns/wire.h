@@ -231,6 +231,38 @@ class Writer {
   FixedVec<uint16_t, 128> name_offsets_;
 };
 
+// Rdata holding names a server may have compressed (RFC 3597 section 4,
+// but for SIG, NXT and NAPTR): `fixed` bytes, `names` names, then exactly
+// `tail` bytes. False for any other type, whose rdata is opaque.
+struct RdataNames {
+  uint8_t fixed, names, tail;
+};
+bool rdata_names(uint16_t type, RdataNames& out);
+
+// The rdata of `rec` in order, its names expanded: `bytes(Bytes)` for the
+// bytes around them, `name(const Name&)` for each name. False when the
+// rdata does not hold exactly its fields, or a call returns false.
+template <class OnBytes, class OnName>
+bool read_rdata(const Reader& reader, const Record& rec, OnBytes bytes, OnName name) {
+  RdataNames layout;
+  if (!rdata_names(rec.type, layout)) return bytes(reader.rdata(rec));
+  const uint8_t* msg = reader.message();
+  size_t off = rec.rdata_off, end = rec.rdata_off + rec.rdlength;
+  if (rec.rdlength < layout.fixed || !bytes(Bytes{msg + off, layout.fixed})) return false;
+  off += layout.fixed;
+  for (int i = 0; i < layout.names; i++) {
+    Name n;
+    if (!reader.name_at(off, n) || !name(n)) return false;
+  }
+  // off > end: a name ran on into the next record.
+  return off <= end && end - off == layout.tail && bytes(Bytes{msg + off, layout.tail});
+}
+
+// Record `rec` of `reader`'s message written to `w`, in its own section,
+// every name expanded for `w` to compress anew. False when its rdata does
+// not hold exactly its fields, or it does not fit.
+bool copy_record(const Reader& reader, const Record& rec, Writer& w);
+
 // A standard recursive query: RD, one question, and an OPT record when
 // `edns_udp_size` is non-zero (carrying `options`). Returns its length, or 0
 // when it does not fit `cap`.

@@ -1,5 +1,6 @@
 #include "dns/autopath.h"
 
+#include <string>
 #include <vector>
 
 #include "dns_test_util.h"
@@ -9,6 +10,7 @@ namespace {
 
 using dns::Name;
 using dns::test::bytes;
+using dns::test::kReply;
 using dns::test::name;
 using dns::test::text;
 
@@ -190,6 +192,105 @@ TEST(AutopathReply, EncodeIsFourBytesFiveWithPastNodata) {
   EXPECT_EQ(std::vector<uint8_t>(buf, buf + 5), bytes("01 10 01 ff 01"));
   EXPECT_EQ(encode_reply(ReplyOption{}, buf, 3), 0u);
   EXPECT_EQ(encode_reply(ReplyOption{kFlagPastNodata, kExhausted, kNoIndex, 1}, buf, 4), 0u);
+}
+
+// A message as lines: header, question, then each record with the names in
+// its rdata expanded (whatever the compression) and the other bytes in hex.
+std::string dump(const uint8_t* msg, size_t len) {
+  dns::Reader r(msg, len);
+  dns::Header h;
+  dns::Question q;
+  if (!r.header(h) || !r.question(q)) return "malformed";
+  char line[200];
+  snprintf(line, sizeof line, "id=%04x flags=%04x %u/%u/%u/%u\n", h.id, h.flags, h.qdcount,
+           h.ancount, h.nscount, h.arcount);
+  std::string out = line + ("? " + text(q.name) + " " + std::to_string(q.type) + "\n");
+  dns::Record rec;
+  while (r.record(rec)) {
+    out += std::to_string(rec.section) + " " + text(rec.name) + " " + std::to_string(rec.type) +
+           " " + std::to_string(rec.klass) + " " + std::to_string(rec.ttl);
+    bool whole = dns::read_rdata(
+        r, rec,
+        [&](Bytes b) {
+          for (size_t i = 0; i < b.size; i++) out += (snprintf(line, 4, " %02x", b.data[i]), line);
+          return true;
+        },
+        [&](const dns::Name& n) {
+          out += " " + text(n) + ".";
+          return true;
+        });
+    out += whole ? "\n" : " !\n";
+  }
+  return r.ok() ? out : out + "malformed\n";
+}
+
+std::string dump(const std::vector<uint8_t>& m) { return dump(m.data(), m.size()); }
+
+const char* const kCandidateReply =
+    "id=1234 flags=8180 1/1/1/1\n"
+    "? web.s2.svc.cluster.local 1\n"
+    "0 web.s2.svc.cluster.local 1 1 60 0a 00 00 01\n"
+    "1 cluster.local 6 1 60 ns.cluster.local. hm.cluster.local. 00 00 00 01 00 00 00 02 00 00 00 "
+    "03 00 00 00 04 00 00 00 1e\n"
+    "2 web.s2.svc.cluster.local 28 1 60 fd 00 00 00 00 00 00 00 00 00 00 00 00 00 00 01\n";
+
+TEST(CandidateReply, IsTheCandidatesOwnReply) {
+  std::vector<uint8_t> reply = bytes(kReply), out(512);
+  dns::Name candidate = name("web.s2.svc.cluster.local");
+  size_t n = candidate_reply(Bytes{reply.data(), reply.size()}, candidate, true, kDefaultCode,
+                             false, out.data(), out.size());
+  ASSERT_GT(n, 0u);
+  out.resize(n);
+  EXPECT_EQ(dump(out), kCandidateReply);
+  // Names compressed anew: the candidate's owner names point at its question.
+  EXPECT_EQ(out[12 + candidate.len + 4], 0xc0);
+}
+
+TEST(CandidateReply, KeepsTheOptRecordWithoutTheOption) {
+  std::vector<uint8_t> reply = bytes(kReply), out(512);
+  size_t n = candidate_reply(Bytes{reply.data(), reply.size()}, name("web.s2.svc.cluster.local"),
+                             true, kDefaultCode, true, out.data(), out.size());
+  out.resize(n);
+  std::string want = kCandidateReply;
+  want.replace(want.find("1/1/1/1"), 7, "1/1/1/2");
+  EXPECT_EQ(dump(out), want + "2 . 41 1232 0\n");
+  // Another code's option stays.
+  out.resize(512);
+  n = candidate_reply(Bytes{reply.data(), reply.size()}, name("web.s2.svc.cluster.local"), true,
+                      kDefaultCode + 1, true, out.data(), out.size());
+  out.resize(n);
+  EXPECT_EQ(dump(out), want + "2 . 41 1232 0 ff 97 00 04 01 00 00 00\n");
+}
+
+TEST(CandidateReply, QnameMatchedKeepsEveryAnswer) {
+  std::vector<uint8_t> reply = bytes(kReply), out(512);
+  size_t n = candidate_reply(Bytes{reply.data(), reply.size()}, name("WEB.s1.svc.cluster.local"),
+                             false, kDefaultCode, false, out.data(), out.size());
+  out.resize(n);
+  std::string d = dump(out);
+  EXPECT_NE(d.find("1/2/1/1\n? WEB.s1.svc.cluster.local 1\n"
+                   "0 WEB.s1.svc.cluster.local 5 1 60 web.s2.svc.cluster.local.\n"),
+            std::string::npos)
+      << d;
+}
+
+TEST(CandidateReply, RefusesWhatDoesNotFitOrRead) {
+  std::vector<uint8_t> reply = bytes(kReply), out(512);
+  dns::Name candidate = name("web.s2.svc.cluster.local");
+  size_t n = candidate_reply(Bytes{reply.data(), reply.size()}, candidate, true, kDefaultCode,
+                             false, out.data(), out.size());
+  EXPECT_EQ(candidate_reply(Bytes{reply.data(), reply.size()}, candidate, true, kDefaultCode,
+                            false, out.data(), n - 1),
+            0u);
+  EXPECT_EQ(candidate_reply(Bytes{reply.data(), reply.size() - 3}, candidate, true, kDefaultCode,
+                            false, out.data(), out.size()),
+            0u);
+  // A CNAME whose rdata holds more than its name.
+  std::vector<uint8_t> bad = reply;
+  bad[53] = 0x0a;  // its rdlength, 9 -> 10: the name no longer ends the rdata
+  EXPECT_EQ(candidate_reply(Bytes{bad.data(), bad.size()}, candidate, false, kDefaultCode, false,
+                            out.data(), out.size()),
+            0u);
 }
 
 }  // namespace
