@@ -9,23 +9,23 @@ MUSL_LIBC_A := /usr/lib/x86_64-linux-musl/libc.a
 MUSL_STATIC := $(B)/musl/libresolv-k8s.a
 ALL += $(MUSL_STATIC)
 
-MUSL_STATIC_OBJ := $(filter-out preload/libc.cc,$(PRELOAD_SRC)) preload/static/libc.cc
+MUSL_STATIC_OBJ := $(filter-out preload/libc.cc,$(PRELOAD_SRC_musl)) preload/static/libc.cc
 MUSL_STATIC_OBJ := $(MUSL_STATIC_OBJ:%.cc=$(B)/obj/musl/%.o) $(B)/musl/libc-renamed.o
 
 # The libc.a objects defining the entry points, each entry point renamed
 # in all of them: musl's gethostbyname still calls musl's gethostbyname2.
 $(B)/musl/libc-renamed.o: $(MUSL_LIBC_A) preload/exports.map
 	rm -rf $@.d && mkdir -p $@.d
-	cd $@.d && for s in $(ENTRY_POINTS); do \
+	cd $@.d && for s in $(MUSL_ENTRY_POINTS); do \
 	  ar x $< $$(nm -A --defined-only $< 2>/dev/null | sed -n "s/^[^:]*:\([^:]*\):.* T $$s$$/\1/p"); \
 	done
 	ld -r -o $@ $@.d/*
-	objcopy $(foreach s,$(ENTRY_POINTS),--redefine-sym $(s)=__rk8s_musl_$(s)) $@
+	objcopy $(foreach s,$(MUSL_ENTRY_POINTS),--redefine-sym $(s)=__rk8s_musl_$(s)) $@
 	rm -rf $@.d
 
 $(MUSL_STATIC): $(MUSL_STATIC_OBJ) $(CORE_MUSL_A) $(call THIRD_PARTY_LIBS,musl)
 	ld -r -d -o $@.o $(MUSL_STATIC_OBJ) --start-group $(CORE_MUSL_A) $(call THIRD_PARTY_LIBS,musl) --end-group
-	objcopy $(ENTRY_POINTS:%=--keep-global-symbol=%) $@.o
+	objcopy $(MUSL_ENTRY_POINTS:%=--keep-global-symbol=%) $@.o
 	rm -f $@ && ar rcs $@ $@.o && rm $@.o
 
 # The probe linked with the archive; its link map shows what came from where.

@@ -16,10 +16,18 @@ $(B)/tests/gai-probe-musl-static: tests/pod/gai-probe.c
 	@mkdir -p $(@D)
 	musl-gcc -static $(PROBE_CFLAGS) $< -o $@
 
+# glibc's res_search, whose ns_* parsers are in libresolv.
+$(B)/tests/res-dump: tests/pod/res-dump.c
+	@mkdir -p $(@D)
+	gcc $(PROBE_CFLAGS) $< -o $@ -lresolv
+ALL += $(B)/tests/res-dump
+
 POD_TEST_DEPS := $(B)/glibc/libresolv-k8s.so $(SERVER_BIN) $(B)/tests/gai-probe-glibc
 
 TESTS += test-pod-harness test-glibc-diff test-glibc-autopath test-programs test-hostent test-route test-musl
+TESTS += test-res-search
 .PHONY: test-pod-harness test-glibc-diff test-glibc-autopath test-programs test-hostent test-route test-musl
+.PHONY: test-res-search
 
 test-pod-harness: $(GAI_PROBES)
 	tests/pod/harness_test.sh $(B)/tests
@@ -36,6 +44,9 @@ test-programs: $(POD_TEST_DEPS)
 
 test-hostent: $(POD_TEST_DEPS) $(PRELOAD_SO) $(B)/tests/gai-probe-musl
 	tests/pod/hostent_test.sh $(B)
+
+test-res-search: $(POD_TEST_DEPS) $(B)/tests/res-dump
+	tests/pod/res_search_test.sh $(B)
 
 test-route: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl $(B)/musl/libresolv-k8s.so
 	tests/pod/route_test.sh $(B)

@@ -21,6 +21,10 @@ void find_next() {
   find(next.gethostbyname2, "gethostbyname2");
   find(next.gethostbyname_r, "gethostbyname_r");
   find(next.gethostbyname2_r, "gethostbyname2_r");
+#ifdef __GLIBC__
+  find(next.res_search, "res_search");
+  find(next.res_nsearch, "res_nsearch");
+#endif
 }
 
 }  // namespace

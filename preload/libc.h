@@ -3,6 +3,7 @@
 #pragma once
 
 #include <netdb.h>
+#include <resolv.h>
 
 #include "resolve/resolve.h"
 
@@ -23,6 +24,10 @@ struct LibcResolver {
   int (*gethostbyname_r)(const char*, struct hostent*, char*, size_t, struct hostent**, int*);
   int (*gethostbyname2_r)(const char*, int, struct hostent*, char*, size_t, struct hostent**,
                           int*);
+#ifdef __GLIBC__
+  int (*res_search)(const char*, int, int, unsigned char*, int);
+  int (*res_nsearch)(res_state, const char*, int, int, unsigned char*, int);
+#endif
 };
 
 // The next definitions after ours (dlsym RTLD_NEXT), looked up once.

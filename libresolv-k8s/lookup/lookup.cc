@@ -30,6 +30,7 @@ void send_autopath(const Config& conf, AutopathQuery& aq, uint8_t flags, const u
     queries[q] = Bytes{aq.bytes[q], n};
   }
   r.nq = nq;
+  r.autopath = true;
   exchange(conf, queries, r.reply, nq);
   out.queries += uint16_t(nq);
   read_replies(conf, aq.qname, qtypes, &aq.option, r);
@@ -256,9 +257,9 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
 // server has shown support), again after each NODATA glibc walks past, and
 // the classic walk wherever the server did not walk the plan itself.
 void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-            ExchangeFn exchange, LookupResult& out) {
+            ExchangeFn exchange, LookupResult& out, uint16_t glibc_edns) {
   out = LookupResult{};
-  ClassicWalk walk(conf, plan, qtypes, nq, exchange, out);
+  ClassicWalk walk(conf, plan, qtypes, nq, exchange, out, glibc_edns);
   size_t at = 0;
   if (conf.opt.autopath && !walk.aaaa_as_a()) {
     while (at < plan.suffix.count) {

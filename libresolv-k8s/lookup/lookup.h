@@ -30,6 +30,18 @@ struct LookupResult {
   AliasNames aliases;
   bool empty_answer = false;
   bool last_unanswered = false;
+  // A walk of one query type that ended on a reply with answers (glibc's
+  // success): that reply, valid until the next exchange on this thread, and
+  // its candidate. The reply to an autopath query (`reply_option`) still
+  // has the OPT record and the option in it, and begins with the
+  // synthesized CNAME (`reply_cname`) when it matched a later candidate than
+  // its QNAME. `before`: what the last
+  // candidate that failed before it said (res_search leaves it in h_errno).
+  Bytes reply;
+  uint8_t reply_candidate = 0;
+  bool reply_option = false;
+  bool reply_cname = false;
+  Status before = Status::host_not_found;
   // What it cost, against what the classic walk would have cost.
   uint16_t queries = 0;
   uint16_t classic_queries = 0;
@@ -40,9 +52,13 @@ struct LookupResult {
 // The transport, as a parameter so tests can stand in a fake server.
 using ExchangeFn = void (*)(const Config& conf, const Bytes* queries, Reply* replies, size_t n);
 
+// What glibc's classic queries advertise with `edns0`: nss_dns's
+// RESOLV_EDNS_BUFFER_SIZE; res_search advertises its answer buffer's size.
+constexpr uint16_t kGlibcEdnsSize = 1200;
+
 // `qtypes`: {A}, {AAAA} or {A, AAAA} (AF_UNSPEC: sent together, a
-// candidate matches on either).
+// candidate matches on either), or any one type (glibc's res_search).
 void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-            ExchangeFn exchange, LookupResult& out);
+            ExchangeFn exchange, LookupResult& out, uint16_t glibc_edns = kGlibcEdnsSize);
 
 }  // namespace rk8s

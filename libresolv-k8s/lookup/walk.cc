@@ -3,7 +3,6 @@
 namespace rk8s {
 namespace {
 
-constexpr uint16_t kGlibcEdnsSize = 1200;  // RESOLV_EDNS_BUFFER_SIZE
 constexpr uint16_t kAsA[] = {dns::kTypeA};
 
 bool replied(const CandidateReplies& r, size_t q) {
@@ -33,8 +32,9 @@ void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qt
 }
 
 ClassicWalk::ClassicWalk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-           ExchangeFn exchange, LookupResult& out)
-    : conf_(conf), plan_(plan), qtypes_(qtypes), nq_(nq), exchange_(exchange), out_(out) {
+                         ExchangeFn exchange, LookupResult& out, uint16_t glibc_edns)
+    : conf_(conf), plan_(plan), qtypes_(qtypes), nq_(nq), exchange_(exchange), out_(out),
+      glibc_edns_(glibc_edns) {
   // glibc's no-aaaa asks A instead of AAAA and keeps only the rcode, so a
   // name that exists is NODATA and one that does not is NXDOMAIN.
   aaaa_as_a_ = conf.dialect == Dialect::glibc && conf.opt.no_aaaa && nq == 1 &&
@@ -46,7 +46,7 @@ void ClassicWalk::query(size_t i, CandidateReplies& r) {
   candidate_name(conf_, plan_, i, qname);
   uint8_t buf[2][512];
   Bytes queries[2];
-  uint16_t edns = conf_.dialect == Dialect::glibc && conf_.opt.edns0 ? kGlibcEdnsSize : 0;
+  uint16_t edns = conf_.dialect == Dialect::glibc && conf_.opt.edns0 ? glibc_edns_ : 0;
   const uint16_t* qtypes = aaaa_as_a_ ? kAsA : qtypes_;
   if (aaaa_as_a_) edns = 0;
   for (size_t q = 0; q < nq_; q++) {
@@ -55,6 +55,7 @@ void ClassicWalk::query(size_t i, CandidateReplies& r) {
     queries[q] = Bytes{buf[q], n};
   }
   r.nq = nq_;
+  r.autopath = false;
   exchange_(conf_, queries, r.reply, nq_);
   out_.queries += uint16_t(nq_);
   out_.classic_queries += uint16_t(nq_);
@@ -212,8 +213,15 @@ void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
   if (replied(r, 0)) {
     out_.aliases = r.answer[0].aliases;
     const autopath::ReplyOption& o = r.answer[0].option;
-    if (r.answer[0].has_option && o.status == autopath::kMatched && o.index > 0)
-      out_.aliases.drop_first();
+    bool synthesized = r.answer[0].has_option && o.status == autopath::kMatched && o.index > 0;
+    if (synthesized) out_.aliases.drop_first();
+    if (nq_ == 1) {
+      out_.reply = Bytes{r.reply[0].msg, r.reply[0].len};
+      out_.reply_candidate = uint8_t(i);
+      out_.reply_option = r.autopath;
+      out_.reply_cname = synthesized;
+      out_.before = last_;
+    }
   }
 }
 

@@ -15,12 +15,13 @@ struct CandidateReplies {
   Reply reply[2];
   Answer answer[2];
   bool answer_ok[2] = {};  // a reply came back (SERVFAIL, say) and read_answer accepted it
+  bool autopath = false;   // sent with the autopath option (an EDNS query)
 };
 
 class ClassicWalk {
  public:
   ClassicWalk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-       ExchangeFn exchange, LookupResult& out);
+              ExchangeFn exchange, LookupResult& out, uint16_t glibc_edns = kGlibcEdnsSize);
 
   // Sends candidate i's queries the classic way (no option).
   void query(size_t i, CandidateReplies& r);
@@ -52,6 +53,7 @@ class ClassicWalk {
   size_t nq_;
   ExchangeFn exchange_;
   LookupResult& out_;
+  uint16_t glibc_edns_;
   bool aaaa_as_a_ = false;
   bool done_ = false;       // glibc: stop the search list, still try as-is
   bool tried_as_is_ = false;

@@ -8,6 +8,10 @@ namespace rk8s {
 
 int dns_plan(const char* node, Config& conf, Plan& plan, ResolveTrace* trace) {
   current_config(conf);
+  return dns_plan_for(node, conf, plan, trace);
+}
+
+int dns_plan_for(const char* node, const Config& conf, Plan& plan, ResolveTrace* trace) {
   if (!conf.complete) return kLetLibcAnswer;
   if (kLibc == Dialect::glibc && !strchr(node, '.') && resolver_env("HOSTALIASES"))
     return kLetLibcAnswer;
@@ -17,8 +21,8 @@ int dns_plan(const char* node, Config& conf, Plan& plan, ResolveTrace* trace) {
 }
 
 void dns_lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-                ExchangeFn exchange, LookupResult& r, ResolveTrace* trace) {
-  lookup(conf, plan, qtypes, nq, exchange, r);
+                ExchangeFn exchange, LookupResult& r, ResolveTrace* trace, uint16_t glibc_edns) {
+  lookup(conf, plan, qtypes, nq, exchange, r, glibc_edns);
   count_walk(r);
   if (trace) trace->used_dns = true, trace->result = r;
 }

@@ -45,12 +45,21 @@ int resolve_hostent(const char* name, int af, struct hostent* h, char* buf, size
                     struct hostent** result, int* h_errnop, ExchangeFn exchange,
                     ResolveTrace* trace);
 
-// dns_step.cc: the DNS step of both, in two pieces: the configuration and
-// search plan of `node` (0, kLetLibcAnswer, or the plan's EAI_* error: the
-// libc asks DNS nothing), then one counted walk.
+// search.cc: res_nsearch(statp, name, klass, type, answer, anslen) as glibc
+// 2.36 answers it (__res_context_search), for a `statp` that holds what
+// `conf` holds (the caller checks): the reply's length, or -1 with *herr
+// set; or kLetLibcAnswer (no reply is that short): libc must answer.
+int resolve_search(const Config& conf, const char* name, int klass, int type, uint8_t* answer,
+                   int anslen, int* herr, ExchangeFn exchange, ResolveTrace* trace);
+
+// dns_step.cc: the DNS step of all three, in two pieces: the configuration
+// and search plan of `node` (0, kLetLibcAnswer, or the plan's EAI_* error:
+// the libc asks DNS nothing), then one counted walk.
 int dns_plan(const char* node, Config& conf, Plan& plan, ResolveTrace* trace);
+int dns_plan_for(const char* node, const Config& conf, Plan& plan, ResolveTrace* trace);
 void dns_lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-                ExchangeFn exchange, LookupResult& r, ResolveTrace* trace);
+                ExchangeFn exchange, LookupResult& r, ResolveTrace* trace,
+                uint16_t glibc_edns = kGlibcEdnsSize);
 
 // counters.cc: since the process started (all threads).
 constexpr size_t kDurationBounds = 16;

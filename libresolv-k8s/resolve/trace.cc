@@ -9,10 +9,6 @@
 namespace rk8s {
 namespace {
 
-const char* type_name(uint16_t t) {
-  return t == dns::kTypeA ? "A" : t == dns::kTypeAAAA ? "AAAA" : "?";
-}
-
 const char* status_name(Reply::Status s) {
   static const char* const names[] = {"ok",      "servfail",     "refused",  "notimp", "lame",
                                       "timeout", "conn-refused", "not-sent", "error"};
@@ -46,7 +42,8 @@ void print_query(Bytes q, uint16_t code) {
   }
   char name[1024];
   dns::name_to_text(qq.name, name, sizeof name);
-  fprintf(stderr, "resolv-k8s:   -> %s %s%s\n", name, type_name(qq.type), option ? " +autopath" : "");
+  const char* type = dns::type_name(qq.type);
+  fprintf(stderr, "resolv-k8s:   -> %s %s%s\n", name, type ? type : "?", option ? " +autopath" : "");
 }
 
 }  // namespace

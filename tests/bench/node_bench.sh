@@ -227,13 +227,15 @@ done
 # The marker path: each client the shim never touches, with the classic
 # list (ours.resolv.conf) and with the marker first (the classic list kept
 # after it); queries from the pod to the cache per lookup, the cache warm,
-# and queries reaching cluster DNS and the upstream per lookup, cold.
-MARKER_CLIENTS=(glibc musl go c-ares dnspython ruby res_search)
+# and queries reaching cluster DNS and the upstream per lookup, cold. Last,
+# res_search through the shim, which sends the option either way.
+MARKER_CLIENTS=(glibc musl go c-ares dnspython ruby res_search res_search+shim)
 declare -A client=(
 	[glibc]="$PROBE" [musl]="$BUILD/tests/gai-probe-musl" [go]="$BUILD/tests/go-probe"
 	[c-ares]="$BUILD/tests/ares-probe"
 	[dnspython]="/usr/bin/python3 $POD_ROOT/tests/node/clients/dnspython_probe.py"
 	[ruby]="ruby $POD_ROOT/tests/node/clients/ruby_probe.rb" [res_search]="$BUILD/tests/res-probe"
+	[res_search+shim]="env LD_PRELOAD=$SHIM $BUILD/tests/res-probe"
 )
 {
 	echo "nameserver ${addr[ours]}"

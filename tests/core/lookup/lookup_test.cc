@@ -326,6 +326,31 @@ TEST_F(LookupTest, GlibcAutopathFailureIsWalkedAgainClassically) {
   EXPECT_EQ(r.log, (std::vector<std::string>{"web.s1.test A +opt", "web.s1.test A", "web.s2.test A"}));
 }
 
+// res_search's walk: the reply that decided, and what the candidates
+// before it said.
+TEST_F(LookupTest, OneTypeWalkKeepsTheDecidingReply) {
+  f.zone["web.s1.test"] = {{dns::kTypeAAAA, "fd00::1"}};  // NODATA for A
+  Config c = config(Dialect::glibc, kPod);
+  Outcome plain = run(c, "web", kInet, 1);
+  ASSERT_GT(plain.result.reply.size, 0u);
+  EXPECT_EQ(plain.result.reply_candidate, 1);
+  EXPECT_FALSE(plain.result.reply_option);
+  EXPECT_EQ(plain.result.before, Status::no_data);
+
+  f.mode = Mode::autopath;
+  c = config(Dialect::glibc, kPod);
+  Outcome r = run(c, "web", kInet, 1);
+  EXPECT_EQ(r.log, (std::vector<std::string>{"web.s1.test A +opt"}));
+  ASSERT_GT(r.result.reply.size, 0u);
+  EXPECT_EQ(r.result.reply_candidate, 1);
+  EXPECT_TRUE(r.result.reply_option);
+  EXPECT_TRUE(r.result.reply_cname);
+  EXPECT_EQ(r.result.before, Status::no_data);
+
+  Outcome missing = run(c, "missing", kInet, 1);
+  EXPECT_EQ(missing.result.reply.size, 0u);
+}
+
 TEST_F(LookupTest, MuslAutopathFailureIsTryAgain) {
   f.mode = Mode::autopath;
   f.rcode["web.s1.test"] = dns::kRefused;
