@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cluster file: JSON, then the schema built from it.
 #include <cstddef>
 #include <cstdint>
@@ -9,8 +10,8 @@ using namespace rk8s::server;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
-    Json json = parse_json(std::string_view(reinterpret_cast<const char*>(data), size), "f");
-    Cluster cluster = parse_cluster(json, "f", [](const std::string&) {});
+    JsonDoc doc(std::string_view(reinterpret_cast<const char*>(data), size), "f");
+    Cluster cluster = parse_cluster(doc, "f", [](const std::string&) {});
     Name domain;
     parse_name("cluster.local", domain);
     Store store;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The closed world the server_* targets query: a zone, a cluster with a
 // Service, an ExternalName and a pod, a SERVFAIL fault, and the marker path
 // (answer/marker.h) over them.
@@ -27,7 +28,7 @@ inline std::shared_ptr<const Store> world_store() {
   auto store = std::make_shared<Store>();
   Name domain;
   parse_name("cluster.local", domain);
-  add_cluster(parse_cluster(parse_json(kCluster, "c"), "c", [](const std::string&) {}), domain,
+  add_cluster(parse_cluster(JsonDoc(kCluster, "c"), "c", [](const std::string&) {}), domain,
               "c", *store);
   load_zone(kZone, "z", *store);
   return store;

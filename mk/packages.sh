@@ -1,11 +1,12 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages the project needs, only those missing.
 set -euo pipefail
 
 packages=(
 	g++ clang libclang-rt-14-dev make cmake pkg-config binutils file
 	musl-tools musl-dev
-	libgtest-dev libbenchmark-dev valgrind libyaml-cpp-dev libevent-dev
+	libgtest-dev libbenchmark-dev valgrind libyaml-cpp-dev libjsoncpp-dev libevent-dev
 	libnl-route-3-dev libnftables-dev
 	dnsutils dnsperf unbound iproute2 util-linux curl buildah skopeo umoci nftables
 	dpkg-dev

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cluster as kubectl prints it: `kubectl get namespaces,services,
 // endpointslices,pods --all-namespaces -o json`, read into the few fields
 // DNS needs, then turned into records (cluster_records.cc).
@@ -60,7 +61,7 @@ using Warn = std::function<void(const std::string&)>;
 
 // Throws LoadError on a value of the wrong shape; an item of another kind
 // is skipped with one warning.
-Cluster parse_cluster(const Json& list, const std::string& file, const Warn& warn);
+Cluster parse_cluster(const JsonDoc& doc, const std::string& file, const Warn& warn);
 
 // The cluster domain's zone (SOA, NS) and the reverse zones, then every
 // record of the Kubernetes DNS schema. Throws LoadError when a name made

@@ -1,6 +1,11 @@
-// A small JSON parser (RFC 8259) that remembers the line of every value,
-// so a bad cluster file is reported as "file:line: what is wrong".
+// SPDX-License-Identifier: Apache-2.0
+// JSON read by jsoncpp, strictly (RFC 8259: no comments, trailing commas or
+// text after the value; duplicate keys refused), with the line each value
+// starts on, so a bad cluster file is reported as "file:line: what is
+// wrong".
 #pragma once
+
+#include <jsoncpp/json/json.h>
 
 #include <string>
 #include <string_view>
@@ -8,24 +13,21 @@
 
 namespace rk8s::server {
 
-struct Json {
-  enum Kind { kNull, kBool, kNumber, kString, kArray, kObject };
+class JsonDoc {
+ public:
+  // Throws LoadError("file:line: ...") at the first error.
+  JsonDoc(std::string_view text, const std::string& file);
 
-  Kind kind = kNull;
-  int line = 0;
-  bool boolean = false;
-  double number = 0;
-  std::string string;
-  std::vector<Json> items;        // kArray, or the values of a kObject
-  std::vector<std::string> keys;  // kObject: the names of `items`, in file order
+  const Json::Value& root() const { return root_; }
+  // The line, from 1, a value of this document starts on.
+  int line(const Json::Value& v) const;
 
-  // The member called `key` of an object; null for anything else.
-  const Json* get(std::string_view key) const;
+ private:
+  Json::Value root_;
+  std::vector<size_t> line_starts_;
 };
 
-const char* json_kind_name(Json::Kind kind);
-
-// Throws LoadError("file:line: ...") on the first error.
-Json parse_json(std::string_view text, const std::string& file);
+// "null", "boolean", "number", "string", "array" or "object".
+const char* json_kind_name(const Json::Value& v);
 
 }  // namespace rk8s::server

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/data/load.h"
 
 #include <cerrno>
@@ -29,8 +30,8 @@ void load_store(const std::string& cluster_file, const std::string& cluster_doma
     Name domain;
     if (!parse_name(cluster_domain, domain) || domain.len <= 1)
       throw std::runtime_error("--cluster-domain: bad domain '" + cluster_domain + "'");
-    Json list = parse_json(file_text(cluster_file), cluster_file);
-    add_cluster(parse_cluster(list, cluster_file, warn), domain, cluster_file, store);
+    JsonDoc doc(file_text(cluster_file), cluster_file);
+    add_cluster(parse_cluster(doc, cluster_file, warn), domain, cluster_file, store);
   }
   for (const std::string& file : zone_files) load_zone(file_text(file), file, store);
 }

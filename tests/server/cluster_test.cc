@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Kubernetes DNS schema, served from tests/fixtures/cluster.json.
 #include <gtest/gtest.h>
 
@@ -139,7 +140,7 @@ TEST(KubernetesSchema, BadObjectsStopLoadingWithFileAndLine) {
   };
   for (const BadCluster& c : cases) {
     try {
-      parse_cluster(parse_json(c.json, "c.json"), "c.json", [](const std::string&) {});
+      parse_cluster(JsonDoc(c.json, "c.json"), "c.json", [](const std::string&) {});
       ADD_FAILURE() << "accepted: " << c.json;
     } catch (const LoadError& e) {
       EXPECT_STREQ(e.what(), c.error);
@@ -150,7 +151,7 @@ TEST(KubernetesSchema, BadObjectsStopLoadingWithFileAndLine) {
 TEST(KubernetesSchema, UnknownKindsAreSkippedWithOneWarningEach) {
   std::vector<std::string> warnings;
   Cluster c = parse_cluster(
-      parse_json("{\"items\": [\n{\"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"a\", \"namespace\": \"n\"}},\n"
+      JsonDoc("{\"items\": [\n{\"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"a\", \"namespace\": \"n\"}},\n"
                  "{\"kind\": \"Namespace\", \"metadata\": {\"name\": \"n\"}},\n"
                  "{\"kind\": \"Secret\", \"metadata\": {\"name\": \"s\", \"namespace\": \"n\"}}]}",
                  "c.json"),

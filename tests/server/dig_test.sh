@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # dig_test.sh SERVER: resolv-k8s-server in a pod sandbox, queried with dig.
 # Every record kind, NXDOMAIN vs NODATA, every autopath status, the other
 # --autopath modes, faults, TCP and truncation. Prints "N passed, M failed".
@@ -130,7 +131,7 @@ startup() { # RULE REGEX SERVER-ARGS...
 }
 printf '{"items": [\n{"kind": }]}' >"$work/bad.json"
 printf '$ORIGIN x.\n@ 60 SOA a b 1 2 3 4 5\nwww 60 A 1.2.3\n' >"$work/bad.zone"
-startup "malformed JSON" "^resolv-k8s-server: $work/bad.json:2: unexpected character '}'$" \
+startup "malformed JSON" "^resolv-k8s-server: $work/bad.json:2: Syntax error: value, object or array expected\.$" \
 	--listen 127.0.0.60:53 --cluster "$work/bad.json"
 startup "malformed zone" "^resolv-k8s-server: $work/bad.zone:3: bad address '1.2.3'$" \
 	--listen 127.0.0.60:53 --zone "$work/bad.zone"
