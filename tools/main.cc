@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv-k8s: what the library makes of resolv.conf, of a name, of a lookup,
 // and of the counters the preload wrote; and manifests given the library.
 #include <ares.h>
@@ -50,6 +51,8 @@ const char kHelp[] =
     "                                with search.NS.DOMAIN.ap.k8s.io first, the node's\n"
     "                                search domains after the cluster's; NS from the\n"
     "                                object or --namespace (no default)\n"
+    "\n"
+    "  --version                     the version, as the images and pkg-config have it\n"
     "\n"
     "FAMILY: inet, inet6 or unspec (default). Exit status: 0, 1 when a lookup or\n"
     "a file failed (or inject's input is malformed), 2 on bad usage.\n";
@@ -111,6 +114,10 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     fputs(cli::kHelp, stdout);
+    return 0;
+  }
+  if (cmd == "--version") {
+    puts("resolv-k8s " RK8S_VERSION);
     return 0;
   }
   // The trace goes to stderr: our lines must come out in order with it.

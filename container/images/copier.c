@@ -1,13 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The init image's entrypoint: copies the preload libraries into the
  * directory the pod shares with its app containers (default /target),
- * keeping the glibc/ and musl/ folders. Static, so the image needs nothing
- * else. */
+ * keeping the glibc/ and musl/ folders; --version prints the version.
+ * Static, so the image needs nothing else. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "resolv-k8s.h"
 
 static const char *const kFiles[] = {"glibc/libresolv-k8s.so", "musl/libresolv-k8s.so"};
 
@@ -26,6 +29,10 @@ static int copy(const char *from, const char *to) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+    puts("resolv-k8s-init " RK8S_VERSION);
+    return 0;
+  }
   const char *target = argc > 1 ? argv[1] : "/target";
   for (size_t i = 0; i < sizeof kFiles / sizeof *kFiles; i++) {
     char from[256], to[4096], dir[4096];

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/config/flags.h"
 
 #include <cstdio>
@@ -6,12 +7,14 @@
 
 #include "server/config/yaml.h"
 #include "server/util/names.h"
+#include "resolv-k8s.h"
 #include "server/util/text.h"
 
 namespace rk8s::server {
 
 const char kUsage[] =
     "usage: resolv-k8s-server --config FILE [TEST FLAGS]\n"
+    "       resolv-k8s-server --help | --version\n"
     "       resolv-k8s-server --listen ADDR:PORT [--listen ...] [--cluster FILE]\n"
     "           [--cluster-domain DOMAIN] [--zone FILE ...] [--autopath on|off]\n"
     "           [--autopath-code N] [--marker DOMAIN] [--host-search DOMAIN ...]\n"
@@ -35,6 +38,7 @@ struct ServerFlags {
   std::optional<Endpoint> metrics;
   Faults faults;
   bool help = false;
+  bool version = false;
 };
 
 // The flags as given, --config's file, and the flags given that describe
@@ -59,8 +63,8 @@ CommandLine read_command_line(int argc, char** argv) {
   ServerFlags& f = cl.flags;
   for (int i = 1; i < argc; ++i) {
     std::string flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      f.help = true;
+    if (flag == "--help" || flag == "-h" || flag == "--version") {
+      (flag == "--version" ? f.version : f.help) = true;
       continue;
     }
     if (i + 1 == argc) throw std::runtime_error(flag + ": missing value (see --help)");
@@ -146,8 +150,8 @@ ServerConfig closed_world(const ServerFlags& f) {
 ServerConfig parse_command_line(int argc, char** argv) {
   CommandLine cl = read_command_line(argc, argv);
   ServerFlags& f = cl.flags;
-  if (f.help) {
-    fputs(kUsage, stdout);
+  if (f.help || f.version) {
+    fputs(f.help ? kUsage : "resolv-k8s-server " RK8S_VERSION "\n", stdout);
     exit(0);
   }
   ServerConfig c;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line (server/README.md lists every flag).
 #pragma once
 
@@ -10,7 +11,8 @@ extern const char kUsage[];
 
 // With --config, its file's ServerConfig (a LoadError for a bad file);
 // without, the flags' closed world: one ZoneServer for every name. The
-// test knobs apply to either. --help prints kUsage and exits 0.
+// test knobs apply to either. --help prints kUsage, --version the
+// version, and both exit 0.
 ServerConfig parse_command_line(int argc, char** argv);
 
 }  // namespace rk8s::server

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # install_test.sh STAGE WORK: what `make install DESTDIR=STAGE PREFIX=/usr`
 # put there, and a C program (plan_demo.c) built from it with pkg-config,
 # run against the .so and linked statically with the .a. WORK: scratch.
@@ -35,6 +36,11 @@ check "the .a: the header's functions are its only globals" "$declared" \
 	"$(nm --defined-only "$api.a" | awk '$2 ~ /^[A-Z]$/ {print $3}' | sort | xargs)"
 check "the .so needs libc alone" "libc.so.6" \
 	"$(readelf -d "$api.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | xargs)"
+
+version=$(pkg-config --modversion resolv-k8s)
+for bin in resolv-k8s resolv-k8s-server; do
+	check "$bin --version: pkg-config's" "$bin $version" "$("$stage/usr/bin/$bin" --version)"
+done
 
 printf '%s\n' "search shop.svc.cluster.local svc.cluster.local cluster.local" \
 	"nameserver 10.96.0.10" "options ndots:5" >"$work/resolv.conf"
