@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # libresolv-k8s: the single build entry point (GNU make).
 #
 #   make deps         install Debian packages; build c-ares and mimalloc per libc

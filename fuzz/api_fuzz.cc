@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The public C API on any resolv.conf and name. Byte 0: bits 0-1 the
 // dialect (2 and 3 are unknown: the parse must refuse them), bit 2 says
 // LOCALDOMAIN, RES_OPTIONS and the host name follow the name, bits 3-4 the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Any bytes as autopath payloads: what decodes must encode to the same bytes.
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // parse_conf on any bytes. Byte 0: bit 0 picks musl, bit 1 says three
 // environment strings follow (LOCALDOMAIN, RES_OPTIONS, host name), each a
 // length byte then its bytes; the rest is the file.

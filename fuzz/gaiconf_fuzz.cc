@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // /etc/gai.conf bytes: never crash, tables always end in a catch-all rule.
 #include <stdlib.h>
 

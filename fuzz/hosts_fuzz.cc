@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // hosts_lookup on any bytes. Byte 0: bit 0 picks musl, bits 1-2 the family
 // (unspec, inet, inet6), bit 3 glibc's multi; byte 1 the name's length,
 // then the name; the rest is the file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv-k8s inject on any bytes, in both modes (the library with the
 // node-local cache as nameserver, and the marker path): a stream or a
 // StreamError, never a crash or a hang (yaml-cpp's LoadAll can hang: the

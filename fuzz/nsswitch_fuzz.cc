@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // /etc/nsswitch.conf bytes: never crash, always one of the plans.
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // build_plan and autopath_query on any name and resolv.conf. Byte 0: bit 0
 // picks musl; byte 1 the name's length, then the name; the rest is the
 // file. Checks the protocol's promise: base + suffix[i] is candidate i.

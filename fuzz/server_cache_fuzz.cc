@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Any bytes as an upstream's reply: read, kept in a small cache, found,
 // written into a reply with their TTLs counted down and read again. What
 // comes back is what was cached, but for the case of names: the Writer

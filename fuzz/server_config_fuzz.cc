@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The configuration file: a ServerConfig or a LoadError, whatever the bytes.
 // Files named in the YAML are looked up beside the seeds.
 #include <cstddef>

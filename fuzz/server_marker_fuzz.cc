@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Marker names (answer/marker.h): any name in text, long, malformed, nested
 // or with a namespace of any form, resolved through the router. Never a
 // crash; an answer only for a name the marker reads, owned by that name

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The server's query path: bytes in, reply bytes out, no sockets.
 #include <cstddef>
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RFC 1035 master files, then a lookup in what they loaded.
 #include <cstddef>
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Any bytes as a DNS message: parse everything, write what parsed back
 // through the Writer, and read that back: it must say the same. As an
 // autopath reply made into a candidate's own, too.

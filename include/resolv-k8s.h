@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* libresolv-k8s: the public C API.
  *
  * Nothing here allocates: the caller provides the memory. Usable from C and

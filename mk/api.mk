@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The public C API (include/resolv-k8s.h) as a library of its own, for
 # glibc programs: the API's objects and the members of the core archive
 # they pull in (conf, plan, dns, util: no c-ares, no C++ runtime), with

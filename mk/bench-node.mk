@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # make bench-node: the node-local cache against unbound, configured the way
 # NodeLocal DNSCache is (tests/bench/node_bench.sh); writes $(B)/bench-node.md.
 # Needs root (pod sandboxes), unbound and dnsperf (mk/packages.sh).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `make bench`: the numbers of README's "Numbers" section, measured in one
 # run (tests/bench/bench.sh), then the node benchmark (`make bench-node`,
 # mk/bench-node.mk); writes $(B)/bench.md and $(B)/bench-node.md. Not part of

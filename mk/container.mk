@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The manifests of container/ and `resolv-k8s inject`, checked against the
 # Kubernetes API's schemas: the npm kubernetes-models packages, pinned in
 # tests/container/package-lock.json, installed under $(B)/node_modules.

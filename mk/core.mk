@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The core (libresolv-k8s/, one folder per layer): an archive per libc, its
 # unit tests, the transport's tests and the freestanding proof.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # make demo: the README's main command. Real programs in a pod sandbox,
 # with plain glibc and through the library, against the companion server.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # make deps: the Debian packages, then c-ares and mimalloc from Debian's own
 # source packages, built once per libc into $(B)/third_party/{glibc,musl}.
 

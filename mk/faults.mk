@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fault tests: the glibc shim against plain glibc under dead, silent and
 # hostile servers, descriptor limits, files changing mid-run, interruptions,
 # threads and fork. One script per family: `make test-faults-FAMILY`.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # fetch-source.sh DIR PKG=VERSION...: Debian's source packages, patches
 # applied, unpacked into DIR. Adds a deb-src entry for the configured Debian
 # mirror when there is none.

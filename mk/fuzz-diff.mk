@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Differential fuzz targets (fuzz/diff/): glibc and musl themselves as the
 # oracle, in private namespaces (as root). The glibc ones are libFuzzer
 # targets on the sanitized core, the transport and c-ares included, and for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # libFuzzer targets: fuzz/NAME_fuzz.cc -> $(B)/fuzz/NAME_fuzz, linked with
 # the core built once with the sanitizers (minus the transport: it needs
 # c-ares and parses nothing); server_*_fuzz also with the server's sources

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # make install: the GNU way, PREFIX (/usr/local) and DESTDIR, each
 # directory overridable. The preload libraries go under
 # $(libdir)/resolv-k8s/{glibc,musl}/, out of the linker's way; the API

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The static archive for musl programs: preload/, the musl core, c-ares and
 # mimalloc in one relocatable object whose only global definitions are the
 # entry points of preload/exports.map. Link it before libc:

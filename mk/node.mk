@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Node tests (need root): the node-local cache in a sandbox, in front of two
 # cluster DNS replicas and an external upstream, pods with and without the
 # shim behind it (tests/node/). One script per family: `make test-node-FAMILY`.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The real libcs as oracles, each case in a sandbox: glibc's res_init()
 # against parse_conf(glibc) on tests/conf-oracle/fixtures; glibc's and
 # musl's getaddrinfo against ours (results/ and the hosts parser) on

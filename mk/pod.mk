@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Pod-sandbox tests (need root): gai-probe built against each libc and the
 # harness's own test; the glibc shim against glibc (differential, autopath,
 # real programs, gethostbyname); the musl builds against musl.

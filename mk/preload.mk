@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The LD_PRELOAD libraries: preload/ and the core, with our own hidden
 # copies of c-ares and mimalloc, exporting libc entry points only.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `make test-sanitize`: the core unit tests and the glibc differential pod
 # test (the preload library under ASan+UBSan) and the transport's threaded
 # tests under TSan, each built in a directory of its own under $(B); valgrind

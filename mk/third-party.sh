@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # third-party.sh LIBC SRC WORK PREFIX [CMAKE_OPTION...]: builds the CMake
 # project in SRC with the compiler of LIBC (glibc: gcc, musl: musl-gcc) as
 # static, PIC, hidden-visibility archives, and copies its headers and .a files

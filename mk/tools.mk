@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # resolv-k8s, the diagnostic command: ordinary C++ over the glibc core,
 # with the same c-ares and mimalloc copies the preload uses, and yaml-cpp
 # for `inject`; and its tests.

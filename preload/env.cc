@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The environment switches of libc.h, shared by the preload and static builds.
 #include <stdlib.h>
 #include <string.h>

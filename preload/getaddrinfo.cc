@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // getaddrinfo and freeaddrinfo, in front of libc's.
 #include "results/addrinfo.h"
 #include "files/files.h"

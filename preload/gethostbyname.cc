@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gethostbyname, gethostbyname2 and their _r forms, in front of libc's.
 #include <errno.h>
 #include <pthread.h>

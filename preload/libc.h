@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the process had before us: libc's own entry points, and whether the
 // environment switched us off.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // res_search and res_nsearch in front of glibc's (glibc only: musl's
 // res_search is res_query and never walks the list). Programs built before
 // glibc 2.34 call them __res_search and __res_nsearch.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RESOLV_K8S_STATS=PATH: the process's counters appended to PATH at exit,
 // as Prometheus text, one block per process labelled with its pid.
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // start_transport of libc.h, shared by the preload and static builds.
 #include <ares.h>
 #include <pthread.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv-k8s-server: the companion DNS server and node-local cache
 // (server/README.md).
 #include <atomic>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The subcommands of `resolv-k8s` and what they share. Each command takes
 // its arguments (after its own name) and returns the exit status.
 #pragma once

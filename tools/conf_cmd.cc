@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv-k8s conf [--musl] [FILE]: resolv.conf as the library reads it.
 #include <stdio.h>
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # demo.sh BUILD_DIR: real programs in a pod sandbox resolve a handful of
 # names against a companion server that answers in 20 ms (a remote cluster
 # DNS), once with plain glibc and once through the library; prints the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What `resolv-k8s inject` adds to a pod, shared by the command and the
 // object walk.
 #pragma once

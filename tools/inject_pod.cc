@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv-k8s inject: where each kind keeps its pod, and what a pod is given.
 // yaml-cpp's Node is a handle: `a = b` on a bound handle overwrites what a
 // points to, so handles are never assigned here, only map entries.

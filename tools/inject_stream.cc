@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A YAML stream through inject_object, document by document.
 #include <algorithm>
 

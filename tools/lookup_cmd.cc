@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv-k8s lookup [-f FAMILY] NAME...: each name through the library as
 // the preload's getaddrinfo resolves it, with the debug trace on stderr,
 // then the process's counters.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv-k8s plan [--musl] [--conf FILE] [-f FAMILY] NAME: the names the
 // classic walk asks for, and the one autopath query standing for them.
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv-k8s stats FILE: the blocks preloaded processes appended to
 // RESOLV_K8S_STATS (preload/stats.cc), one row each, and their total.
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Splitting a YAML stream into documents and writing nodes back.
 #include "yaml_stream.h"
 

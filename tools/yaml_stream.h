@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A stream of YAML documents as `resolv-k8s inject` reads and writes it:
 // split at `---` lines by hand (yaml-cpp 0.7's LoadAll never returns on some
 // malformed input), each document's bytes kept for the ones left unchanged,

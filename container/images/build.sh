@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # build.sh BUILD_DIR VERSION: the two images as OCI archives in
 # BUILD_DIR/images/, with buildah (vfs storage under BUILD_DIR, FROM scratch,
 # no daemon, no registry):
@@ -9,6 +10,7 @@
 #             it binds port 53 and changes the node's network.
 set -euo pipefail
 build=$(cd "${1:?usage: build.sh BUILD_DIR VERSION}" && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 version=${2:?}
 out=$build/images
 bah=(buildah --storage-driver vfs --root "$out/storage" --runroot "$out/run")
@@ -16,16 +18,20 @@ labels=(
 	--label org.opencontainers.image.version="$version"
 	--label org.opencontainers.image.revision="$(git rev-parse HEAD 2>/dev/null || echo unknown)"
 	--label org.opencontainers.image.source="$(git config --get remote.origin.url 2>/dev/null || echo libresolv-k8s)"
-	--label org.opencontainers.image.licenses=NOASSERTION
+	--label org.opencontainers.image.licenses=Apache-2.0
 	--label org.opencontainers.image.created="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 )
 
-# image NAME ARCHIVE SETUP...: a scratch container, SETUP run with its id
-# as $c, committed and written as an OCI archive.
+# image NAME ARCHIVE SETUP...: a scratch container with the licenses (ours,
+# and those of c-ares and mimalloc, linked into the libraries), SETUP
+# run with its id as $c, committed and written as an OCI archive.
 image() {
 	local name=$1 archive=$2
 	shift 2
 	c=$("${bah[@]}" from scratch)
+	"${bah[@]}" copy "$c" "$root/LICENSE" /licenses/libresolv-k8s/LICENSE >/dev/null
+	"${bah[@]}" copy "$c" "$build"/third_party/src/c-ares-*/LICENSE.md /licenses/c-ares/LICENSE.md >/dev/null
+	"${bah[@]}" copy "$c" "$build"/third_party/src/mimalloc-*/LICENSE /licenses/mimalloc/LICENSE >/dev/null
 	"$@"
 	"${bah[@]}" config "${labels[@]}" --label org.opencontainers.image.title="$name" "$c"
 	"${bah[@]}" commit -q "$c" "$name:$version" >/dev/null

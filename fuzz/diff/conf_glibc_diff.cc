@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Differential: glibc's res_ninit on a fresh state against our
 // parse_conf(glibc), each input written as /etc/resolv.conf with the
 // environment and host name it names (fdiff::ConfInput: leading

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Differential, musl side: musl 1.2.3's own resolv.conf reader
 // (__get_resolv_conf, linked from the libc.a of this static driver) against
 // our parse_conf(musl), on the conf_glibc_diff corpus and mutations of it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Differential, end to end: glibc's own getaddrinfo against our
 // resolve_addrinfo with the real transport, both asking one server on
 // 127.0.0.1:53 in a private network namespace, on fdiff::DnsInput

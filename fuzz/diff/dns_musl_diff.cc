@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Differential, end to end, musl side: musl 1.2.3's getaddrinfo (the libc
 // of this static driver) against our resolve_addrinfo built for musl, with
 // the real transport, on the dns_glibc_diff corpus and mutations of it

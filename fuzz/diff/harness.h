@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the differential targets of fuzz/diff/ share: the glibc libFuzzer
 // targets and the musl replay drivers alike, so freestanding like the core.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Differential: glibc's files source against ours, on inputs whose first
 // line is a getaddrinfo case (tests/addrinfo-oracle/cases) and whose rest is
 // /etc/hosts. getaddrinfo and gethostbyname2_r (AF_INET6 for an inet6 case,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the public C API's sources share: the conf the caller's memory
 // holds, the export marker, and text written as snprintf writes it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The public C API over Config: parse a resolv.conf into the caller's
 // memory, and read it back.
 #include <netinet/in.h>

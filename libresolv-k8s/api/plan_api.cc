@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The public C API over Plan: the candidates of the classic walk and the
 // autopath query standing for them, whole (rk8s_plan) or piece by piece.
 #include <sys/socket.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv.conf as glibc 2.36 reads it (resolv/res_init.c), with LOCALDOMAIN,
 // RES_OPTIONS and the host name's domain.
 #include "conf/parse.h"

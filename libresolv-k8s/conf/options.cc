@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The words of `options` lines (and of RES_OPTIONS), in both dialects.
 #include "conf/parse.h"
 

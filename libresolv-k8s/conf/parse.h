@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the resolv.conf dialects (glibc.cc, musl.cc) share: the search list
 // and the options words.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // parse_conf: one of the two dialects, then what holds for both.
 #include <sys/socket.h>
 

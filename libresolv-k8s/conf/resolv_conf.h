@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv.conf, read exactly as the libc we replace reads it.
 //
 // Two dialects: glibc 2.36's res_init and musl 1.2.3's __get_resolv_conf.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The search list, packed into Config::search_text.
 #include "conf/parse.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The autopath option payloads (docs/autopath-protocol.md).
 #include "dns/autopath.h"
 

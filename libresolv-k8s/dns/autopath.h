@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The autopath EDNS0 option, version 1 (docs/autopath-protocol.md): query
 // and reply payloads.
 #pragma once

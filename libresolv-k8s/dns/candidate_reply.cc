@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An autopath reply as the matched candidate's own (autopath.h).
 #include "dns/autopath.h"
 

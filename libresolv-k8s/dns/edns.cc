@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // EDNS0 (RFC 6891): the OPT record and its options.
 #include "dns/wire.h"
 

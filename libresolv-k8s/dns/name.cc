@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Comparing and composing wire-form names.
 #include "dns/wire.h"
 #include "util/text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Domain names in presentation form (RFC 1035 5.1), both directions.
 #include "dns/wire.h"
 #include "util/text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Mnemonics of the type and rcode codes we print and read.
 #include "dns/wire.h"
 #include "util/text.h"

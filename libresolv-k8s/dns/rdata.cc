@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Records copied from one message into another: the names inside rdata.
 #include "dns/wire.h"
 

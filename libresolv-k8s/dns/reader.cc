@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a message front to back: header, questions, records.
 #include "dns/wire.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Names off the wire: uncompressed, or decompressed inside a message.
 #include "dns/wire.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DNS wire codec (RFC 1035, RFC 6891), one for the client and the server.
 //
 // Reading: every access is bounds-checked; compression pointers must point

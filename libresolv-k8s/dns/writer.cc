@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Building a message: compression, truncation, counts that match the bytes.
 #include "dns/wire.h"
 

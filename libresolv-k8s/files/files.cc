@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv.conf, hosts, nsswitch.conf and host.conf as the lookups use them.
 #include "files/files.h"
 

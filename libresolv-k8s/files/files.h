@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The system files a lookup reads, each as the libc it replaces reads it.
 // resolv.conf and nsswitch.conf are parsed again, /etc/hosts read again,
 // when they changed (watched_file.h): glibc stats the first two on every

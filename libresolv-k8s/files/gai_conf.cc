@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // glibc 2.36's gaiconf_init, rule for rule: comments from '#', three
 // whitespace-separated words per line, the rest ignored; a malformed rule is
 // skipped; tables sorted most specific first, file order among equals.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // /etc/gai.conf as glibc 2.36 reads it: the label, precedence and scopev4
 // tables of its RFC 3484 sort, and the reload flag.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // /etc/hosts lookups, one function per libc (see hosts.h).
 #include "files/hosts.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // /etc/hosts, read exactly as getaddrinfo's `files` source reads it.
 //
 // glibc 2.36 (nss_files): lines of any length, leading white space skipped,

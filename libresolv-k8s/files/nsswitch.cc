@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // glibc 2.36's nss_database_reload and nss_action_parse, reduced to a plan.
 // Quirks kept: no comments (a '#' is a source name), a last line without
 // '\n' is not read, a syntax error in any database's line fails the whole

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `hosts:` line of /etc/nsswitch.conf as glibc 2.36 reads it (musl has
 // no nsswitch), reduced to what the library may do itself.
 #pragma once

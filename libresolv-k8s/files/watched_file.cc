@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading files, their stat identity, and the fork reset of WatchedFile.
 #include "files/watched_file.h"
 

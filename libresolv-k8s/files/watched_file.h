@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A system file parsed into a T and parsed again when its stat identity
 // changes: device, inode, size, mtime and ctime, the test glibc makes of
 // resolv.conf. One parse is shared by the threads holding it and freed by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What one DNS reply says about one candidate name, read the way the
 // replaced libc reads it (glibc's nss_dns, musl's name_from_dns).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One name, one or two query types: the autopath query first, then the
 // classic serial walk of the replaced libc wherever autopath cannot answer.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-server autopath support (support.h): a few slots, the oldest
 // replaced, a "no" expiring.
 #include "lookup/support.h"

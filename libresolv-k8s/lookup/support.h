@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which servers understand the autopath option, remembered for the whole
 // process and shared by all threads: a "no" and a "formerr" are forgotten
 // after a while, so a server that gains support is found again.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The classic serial walk, one candidate at a time, with the stop rules of
 // the replaced libc (glibc's __res_context_search, musl's
 // name_from_dns_search). The autopath rounds (lookup.cc) tell it what the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The search plan of glibc's __res_context_search and musl's
 // name_from_dns_search (see plan.h).
 #include "plan/plan.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The search plan: the names the replaced libc would ask DNS for, in order
 // (glibc's __res_context_search, musl's name_from_dns_search), and the
 // autopath query standing for them (docs/autopath-protocol.md). Numeric addresses and /etc/hosts

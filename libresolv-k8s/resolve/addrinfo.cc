@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // getaddrinfo: the libc's own steps (results/), /etc/hosts, DNS, the list.
 #include <errno.h>
 #include <stdio.h>

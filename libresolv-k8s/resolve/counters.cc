@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The process's counters (resolve.h), updated by every thread.
 #include <time.h>
 

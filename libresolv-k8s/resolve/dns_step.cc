@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DNS step of every entry point: the search plan, then one counted walk.
 #include <string.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gethostbyname2_r (resolve.h): numeric names, /etc/hosts and DNS as glibc
 // asks them, or getaddrinfo's lookup as musl does; the hostent layouts are
 // results/hostent.h's.

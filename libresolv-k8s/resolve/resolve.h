@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The entry points as the replaced libc answers them, layer by layer: its
 // own checks, /etc/hosts, then DNS through autopath and the classic walk,
 // then its results.

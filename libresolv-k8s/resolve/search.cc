@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // res_search and res_nsearch as glibc 2.36 answers them: one type, the
 // search plan of getaddrinfo (both are __res_context_search), the reply of
 // the candidate that had answers into the caller's buffer.

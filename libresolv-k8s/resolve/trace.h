@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The debug log (RESOLV_K8S_DEBUG=1, `resolv-k8s lookup`): every query and
 // reply of a lookup, then its outcome, one line each on stderr.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AI_ADDRCONFIG: which families the host has, as each libc decides it.
 #include <errno.h>
 #include <ifaddrs.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // getaddrinfo's own logic around a name lookup, exactly as each libc does it:
 // hints, services, numeric hosts, AI_ADDRCONFIG, then the resolver's
 // addresses turned into the sorted, malloc'd result list.

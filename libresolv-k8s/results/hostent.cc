@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The struct hostent each libc builds into the caller's buffer (hostent.h).
 #include "results/hostent.h"
 

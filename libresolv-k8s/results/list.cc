@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The result list in each libc's own layout, so that either freeaddrinfo
 // frees it: glibc's one block per entry, musl's one array for all.
 #include <stdlib.h>

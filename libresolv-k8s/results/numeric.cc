@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hosts that need no lookup: address literals and node NULL, as glibc
 // 2.36's text_to_binary_address and musl 1.2.3's __lookup_ipliteral and
 // __lookup_name read them.

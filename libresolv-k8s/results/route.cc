@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the kernel would send a packet from: a connected UDP socket, no
 // packet sent. The socket is kept for the next probe of its family
 // (util/kept_sockets.h): opening one (an inode, a file) costs more than the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Services: the (socktype, protocol, port) list a getaddrinfo result is
 // expanded over, from glibc 2.36's gaih_inet_typeproto and get_servtuples
 // and musl 1.2.3's __lookup_serv.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Destination address order: glibc 2.36's rfc3484_sort with the gai.conf
 // tables, and musl 1.2.3's RFC 6724 subset. Both learn the source address
 // the kernel would pick by connecting a UDP socket (no packet is sent).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // glibc's rfc3484_sort, rule for rule, and getaddrinfo's use of it.
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // musl's RFC 6724 sort key, rule for rule.
 #include "results/addrinfo.h"
 #include "results/sort.h"

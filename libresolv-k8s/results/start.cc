@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // getaddrinfo before and after the lookup, step by step in each libc's
 // order: glibc 2.36's getaddrinfo and gaih_inet, musl 1.2.3's getaddrinfo
 // and __lookup_name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The steps of getaddrinfo around the lookup, one file each: services,
 // numeric hosts, AI_ADDRCONFIG, the result list. start.cc runs them in each
 // libc's order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-thread c-ares channels, built from a Config alone, dropped at thread
 // exit, rebuilt after fork and when the Config changes.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The calling thread's c-ares channels: two per nameserver of its Config,
 // one over UDP and one over TCP alone.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // glibc 2.36's res_send walk: attempts, then servers (from a rotating start
 // with `rotate`); each step sends the queries to one server and waits. A
 // truncated reply switches it to TCP: the same step again, then use-vc.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sending caller-built queries to the nameservers of a Config, through
 // c-ares, in the order and with the timeouts of glibc 2.36's res_send.
 #pragma once

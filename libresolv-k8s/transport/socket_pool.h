@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // UDP sockets kept between lookups. glibc opens, connects and closes a
 // socket for every query (or pair) it sends; a pod asks the same server all
 // day. A socket that got every reply of its step goes back to the shelf

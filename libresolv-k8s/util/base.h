@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small freestanding building blocks shared by the whole core.
 //
 // The core is compiled with -nostdinc++ -fno-exceptions -fno-rtti: it may use

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IP addresses (ip.h): the libcs' literal forms, sockaddrs, text.
 #include "util/ip.h"
 

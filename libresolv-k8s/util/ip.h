@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IP addresses: one type for nameservers, /etc/hosts entries, DNS answers
 // and getaddrinfo results, and the ways the libcs read and write them.
 #pragma once

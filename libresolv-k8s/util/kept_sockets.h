@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sockets kept between lookups in one small process-wide shelf, each under
 // a key: the server a DNS socket is connected to (transport/socket_pool.cc),
 // or the family of a route probe (results/route.cc). Opening a socket costs

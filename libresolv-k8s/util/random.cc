@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Query IDs from the kernel's random pool (random.h).
 #include <sys/random.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text scanning over Str: character classes of the C locale (what musl's
 // ctype always is, and what glibc's is for the bytes the files hold), and
 // the few cuts every parser of the core makes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A static program has no RTLD_NEXT: musl's own entry points are linked
 // into our archive under these names, renamed in a copy of the machine's
 // libc.a objects (mk/musl.mk).

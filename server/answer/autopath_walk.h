@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The server side of the autopath option (docs/autopath-protocol.md): walk
 // the client's candidates in order, each through the router (the closed
 // world, or upstreams through the cache), and pick what the reply says.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A closed world: the records of zone files and a kubectl dump, the test
 // faults applied; a name under none of its zones is NXDOMAIN.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a recursive resolver owes its client and an upstream may leave
 // undone: an answer that ends in a CNAME whose target the upstream did not
 // resolve (cluster DNS answering an ExternalName Service with the bare

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Faults placed at chosen names for the client's tests: answer with a
 // fixed rcode (--rcode NAME[/TYPE]=RCODE) or never answer (--drop NAME[/TYPE]).
 #pragma once

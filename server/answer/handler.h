@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Query bytes in, reply bytes out, no sockets: the fuzz target and the unit
 // tests drive exactly what the listeners run. The reply comes at once from
 // the closed world, later from upstreams.

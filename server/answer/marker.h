@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The marker path of "DNS Autopath in PodSpec" (docs/autopath-protocol.md,
 // "The marker"). A pod whose first search domain is
 // search.<ns>.<clusterDomain>.<marker> asks every short name under it

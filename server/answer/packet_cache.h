@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whole replies kept for the queries that asked them: the same query again,
 // byte for byte but its ID (clients and dnsperf repeat theirs), is answered
 // with a copy, its ID set and its TTLs moved on by the seconds it was kept.

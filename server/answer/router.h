@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which source answers a name: the one whose zone is the longest suffix of
 // it (servers in the configuration), else the upstream resolvers, else
 // none (the server refuses).

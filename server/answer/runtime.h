@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a configuration becomes: a closed world per data server, loaded
 // from its files; a forwarder per forwarding server and for the upstream
 // resolvers; the router between them. SIGHUP builds a new one and swaps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the answer for one name and type comes from: a closed world of
 // data (closed_world.h), or upstreams through the cache (forward/).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Upstreams' answers shared by every thread: shards, each an LRU list and
 // a map under its own mutex, that split the capacity between them. Time is
 // the caller's steady_clock reading, so tests control it.

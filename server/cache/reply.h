@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An upstream's reply, read into records the server can keep and write
 // again: every name expanded, so any later message can compress them anew.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How long an upstream's answer is kept (CoreDNS's cache plugin, RFC 2308);
 // Resolution::ttl_of counts its TTLs down while it is.
 #pragma once

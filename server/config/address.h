@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Addresses as the config file and the command line write them: listen
 // endpoints (config.h's parse_endpoint) and upstream servers.
 #pragma once

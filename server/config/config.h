@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the server is told to do: the YAML file of --config (yaml.cc), or
 // the command line's closed world (flags.cc). Names follow the OpenShift
 // DNS operator API (spec.servers, forwardPlugin, upstreamResolvers, cache).

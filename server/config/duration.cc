@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/config/duration.h"
 
 #include "server/util/text.h"

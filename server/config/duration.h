@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Durations as Kubernetes writes them (Go's time.ParseDuration), in whole
 // units: "30s", "5m", "1h", "1h30m", "0s".
 #pragma once

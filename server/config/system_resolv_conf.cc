@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/config/system_resolv_conf.h"
 
 #include <cerrno>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The node's resolv.conf, read at load time as glibc reads the file: the
 // nameservers of `type: SystemResolvConf`, in its order, each on port 53,
 // and the search domains of the marker path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The configuration file of --config (server/README.md, "Configuration
 // file"): YAML read into a ServerConfig, or a LoadError "file:line: what".
 #pragma once

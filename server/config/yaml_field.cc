@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/config/yaml_field.h"
 
 #include <yaml-cpp/eventhandler.h>

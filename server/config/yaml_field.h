@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A value of the parsed YAML file read with checks: each wrong type or bad
 // value is a FieldError naming the value's key and line (yaml.cc adds the
 // file's name).

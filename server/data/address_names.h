@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The names an IP address has: in a reverse zone, and in the labels
 // Kubernetes derives from it.
 #pragma once

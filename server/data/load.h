@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Everything the server serves, read before any socket opens: all of it
 // loads, or start-up stops at the first error.
 #pragma once

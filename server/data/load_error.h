@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Why start-up stopped: "file:line: what is wrong".
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One resource record as the store keeps it: rdata in uncompressed wire
 // form, so the Writer can compress the names inside it when it is sent.
 #pragma once

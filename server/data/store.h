@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every record the server holds, cluster and zone files alike, keyed by
 // owner name. Zones are the apexes the server is authoritative for; a name
 // under no zone is outside the server's data.

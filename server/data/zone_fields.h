@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fields of a master-file record, read from their text.
 #pragma once
 

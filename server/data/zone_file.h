@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RFC 1035 master files: one file is one zone, its apex the owner of its
 // single SOA record. $ORIGIN, $TTL, @, relative names, parentheses across
 // lines, comments, TTL and class in either order; types SOA NS A AAAA CNAME

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Splits a master file into entries: the tokens of one record or
 // directive, parentheses joining lines and comments removed.
 #pragma once

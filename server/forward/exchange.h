@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One query to one upstream, on the calling loop, over UDP (a socket of its
 // own, so a fresh source port) or TCP (a connection kept per loop and
 // upstream, several queries in flight on it). A reply counts only when it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // exchange_tcp: a connection per loop and upstream, kept while it is used
 // and for a while after (CoreDNS keeps its pooled connections 10 s), with
 // every query in flight on it matched to its reply by ID and question. An

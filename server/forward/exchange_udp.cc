@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // exchange_udp, and what a reply must match.
 #include <unistd.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Questions on their way to an upstream, shared by every thread: the same
 // question asked again meanwhile joins the one in flight, and every asker
 // is answered on its own loop when the reply comes.

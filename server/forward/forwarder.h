@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Answers from upstreams through the cache (forward.h's Source): a fresh
 // cached answer at once; else the question joins the same one in flight,
 // or goes to the upstreams in the policy's order, UDP first (TCP after a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The queries the server sends upstream: each with a fresh random ID,
 // recursion desired, EDNS0 with our UDP size and the client's DO and CD.
 #pragma once

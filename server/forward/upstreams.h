@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The upstreams of one zone (a server's forwardPlugin, or
 // upstreamResolvers): the order to try them in, by policy, and their
 // health, shared by every thread. After kMaxFails failures in a row an

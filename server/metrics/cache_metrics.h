@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cache's counters in CoreDNS's cache families, with our prefix.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/metrics/forward_metrics.h"
 
 #include <cstdio>

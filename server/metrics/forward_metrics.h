@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What forwarding counts, in CoreDNS's forward families (with our prefix):
 // each upstream's request durations by rcode, its failed health checks,
 // the times every upstream was down, and the queries refused for overload.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/metrics/metrics.h"
 
 #include "server/metrics/prometheus.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Counters for --metrics, rendered in the Prometheus text format.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Prometheus text format (0.0.4), the two lines a family opens with
 // and one sample, every metric name with our prefix.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --query-log: one line per query, written as it is answered:
 //   CLIENT QNAME QTYPE opt=yes|no RCODE [autopath=STATUS index=I walked=N]
 // ("dropped" in place of the rcode for a name that is never answered).

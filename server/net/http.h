@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HTTP endpoints (libevent's evhttp) on one loop: GET /health (the
 // process answers), GET /ready (503 until it can serve) and GET /metrics
 // (Prometheus text). The metrics address answers /metrics on every path,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "server/net/loop.h"
 
 #include <event2/thread.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One event loop per worker thread (libevent), and the way other threads
 // hand it work: a mailbox drained on the loop's own thread.
 #pragma once

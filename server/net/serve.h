@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the listeners hand a query to, and how its answer comes back.
 #pragma once
 

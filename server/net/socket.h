@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Listening sockets, and a client's address as the query log writes it.
 #pragma once
 

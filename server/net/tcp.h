@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A worker loop's TCP listener and its client connections: any number of
 // pipelined queries per connection, answered in order; at most a set
 // number of connections in the process, each closed after an idle time.

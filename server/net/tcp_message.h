@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DNS over TCP's framing (RFC 1035 4.2.2): each message after its length
 // in two bytes.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A worker loop's UDP socket: queries read in batches (recvmmsg), the
 // replies ready at once sent in one sendmmsg, a later one alone, all from
 // the same socket.

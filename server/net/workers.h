@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The worker threads: a loop each, with its own UDP socket and TCP
 // listener on every listen address (SO_REUSEPORT spreads the clients).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The node's listen addresses on an interface of their own, as NodeLocal
 // DNSCache brings up "nodelocaldns": a dummy interface, or an empty bridge
 // where the kernel has no dummy driver (either only holds local addresses).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NOTRACK for DNS to and from the node's addresses, UDP and TCP port 53 in
 // both directions (NodeLocal DNSCache's raw-table rules), so pods' queries
 // skip conntrack and its races. nftables only: a table of our own, "inet

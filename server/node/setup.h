@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The node's network as NodeLocal DNSCache sets it up (the config's
 // `nodeSetup`): the listen addresses on an interface of their own and
 // NOTRACK rules for them, in place before anything listens, checked again

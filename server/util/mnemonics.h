@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Types and rcodes as the flags, the query log and the metrics write them:
 // the core's mnemonics (dns/wire.h), and numbers for the rest.
 #pragma once

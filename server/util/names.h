@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Domain-name helpers the server needs on top of the core's wire codec.
 #pragma once
 

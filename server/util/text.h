@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the server adds to util/text.h for its std::string and
 // std::string_view text.
 #pragma once

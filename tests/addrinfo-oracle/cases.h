@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The addrinfo oracle's case runner, shared by the libc programs and ours
  * (and the differential fuzz targets in fuzz/diff/): reads cases, calls the
  * given getaddrinfo, prints comparable lines. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The real libc's getaddrinfo over the oracle's cases (stdin). */
 #include "cases.h"
 

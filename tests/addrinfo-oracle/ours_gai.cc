@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Our getaddrinfo logic over the oracle's cases (stdin): addrinfo.h plus
 // the hosts parser on /etc/hosts, in the dialect named by argv[1].
 #include <fcntl.h>

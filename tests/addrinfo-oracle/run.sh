@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # run.sh GLIBC_GAI MUSL_GAI OURS_GAI OUTDIR: every case in ./cases through
 # the real glibc and musl getaddrinfo and through ours in that dialect, in
 # one sandbox (hosts, resolv.conf, gai.conf from this directory); compares

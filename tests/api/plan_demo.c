@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* plan_demo RESOLV_CONF NAME: the library's version, then the DNS plan for
  * NAME under RESOLV_CONF (glibc's reading), as a program using the
  * installed API writes it: memory of its own, sized by the library. */

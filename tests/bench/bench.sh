@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # bench.sh BUILD_DIR: plain glibc, plain musl, the glibc shim against a server
 # without autopath (--autopath off) and with it, all measured in one run, in
 # pod sandboxes (ndots:5, 4 search domains). Prints a Markdown table and

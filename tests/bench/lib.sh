@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash disable=SC2034 # NAMES, SEARCH: for the sourcing scripts
 # Shared by the benchmarks (bench.sh, node_bench.sh); source it.
 #

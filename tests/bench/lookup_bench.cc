@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lookup-bench: lookups per second of one NAME in one process, as Google
 // Benchmark's items_per_second.
 //

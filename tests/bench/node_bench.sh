@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # node_bench.sh BUILD_DIR: the node-local cache against unbound, the way
 # NodeLocal DNSCache runs it (issue 11). Prints a Markdown table and writes it
 # to BUILD_DIR/bench-node.md. Reports; asserts nothing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Prints what parse_conf(glibc) makes of /etc/resolv.conf, the environment
 // and the host name, in the form glibc_res prints glibc's own reading.
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Our Config printed in the form glibc_state prints glibc's resolver state
 // (shared by conf_print and the differential fuzz targets in fuzz/diff/).
 // Freestanding: it is also built against musl.

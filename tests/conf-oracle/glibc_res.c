@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Prints what glibc's res_init() made of /etc/resolv.conf and the
  * environment, in the form conf_print prints our Config. */
 #include <stdio.h>

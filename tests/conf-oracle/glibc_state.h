@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* What glibc made of resolv.conf and the environment in a resolver state,
  * printed in the form conf_text prints our Config (shared by glibc_res and
  * the differential fuzz target fuzz/diff/conf_glibc_diff.cc). */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # run.sh GLIBC_RES CONF_PRINT FIXTURE_DIR
 #
 # For each FIXTURE_DIR/NAME.conf, runs glibc's own reading (GLIBC_RES) and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # container_test.sh BUILD_DIR: container/'s manifests and `resolv-k8s inject`
 # against the Kubernetes API's schemas (validate.mjs with
 # BUILD_DIR/node_modules): every manifest; each kustomization as `kubectl

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kubernetes YAML against the API's OpenAPI schemas (the kubernetes-models
 // packages, pinned in package-lock.json beside this file), and fields read
 // out of it.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # descriptors_test.sh BUILD_DIR: glibc's answers through the shim when the
 # program took every descriptor, when ulimit leaves few, and with 0-2 closed.
 set -uo pipefail

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # failing_servers_test.sh BUILD_DIR: nameservers that fail the lookup, glibc's
 # answers and retries through the shim: dead (nothing listens: ICMP port
 # unreachable), silent, answering SERVFAIL or REFUSED.

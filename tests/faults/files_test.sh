@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # files_test.sh BUILD_DIR: the files the shim reads, changing under its
 # lookups: resolv.conf and /etc/hosts rewritten mid-run, gai.conf read while
 # the process forks. Needs BUILD_DIR/tests/gai-conf-fork.

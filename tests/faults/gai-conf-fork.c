@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* gai-conf-fork NAME: forks while a thread reads /etc/gai.conf, which must
  * be a FIFO (a pod sandbox mounts one there). A thread looks NAME up
  * (AF_UNSPEC: several answers are sorted, which reads gai.conf, and opening

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """hostile.py ADDR LOG -- CMD ARGS...: runs CMD while a DNS responder on ADDR
 port 53 (UDP and TCP) misbehaves according to the first label of each query
 name, so one responder serves every candidate of a search walk the same way.

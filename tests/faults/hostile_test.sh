@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # hostile_test.sh BUILD_DIR: a hostile responder (hostile.py, one mode per
 # run) answers the probe: nothing spoofed gets through the shim, and glibc's
 # answer wherever glibc answers.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # interruptions_test.sh BUILD_DIR: lookups through the shim interrupted
 # mid-flight: the server restarted under them, their waits cut by EINTR.
 set -uo pipefail

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash disable=SC2034 # STORM, LIMIT, NAMES: for the sourcing scripts
 # What the fault tests share; source it with BUILD_DIR as $1. Each test runs
 # the glibc shim (servers with autopath on) against plain glibc, every run in

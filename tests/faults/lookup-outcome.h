@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The outcome of one lookup, as the fault programs print it. */
 #include <arpa/inet.h>
 #include <netdb.h>

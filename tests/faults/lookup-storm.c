@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* lookup-storm [-t THREADS] [-n LOOKUPS] [-k] [-e] [-i] [-m] NAME: THREADS
  * threads (1) each look NAME up LOOKUPS times (100), AF_UNSPEC. -m: print the
  * VmRSS and VmHWM lines of /proc/self/status at the end. With -e, every free

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # threads_test.sh BUILD_DIR: 16 threads x 200 lookups through the shim, one
 # fork half-way; the child's lookups see what the parent saw. The shim alone:
 # glibc itself may deadlock in such a child.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # valgrind_test.sh BUILD_DIR: the preload path under valgrind in a pod
 # sandbox (servers with autopath on): memcheck on gai-probe-glibc with the
 # shim, no invalid access and no leak glibc alone does not have; lookup-storm

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # images_test.sh BUILD_DIR: the OCI archives of `make images`, unpacked
 # (skopeo, umoci) and run from their own root filesystems: the init image
 # fills a directory with libraries a glibc and a musl program then resolve
@@ -26,8 +27,21 @@ for image in init node; do
 	for key in version revision source licenses; do
 		check "$image: label $key" yes "$(grep -q "org.opencontainers.image.$key" <<<"$labels" && echo yes)" "$labels"
 	done
+	check "$image: licensed Apache-2.0" yes "$(grep -q "licenses': 'Apache-2.0'" <<<"$labels" && echo yes)" "$labels"
+	check "$image: carries the license" "$(sha256sum < "$POD_ROOT/LICENSE")" \
+		"$(sha256sum < "$WORK/$image/rootfs/licenses/libresolv-k8s/LICENSE")"
+	check "$image: and those of c-ares and mimalloc" "c-ares/LICENSE.md libresolv-k8s/LICENSE mimalloc/LICENSE" \
+		"$(cd "$WORK/$image/rootfs/licenses" && find . -type f | sed 's|^\./||' | sort | xargs)"
 done
 check "init: runs as nobody" "65534:65534" "$(config_of init User)"
+# Each binary's version is the image's.
+for pair in init:/copier:resolv-k8s-init node:/usr/bin/resolv-k8s-server:resolv-k8s-server; do
+	IFS=: read -r image bin name <<<"$pair"
+	version=$(config_of "$image" Labels | python3 -c \
+		"import ast, sys; print(ast.literal_eval(sys.stdin.read())['org.opencontainers.image.version'])")
+	check "$image: $name --version is the image's" "$name $version" \
+		"$(chroot "$WORK/$image/rootfs" "$bin" --version 2>&1)"
+done
 check "node: the server's entrypoint" "['/usr/bin/resolv-k8s-server']" "$(config_of node Entrypoint)"
 
 # The init container's job, as its user, into an emptyDir-like directory.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash
 # What the dig tests share; source it. The autopath option
 # (docs/autopath-protocol.md) as dig writes and prints it, a record as a

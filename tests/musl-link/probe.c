@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The freestanding proof: a C program linked statically against musl and
  * the core archive, with no C++ runtime. Parses a kubelet resolv.conf in
  * the musl dialect and checks the plans for a short and a dotted name. */

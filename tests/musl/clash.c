@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A static musl program with its own c-ares and mimalloc, linked with
  * libresolv-k8s.a: the link must not clash, and all three must work. */
 #include <ares.h>

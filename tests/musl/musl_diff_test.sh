@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # musl_diff_test.sh BUILD_DIR [PATTERN]: the musl builds against musl itself.
 # With --autopath on servers: at most 2 queries for a first lookup, then 1,
 # and musl's own answers. Every case of diff.cases (those whose line holds

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # static_test.sh BUILD_DIR: libresolv-k8s.a as a static musl program sees it.
 # Only the entry points of preload/exports.map (before its glibc-only ones) are global; everything it
 # needs is in musl's libc.a or libgcc; the probe linked with it has none of

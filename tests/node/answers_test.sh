@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # answers_test.sh BUILD_DIR: pods behind the node cache get the answers
 # they had without the shim. The glibc shim through the cache (autopath on)
 # against plain glibc through a second cache with autopath off; the musl

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # autopath_test.sh BUILD_DIR: every autopath status of the node cache, its
 # candidates asked of the upstreams (the query logs count what a walk
 # cost), and no answer leaking to another name or namespace (CoreDNS's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """burst.py [-w WINDOW] [-p] [-t SECONDS] SERVER COUNT FORMAT: COUNT queries
 for the A records of FORMAT % i (i from 0), over UDP to SERVER port 53, as
 fast as the window allows: at most WINDOW (default: all) unanswered at once,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # cache_test.sh BUILD_DIR: the node cache answers a question asked before
 # without asking upstream (the query logs), with TTLs counting down;
 # NXDOMAIN and NODATA are kept for negativeTTL (2 s here), then asked

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # config_test.sh BUILD_DIR: a bad configuration file stops start-up with
 # "FILE:LINE: what" and exit status 1, before anything is served; SIGHUP
 # applies a changed file (a new zone, the cache kept), and a broken one is

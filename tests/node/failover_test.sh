@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # failover_test.sh BUILD_DIR: a cluster DNS replica killed: the other one
 # answers, the dead one is health-checked until it is back, then used
 # again; both killed: /ready says 503 until they return. Every upstream

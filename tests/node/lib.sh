@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash disable=SC2034,SC2120 # variables and arguments for the sourcing scripts
 # The node of the node tests; source it with BUILD_DIR as $1. Outside a
 # sandbox it runs the sourcing script again inside one (tests/pod/sandbox.sh,

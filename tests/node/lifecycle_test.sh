@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # lifecycle_test.sh BUILD_DIR: SIGTERM with queries in flight (an upstream
 # answering after 1 s): they are answered, new ones are not taken, the
 # cache exits within 5 s. Two caches on one address (SO_REUSEPORT) both

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # marker_test.sh BUILD_DIR: the marker path of "DNS Autopath in PodSpec"
 # with clients the shim never touches. A pod whose resolv.conf has the
 # marker first, the classic list after it, and the cache then cluster DNS as

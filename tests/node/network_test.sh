@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # network_test.sh BUILD_DIR: the cache's nodeSetup as NodeLocal DNSCache's,
 # on a node whose kube-proxy (iptables mode) DNATs the kube-dns ClusterIP
 # 10.96.0.10 to the kube-dns pod 10.244.0.53, with a pod behind a veth.

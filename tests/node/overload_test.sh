@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # overload_test.sh BUILD_DIR: limits {maxConcurrent: 5} before a silent
 # upstream: a burst of 50 names gets REFUSED beyond 5 in flight, counted;
 # 20000 names later the cache's memory is still small. Another cache, its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # rcodes_test.sh BUILD_DIR: the cache's autopath walk decides a failing
 # candidate as the pod's libc would. Cluster DNS (one replica here, over TCP)
 # or the external upstream answers REFUSED, NOTIMP, FORMERR or SERVFAIL, or

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tcp_upstream.py ADDR LOG DELAY_MS: a DNS server on ADDR port 53, TCP only,
 that answers one query at a time per connection, in order, DELAY_MS after it
 took the query up (as many upstreams do). Every name has A 10.7.7.7 and AAAA

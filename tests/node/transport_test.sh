@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # transport_test.sh BUILD_DIR: truncation and TCP at both ends of the node
 # cache (an answer too big for its clients' UDP, and one too big for its own
 # query upstream, retried over TCP); replies forged by a hostile upstream

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* gai-probe: the libc's answer for each NAME, as text two runs can diff.
  *
  *   gai-probe [-f inet|inet6|unspec] [-t stream|dgram|raw|0] [-p PROTO_NUMBER]

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # glibc_autopath_test.sh BUILD_DIR: the shim against servers that speak
 # autopath (--autopath on), reject it (formerr) or echo it (echo), each
 # lookup done twice in one process (gai-probe -n 2). Asserts the answers of

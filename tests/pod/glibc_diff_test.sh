@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # glibc_diff_test.sh BUILD_DIR [PATTERN]: every case of cases/glibc-diff.cases
 # (those whose line contains PATTERN), looked up by gai-probe-glibc without
 # and with the shim, each against fresh --autopath off servers. Asserts the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # harness_test.sh PROBE_DIR: proves tests/pod/sandbox.sh and the three
 # gai-probes in PROBE_DIR. Needs root; sends packets on loopback only.
 set -u

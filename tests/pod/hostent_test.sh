@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # hostent_test.sh BUILD_DIR: gethostbyname, gethostbyname2 and the _r forms
 # (gai-probe -H [-R] [-f inet6]) of glibc and musl, without and with the
 # shim. Against --autopath off servers: the same output per name and the

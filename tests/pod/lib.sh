@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash disable=SC2034 # PROBE, SHIM: for the sourcing scripts
 # Shared helpers of the pod tests; source it. Outside the sandbox: pod_init,
 # pod, queries, opt_count, and the assertions of tests/lib/assert.sh. Inside

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # programs_test.sh BUILD_DIR: real programs resolve the Service hello.apps
 # (127.0.0.1, fixtures/programs-cluster.json) from a pod in namespace
 # "frontend", so the classic walk finds it at the second search domain.

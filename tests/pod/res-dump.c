@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* res-dump: glibc's res_search for each NAME, as text two runs can diff.
  *
  *   res-dump [-t TYPE] [-b BUFSIZE] [-N] [-D] [-n N] NAME...

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # res_search_test.sh BUILD_DIR: glibc's res_search and res_nsearch
 # (res-dump) without and with the shim, any query type. Against --autopath
 # off servers: glibc's replies, h_errno and queries. Against --autopath on:

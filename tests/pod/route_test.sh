@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # route_test.sh BUILD_DIR: the destination sort learns each destination's
 # source address from a fresh route, lookup after lookup. The pod has two
 # interfaces, fd00:1::1/64 and fd00:2::1/64; route-a and route-b hold an

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # sandbox.sh [--resolv FILE] [--hosts FILE] [--nsswitch FILE] [--gai FILE] -- CMD ARGS...
 #
 # Runs CMD like a pod sees DNS: in new network, mount and pid namespaces with

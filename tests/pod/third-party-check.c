@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Links c-ares and mimalloc as the library will: c-ares allocating through
  * mimalloc, given every option so it reads no configuration file, and
  * mimalloc used from a second thread (its thread-local heap). Built as a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The server side of docs/autopath-protocol.md, rule by rule.
 #include "server/answer/autopath_walk.h"
 

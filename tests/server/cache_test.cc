@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cache layer: upstream replies read with their names expanded, how
 // long they are kept, and the sharded LRU cache that keeps them.
 #include "server/cache/cache.h"

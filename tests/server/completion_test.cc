@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CNAME completion (server/answer/completion.h): an upstream's bare CNAME
 // followed through the router, link by link.
 #include <gtest/gtest.h>

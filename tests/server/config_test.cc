@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The configuration file (--config) and the command line that leads to it:
 // every key, every error with its line, durations, addresses, resolv.conf.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shared fixtures (tests/fixtures/) loaded once, and records as text
 // so tables can say what an answer must hold.
 #pragma once

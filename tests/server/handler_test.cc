@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Query bytes in, reply bytes out: EDNS, truncation, malformed input, modes.
 #include "server/answer/handler.h"
 

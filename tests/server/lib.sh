@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash disable=SC2034 # server, work: for the sourcing scripts
 # The server's shell tests run in a pod sandbox (tests/pod/sandbox.sh);
 # source it with the test's arguments, SERVER. Outside a sandbox it runs the

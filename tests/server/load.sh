@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # load.sh SERVER: dnsperf against resolv-k8s-server in a pod sandbox, plain
 # queries then autopath queries (shop's search list), SECONDS_EACH (10) each.
 set -euo pipefail

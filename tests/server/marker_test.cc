@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The marker path (server/answer/marker.h): marker names read, the pod's
 // search list, and the walk's answers over the fixtures' closed world.
 #include "server/answer/marker.h"

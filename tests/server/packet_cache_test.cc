@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The packet cache (server/answer/packet_cache.h): whole replies from the
 // handler, served again with the asker's ID and TTLs moved on, no longer
 // than their TTLs, what made them and the runtime that made them allow.

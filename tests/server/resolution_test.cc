@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lookup rules on the zone fixtures: chains, wildcards, negative answers.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # restart_test.sh SERVER: a rolling restart under load loses no query.
 # In a pod sandbox, dnsperf sends a steady stream to 127.0.0.10:53 while a
 # second instance binds the same address (SO_REUSEPORT) and the first gets

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # tools_test.sh BUILD_DIR: `resolv-k8s` conf, plan, lookup and stats, and the
 # counters file the preload writes (RESOLV_K8S_STATS). Needs root for the
 # pod sandboxes; packets stay on loopback.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // resolv.conf parsing, glibc 2.36 and musl 1.2.3 dialects: one case per rule.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

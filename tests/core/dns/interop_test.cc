@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What we write, read by independent parsers: glibc's and BIND's dig.
 #include <arpa/nameser.h>
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // /etc/hosts lookups as glibc 2.36 nss_files and musl 1.2.3 name_from_hosts
 // do them: one case per rule.
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // WatchedFile: parsed once, parsed again when the file changed, frozen
 // when the parse says so, unreadable files, and a forked child.
 #include "files/watched_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // read_answer on hand-made replies: what each libc's reader takes from an
 // answer section.
 #include <gtest/gtest.h>

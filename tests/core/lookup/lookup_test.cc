@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lookup engine against an in-process fake server: the classic walk of
 // each libc, query for query, and the autopath exchanges of the protocol.
 #include <arpa/inet.h>

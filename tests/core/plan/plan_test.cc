@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The search plan (glibc 2.36 __res_context_search, musl 1.2.3
 // name_from_dns_search) and the autopath query: one case per rule.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The hostent layouts: what each libc puts where, and ERANGE at every
 // buffer size below the one that fits (at every alignment of the buffer).
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The transport against in-process DNS responders on 127.0.0.x port 53.
 // Runs inside `unshare --net` (mk/transport.mk): the namespace is private.
 #include <arpa/inet.h>

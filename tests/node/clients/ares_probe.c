@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ares-probe NAME...: c-ares's own search walk (ares_getaddrinfo, AF_UNSPEC,
  * the channel reading /etc/resolv.conf), one line per name: the addresses
  * sorted, or the status. The name c-ares reports is left out: it is the

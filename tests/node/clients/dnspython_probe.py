@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # dnspython_probe.py NAME...: dnspython's resolver with the search list
 # (search=True reads resolv.conf's, with its ndots), A only: one line per
 # name, the canonical name and the addresses sorted, or the error's class.

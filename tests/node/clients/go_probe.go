@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // go-probe NAME...: Go's own resolver (built with CGO_ENABLED=0), one line
 // per name: the canonical name and the addresses sorted, or the error's
 // class. The search walk is Go's (src/net/dnsclient_unix.go).

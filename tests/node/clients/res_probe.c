@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* res-probe NAME...: glibc's res_search (libresolv), A only, which walks the
  * search list as getaddrinfo does (PHP's dns_get_record, mongodb+srv): one
  * line per name, the answer's owner names and addresses sorted, or h_errno. */
