@@ -15,3 +15,10 @@ TESTS += test-container
 .PHONY: test-container
 test-container: $(TOOL_BIN) $(SERVER_BIN) $(CONTAINER_NODE_MODULES)
 	tests/container/container_test.sh $(B)
+
+# The admission webhook (`resolv-k8s webhook`) over TLS in a network
+# namespace, against inject and the schemas.
+TESTS += test-webhook
+.PHONY: test-webhook
+test-webhook: $(TOOL_BIN) $(CONTAINER_NODE_MODULES)
+	tests/webhook/webhook_test.sh $(B)

@@ -6,11 +6,11 @@ set -euo pipefail
 packages=(
 	g++ clang libclang-rt-14-dev make cmake pkg-config binutils file
 	musl-tools musl-dev
-	libgtest-dev libbenchmark-dev valgrind libyaml-cpp-dev libjsoncpp-dev libevent-dev
+	libgtest-dev libbenchmark-dev valgrind libyaml-cpp-dev libjsoncpp-dev libevent-dev libssl-dev
 	libnl-route-3-dev libnftables-dev
 	dnsutils dnsperf unbound iproute2 util-linux curl buildah skopeo umoci nftables
 	dpkg-dev
-	python3 nodejs default-jre-headless
+	python3 python3-yaml python3-jsonpatch openssl nodejs default-jre-headless
 	python3-dnspython ruby golang-go
 )
 # kubectl renders the kustomizations (test-container) and npm installs the

@@ -17,6 +17,7 @@ int plan_command(const Args& args);
 int lookup_command(const Args& args);
 int stats_command(const Args& args);
 int inject_command(const Args& args);
+int webhook_command(const Args& args);
 
 // Bad usage: one line on stderr, exit status 2.
 [[noreturn]] void usage_error(const std::string& what);

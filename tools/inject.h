@@ -25,6 +25,19 @@ struct InjectOptions {
   std::vector<std::string> host_search;  // the node's search domains, after the cluster's
 };
 
+// The command line's defaults: our init image of this version, glibc,
+// kubelet's DNS, cluster.local.
+InjectOptions default_inject_options();
+
+// One of the flags `inject` and `webhook` share (--image, --libc,
+// --nameserver, --cluster-domain, --autopath, --marker, --host-search) at
+// args[i], with its value (i moves past it); false when args[i] is none.
+// Bad values are usage errors of `cmd`.
+bool read_inject_flag(const char* cmd, const std::vector<std::string>& args, size_t& i,
+                      InjectOptions& o);
+// After the flags: what they need of each other.
+void check_inject_options(const char* cmd, const InjectOptions& o);
+
 // An object that cannot be changed as it is written: where, and why.
 struct InjectError {
   YAML::Mark mark;

@@ -24,37 +24,14 @@ bool is_ip(const std::string& text) {
 }
 
 InjectOptions parse_options(const Args& args, std::string& input) {
-  InjectOptions o{"libresolv-k8s-init:" RK8S_VERSION, "glibc", {}, "cluster.local", ""};
+  InjectOptions o = default_inject_options();
   for (size_t i = 0; i < args.size(); i++) {
     const std::string& flag = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 == args.size() || args[i + 1].empty()) usage_error("inject: " + flag + " needs a value");
-      return args[++i];
-    };
-    if (flag == "--image") {
-      o.image = value();
-    } else if (flag == "--libc") {
-      o.libc = value();
-      if (o.libc != "glibc" && o.libc != "musl") usage_error("inject: --libc is glibc or musl");
-    } else if (flag == "--nameserver") {
-      const std::string& ip = value();
-      if (!is_ip(ip)) usage_error("inject: --nameserver '" + ip + "' is not an IP address");
-      if (o.nameservers.size() == 3) usage_error("inject: at most 3 --nameserver (kubelet's limit)");
-      o.nameservers.push_back(ip);
-    } else if (flag == "--cluster-domain") {
-      o.cluster_domain = value();
-      if (o.cluster_domain.back() == '.') o.cluster_domain.pop_back();
-      if (o.cluster_domain.empty()) usage_error("inject: --cluster-domain is empty");
+    if (read_inject_flag("inject", args, i, o)) {
+      continue;
     } else if (flag == "--namespace") {
-      o.default_namespace = value();
-    } else if (flag == "--autopath") {
-      const std::string& mode = value();
-      if (mode != "option" && mode != "marker") usage_error("inject: --autopath is option or marker");
-      o.marker = mode == "marker";
-    } else if (flag == "--marker") {
-      o.marker_domain = value();
-    } else if (flag == "--host-search") {
-      o.host_search.push_back(value());
+      if (i + 1 == args.size() || args[i + 1].empty()) usage_error("inject: --namespace needs a value");
+      o.default_namespace = args[++i];
     } else if (flag.starts_with("-") && flag != "-") {
       usage_error("inject: unknown flag '" + flag + "'");
     } else if (!input.empty()) {
@@ -64,8 +41,7 @@ InjectOptions parse_options(const Args& args, std::string& input) {
     }
   }
   if (input.empty()) usage_error("inject: one FILE (or - for stdin) is needed");
-  if (o.marker && o.nameservers.empty())
-    usage_error("inject: --autopath marker needs --nameserver: the node-local cache, then kube-dns's ClusterIP");
+  check_inject_options("inject", o);
   if (!o.marker && o.default_namespace.empty()) o.default_namespace = "default";
   return o;
 }
@@ -81,6 +57,51 @@ bool read_input(const std::string& input, std::string& text) {
 }
 
 }  // namespace
+
+InjectOptions default_inject_options() {
+  return InjectOptions{"libresolv-k8s-init:" RK8S_VERSION, "glibc", {}, "cluster.local", ""};
+}
+
+bool read_inject_flag(const char* cmd, const Args& args, size_t& i, InjectOptions& o) {
+  const std::string& flag = args[i];
+  auto value = [&]() -> const std::string& {
+    if (i + 1 == args.size() || args[i + 1].empty()) usage_error(std::string(cmd) + ": " + flag + " needs a value");
+    return args[++i];
+  };
+  auto bad = [&](const std::string& why) { usage_error(std::string(cmd) + ": " + why); };
+  if (flag == "--image") {
+    o.image = value();
+  } else if (flag == "--libc") {
+    o.libc = value();
+    if (o.libc != "glibc" && o.libc != "musl") bad("--libc is glibc or musl");
+  } else if (flag == "--nameserver") {
+    const std::string& ip = value();
+    if (!is_ip(ip)) bad("--nameserver '" + ip + "' is not an IP address");
+    if (o.nameservers.size() == 3) bad("at most 3 --nameserver (kubelet's limit)");
+    o.nameservers.push_back(ip);
+  } else if (flag == "--cluster-domain") {
+    o.cluster_domain = value();
+    if (o.cluster_domain.back() == '.') o.cluster_domain.pop_back();
+    if (o.cluster_domain.empty()) bad("--cluster-domain is empty");
+  } else if (flag == "--autopath") {
+    const std::string& mode = value();
+    if (mode != "option" && mode != "marker") bad("--autopath is option or marker");
+    o.marker = mode == "marker";
+  } else if (flag == "--marker") {
+    o.marker_domain = value();
+  } else if (flag == "--host-search") {
+    o.host_search.push_back(value());
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void check_inject_options(const char* cmd, const InjectOptions& o) {
+  if (o.marker && o.nameservers.empty())
+    usage_error(std::string(cmd) +
+                ": --autopath marker needs --nameserver: the node-local cache, then kube-dns's ClusterIP");
+}
 
 int inject_command(const Args& args) {
   std::string input, text;

@@ -52,6 +52,13 @@ const char kHelp[] =
     "                                search domains after the cluster's; NS from the\n"
     "                                object or --namespace (no default)\n"
     "\n"
+    "  webhook --cert FILE --key FILE [--listen ADDR:PORT] [inject's flags but --namespace]\n"
+    "                                the mutating admission webhook over HTTPS (default\n"
+    "                                :8443): POST /mutate patches each pod created as inject\n"
+    "                                would change it; GET /healthz, GET /metrics. Pods\n"
+    "                                annotated resolv-k8s.io/inject: disabled are left alone;\n"
+    "                                resolv-k8s.io/autopath and resolv-k8s.io/libc override\n"
+    "                                --autopath and --libc\n"
     "  --version                     the version, as the images and pkg-config have it\n"
     "\n"
     "FAMILY: inet, inet6 or unspec (default). Exit status: 0, 1 when a lookup or\n"
@@ -130,5 +137,6 @@ int main(int argc, char** argv) {
   }
   if (cmd == "stats") return cli::stats_command(args);
   if (cmd == "inject") return cli::inject_command(args);
+  if (cmd == "webhook") return cli::webhook_command(args);
   cli::usage_error("unknown command '" + cmd + "'");
 }

@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# webhook_test.sh BUILD_DIR: `resolv-k8s webhook` in a network namespace,
+# over TLS with container/webhook/certs.sh's CA, asked with curl as the API
+# server asks. AdmissionReviews of a Deployment and of Pods: the patch,
+# applied with python3-jsonpatch, gives the object `resolv-k8s inject`
+# gives, valid against the Kubernetes schemas (both modes, the mode from an
+# annotation); a second admission of the result patches nothing; opt-outs,
+# kube-system, other operations and a pod inject leaves alone get no patch;
+# bad requests get HTTP errors and the webhook serves on; a rotated
+# certificate is served from the next connection; /healthz, /metrics.
+set -uo pipefail
+if [[ -z ${WEBHOOK_SANDBOX:-} ]]; then
+	exec unshare --net --pid --fork env WEBHOOK_SANDBOX=1 "$0" "$@"
+fi
+ip link set lo up
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+source "$root/tests/lib/assert.sh"
+build=$(cd "${1:?usage: webhook_test.sh BUILD_DIR}" && pwd)
+work=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+host=resolv-k8s-webhook.resolv-k8s.svc
+nameservers=(--nameserver 169.254.20.10 --nameserver 10.96.0.10)
+"$root/container/webhook/certs.sh" "$work/certs" > /dev/null
+
+start() {
+	"$build/bin/resolv-k8s" webhook --cert "$work/certs/tls.crt" --key "$work/certs/tls.key" \
+		--listen 127.0.0.1:8443 "${nameservers[@]}" 2> "$work/webhook.err" &
+	pid=$!
+	local tries=0
+	until https /healthz > /dev/null 2>&1; do
+		((++tries < 100)) || { cat "$work/webhook.err"; exit 1; }
+		sleep 0.05
+	done
+}
+# https PATH [CURL ARGS]: the body, then the HTTP status on a line of its own.
+https() {
+	curl -sS --cacert "$work/certs/ca.crt" --resolve "$host:8443:127.0.0.1" -w '%{http_code}' \
+		"${@:2}" "https://$host:8443$1"
+}
+post() { https /mutate -H 'Content-Type: application/json' --data-binary "@$1"; }
+
+# review FILE NAMESPACE [OPERATION]: the AdmissionReview the API server sends
+# for the object in FILE (YAML).
+review() {
+	python3 - "$@" <<-'EOF'
+		import json, sys, yaml
+		obj = yaml.safe_load(open(sys.argv[1]))
+		group, _, version = obj["apiVersion"].rpartition("/")
+		print(json.dumps({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {
+		    "uid": "0b7d1f3e-1111-4222-8333-444455556666",
+		    "kind": {"group": group, "version": version, "kind": obj["kind"]},
+		    "resource": {"group": group, "version": version, "resource": obj["kind"].lower() + "s"},
+		    "namespace": sys.argv[2], "operation": sys.argv[3] if len(sys.argv) > 3 else "CREATE",
+		    "object": obj}}))
+	EOF
+}
+# patched REVIEW RESPONSE: the review's object with the response's patch
+# applied (python3-jsonpatch), as JSON with sorted keys; the response's
+# uid, allowed and warnings on stderr.
+patched() {
+	python3 - "$@" <<-'EOF'
+		import base64, json, jsonpatch, sys
+		obj = json.load(open(sys.argv[1]))["request"]["object"]
+		r = json.loads(open(sys.argv[2]).read().rsplit("\n", 1)[0])["response"]
+		print(r["uid"], r["allowed"], *r.get("warnings", []), file=sys.stderr)
+		if "patch" in r:
+		    assert r["patchType"] == "JSONPatch"
+		    obj = jsonpatch.apply_patch(obj, json.loads(base64.b64decode(r["patch"])))
+		print(json.dumps(obj, sort_keys=True, indent=1))
+	EOF
+}
+# as_json FILE: a YAML object as JSON with sorted keys.
+as_json() { python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1])), sort_keys=True, indent=1))' "$1"; }
+models() { node "$root/tests/container/validate.mjs" "$build" "$@"; }
+
+start
+
+pod() {
+	printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  generateName: web-\n%s\nspec:\n  %s\n  containers: [{name: app, image: app:1, ports: [{containerPort: 80}], env: [{name: MODE, value: "on"}]}]\n' "$1" "${2:-restartPolicy: Always}"
+}
+cp "$root/container/app/deployment.yaml" "$work/deployment.yaml"
+pod '  labels: {app: web}' > "$work/pod.yaml"
+pod '  annotations: {resolv-k8s.io/autopath: marker}' > "$work/marker-pod.yaml"
+
+# name FILE NAMESPACE [INJECT FLAGS]: the webhook's result against inject's.
+same_as_inject() {
+	local name=$1 file=$2 ns=$3
+	shift 3
+	review "$file" "$ns" > "$work/$name.review"
+	post "$work/$name.review" > "$work/$name.response"
+	check "$name: HTTP 200" 200 "$(tail -1 "$work/$name.response")"
+	patched "$work/$name.review" "$work/$name.response" > "$work/$name.json" 2> "$work/$name.meta"
+	check "$name: the request's uid, allowed" "0b7d1f3e-1111-4222-8333-444455556666 True" "$(< "$work/$name.meta")"
+	"$build/bin/resolv-k8s" inject --namespace "$ns" "$@" "$file" > "$work/$name.injected.yaml"
+	check "$name: the patched object is inject's" "$(as_json "$work/$name.injected.yaml")" "$(< "$work/$name.json")"
+	check_match "$name: valid against the schemas" "1 valid" "$(models check "$work/$name.json")"
+	# Admitted again (reinvocation, or a second webhook's turn): nothing to do.
+	cp "$work/$name.json" "$work/$name.again.yaml"
+	review "$work/$name.again.yaml" "$ns" > "$work/$name.again.review"
+	post "$work/$name.again.review" > "$work/$name.again.response"
+	check "$name: admitted again, no patch" 0 "$(grep -c '"patch"' "$work/$name.again.response")"
+}
+same_as_inject deployment "$work/deployment.yaml" shop "${nameservers[@]}"
+same_as_inject pod "$work/pod.yaml" shop "${nameservers[@]}"
+same_as_inject marker-pod "$work/marker-pod.yaml" shop --autopath marker "${nameservers[@]}"
+check_match "marker-pod: the marker first, in the request's namespace" \
+	'"search.shop.cluster.local.ap.k8s.io"' "$(< "$work/marker-pod.json")"
+
+# left_alone NAME FILE NAMESPACE [OPERATION] WARNING: no patch, and WARNING.
+left_alone() {
+	review "$2" "$3" "${4:-CREATE}" > "$work/$1.review"
+	post "$work/$1.review" > "$work/$1.response"
+	patched "$work/$1.review" "$work/$1.response" > /dev/null 2> "$work/$1.meta"
+	check "$1: no patch" "200 0" "$(tail -1 "$work/$1.response") $(grep -c '"patch"' "$work/$1.response")"
+	check "$1: allowed, why" "0b7d1f3e-1111-4222-8333-444455556666 True${5:+ $5}" "$(< "$work/$1.meta")"
+}
+pod '  annotations: {resolv-k8s.io/inject: disabled}' > "$work/opt-out.yaml"
+left_alone "annotated disabled" "$work/opt-out.yaml" shop CREATE \
+	"resolv-k8s: not injected: its annotation resolv-k8s.io/inject is disabled"
+pod '  labels: {resolv-k8s.io/inject: disabled}' > "$work/opt-out-label.yaml"
+left_alone "labelled disabled" "$work/opt-out-label.yaml" shop CREATE \
+	"resolv-k8s: not injected: its label resolv-k8s.io/inject is disabled"
+left_alone "kube-system" "$work/pod.yaml" kube-system CREATE "resolv-k8s: not injected: in kube-system"
+left_alone "an update" "$work/pod.yaml" shop UPDATE
+pod '  annotations: {resolv-k8s.io/autopath: marker}' 'hostNetwork: true' > "$work/host.yaml"
+left_alone "marker, on the node's network" "$work/host.yaml" shop CREATE \
+	"resolv-k8s: spec: on the node's network (hostNetwork), left as it is"
+pod '  annotations: {resolv-k8s.io/autopath: sideways}' > "$work/bad-mode.yaml"
+left_alone "an unknown mode" "$work/bad-mode.yaml" shop CREATE \
+	"resolv-k8s: not injected: annotation resolv-k8s.io/autopath: 'sideways' is neither option nor marker"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n' > "$work/configmap.yaml"
+left_alone "not a pod" "$work/configmap.yaml" shop
+
+# Bad requests: an HTTP error, and the webhook serves on.
+printf '{"apiVersion": "admission.k8s.io/v1",\n "kind": ' > "$work/truncated.json"
+printf '{"apiVersion": "admission.k8s.io/v1beta1", "kind": "AdmissionReview", "request": {"uid": "u"}}' > "$work/v1beta1.json"
+printf '{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {}}' > "$work/no-uid.json"
+check "malformed JSON: 400, where" "request:2: Syntax error: value, object or array expected.
+400" "$(post "$work/truncated.json")"
+check "another version: 400" "not an admission.k8s.io/v1 AdmissionReview
+400" "$(post "$work/v1beta1.json")"
+check "no uid: 400" "an AdmissionReview without a request uid
+400" "$(post "$work/no-uid.json")"
+check "GET /mutate: 405" "POST an AdmissionReview
+405" "$(https /mutate)"
+head -c $((5 << 20)) /dev/zero | tr '\0' ' ' > "$work/huge.json"
+check "5 MiB: 413" 413 "$(post "$work/huge.json" 2>&1 | tail -1)"
+check "plain HTTP: no answer" 52 "$(curl -s -o /dev/null http://127.0.0.1:8443/mutate; echo $?)"
+check "still serving" "ok
+200" "$(https /healthz)"
+
+# A rotated Secret: the next connection gets the new certificate.
+mv "$work/certs" "$work/old-certs"
+"$root/container/webhook/certs.sh" "$work/certs" > /dev/null
+check "rotated: the new CA verifies" 200 "$(https /healthz | tail -1)"
+check "rotated: the old CA no longer does" 60 \
+	"$(curl -s -o /dev/null --cacert "$work/old-certs/ca.crt" --resolve "$host:8443:127.0.0.1" "https://$host:8443/healthz"; echo $?)"
+check_match "rotated: said on stderr" "serving with .*serving with" "$(< "$work/webhook.err")"
+
+metrics=$(https /metrics)
+for m in "requests_total 17" "patches_total 3" "errors_total 4" "request_duration_seconds_count 16"; do
+	check_match "metrics: $m" "resolv_k8s_webhook_$m" "$metrics"
+done
+kill "$pid"
+wait "$pid"
+check "SIGTERM: exit 0" 0 "$?"
+summary

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "admission.h"
+
+#include <openssl/evp.h>
+
+#include <memory>
+
+#include "json_patch.h"
+#include "server/data/json.h"
+#include "server/data/load_error.h"
+
+namespace cli {
+namespace {
+
+std::string compact(const Json::Value& v) {
+  Json::StreamWriterBuilder w;
+  w["indentation"] = "";
+  return Json::writeString(w, v);
+}
+
+std::string base64(const std::string& bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                          reinterpret_cast<const unsigned char*>(bytes.data()), int(bytes.size()));
+  out.resize(size_t(n));
+  return out;
+}
+
+std::string text(const Json::Value& obj, const char* key) {
+  const Json::Value* v = obj.isObject() ? obj.find(key, key + strlen(key)) : nullptr;
+  return v && v->isString() ? v->asString() : "";
+}
+
+const Json::Value& member(const Json::Value& obj, const char* key) {
+  static const Json::Value none;
+  const Json::Value* v = obj.isObject() ? obj.find(key, key + strlen(key)) : nullptr;
+  return v ? *v : none;
+}
+
+Admission refused(const std::string& why) { return Admission{Admission::refused, 400, why + "\n"}; }
+
+// Why the object in `request` is left alone, or "" when it is to be
+// injected (an object inject_object does not know it leaves as it is).
+std::string reason_to_skip(const Json::Value& request, const Json::Value& object) {
+  if (text(request, "subResource") != "" || text(request, "operation") != "CREATE")
+    return "not an object's creation";
+  if (text(request, "namespace") == "kube-system") return "in kube-system";
+  if (!object.isObject()) return "no object in the request";
+  const Json::Value& meta = member(object, "metadata");
+  for (const char* where : {"labels", "annotations"})
+    if (text(member(meta, where), kInjectKey) == "disabled")
+      return std::string("its ") + (where[0] == 'l' ? "label " : "annotation ") + kInjectKey +
+             " is disabled";
+  return "";
+}
+
+// The defaults with what the pod's annotations ask for; "" or why not.
+std::string options_for(const Json::Value& pod, const std::string& ns, InjectOptions& o) {
+  const Json::Value& annotations = member(member(pod, "metadata"), "annotations");
+  std::string mode = text(annotations, kAutopathKey), libc = text(annotations, kLibcKey);
+  if (!mode.empty() && mode != "option" && mode != "marker")
+    return std::string("annotation ") + kAutopathKey + ": '" + mode + "' is neither option nor marker";
+  if (!libc.empty() && libc != "glibc" && libc != "musl")
+    return std::string("annotation ") + kLibcKey + ": '" + libc + "' is neither glibc nor musl";
+  if (!mode.empty()) o.marker = mode == "marker";
+  if (!libc.empty()) o.libc = libc;
+  if (!ns.empty()) o.default_namespace = ns;
+  if (o.marker && o.nameservers.empty())
+    return "the marker path needs the webhook's --nameserver (the node-local cache, then kube-dns)";
+  return "";
+}
+
+}  // namespace
+
+Admission admit(std::string_view body, const InjectOptions& defaults) {
+  Json::Value review;
+  try {
+    review = rk8s::server::JsonDoc(body, "request").root();
+  } catch (const rk8s::server::LoadError& e) {
+    return refused(e.what());
+  }
+  if (text(review, "apiVersion") != "admission.k8s.io/v1" || text(review, "kind") != "AdmissionReview")
+    return refused("not an admission.k8s.io/v1 AdmissionReview");
+  const Json::Value& request = member(review, "request");
+  if (!request.isObject() || !member(request, "uid").isString())
+    return refused("an AdmissionReview without a request uid");
+
+  Json::Value response(Json::objectValue);
+  response["uid"] = request["uid"];
+  response["allowed"] = true;
+  Json::Value warnings(Json::arrayValue);
+  const Json::Value& pod = member(request, "object");  // or a workload holding pods
+  std::string ns = text(request, "namespace");
+  InjectOptions options = defaults;
+  std::string skip = reason_to_skip(request, pod);
+  if (skip.empty()) skip = options_for(pod, ns, options);
+  Admission::Outcome outcome = Admission::unchanged;
+  if (skip.empty()) {
+    // The API server sends the object without apiVersion and kind at times.
+    Json::Value object = pod;
+    const Json::Value& kind = member(request, "kind");
+    if (!object.isMember("kind")) object["kind"] = text(kind, "kind");
+    if (!object.isMember("apiVersion"))
+      object["apiVersion"] = text(kind, "group").empty() ? text(kind, "version")
+                                                         : text(kind, "group") + "/" + text(kind, "version");
+    YAML::Node edited = YAML::Clone(yaml_of(object));
+    std::vector<InjectError> notes;
+    try {
+      inject_object(edited, options, notes);
+      Json::Value patch = json_patch(object, json_of(edited));
+      if (patch.size() > 0) {
+        response["patchType"] = "JSONPatch";
+        response["patch"] = base64(compact(patch));
+        outcome = Admission::patched;
+      }
+    } catch (const InjectError& e) {
+      notes.push_back(e);
+    } catch (const YAML::Exception& e) {
+      notes.push_back(InjectError{e.mark, e.msg});
+    }
+    for (const InjectError& n : notes) warnings.append("resolv-k8s: " + n.what);
+  } else if (skip != "not an object's creation") {
+    warnings.append("resolv-k8s: not injected: " + skip);
+  }
+  if (!warnings.empty()) response["warnings"] = warnings;
+  Json::Value out(Json::objectValue);
+  out["apiVersion"] = "admission.k8s.io/v1";
+  out["kind"] = "AdmissionReview";
+  out["response"] = response;
+  return Admission{outcome, 200, compact(out) + "\n"};
+}
+
+}  // namespace cli

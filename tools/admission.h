@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// `resolv-k8s webhook`'s answer to one AdmissionReview (admission.k8s.io/v1):
+// a JSON Patch doing to the object created (a pod, or a workload holding
+// pods) exactly what `resolv-k8s inject` does to it, since it is
+// inject_object's own edit, read back as a patch.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "inject.h"
+
+namespace cli {
+
+// The annotations (and, for the opt-out, labels) a pod is read with.
+constexpr const char* kInjectKey = "resolv-k8s.io/inject";      // "disabled": left alone
+constexpr const char* kAutopathKey = "resolv-k8s.io/autopath";  // "option" or "marker"
+constexpr const char* kLibcKey = "resolv-k8s.io/libc";          // "glibc" or "musl"
+
+struct Admission {
+  enum Outcome { patched, unchanged, refused } outcome = refused;
+  int http_status = 400;  // 200 for an AdmissionReview answered
+  std::string body;       // the AdmissionReview response, or why it was refused
+};
+
+// The review in `body` answered with `defaults` (the command line's inject
+// flags) and the object's annotations, in the request's namespace. Every
+// object is allowed: one that cannot be injected (or is not to be) gets no
+// patch and a warning naming why. A body that is no admission.k8s.io/v1
+// AdmissionReview request is refused.
+Admission admit(std::string_view body, const InjectOptions& defaults);
+
+}  // namespace cli

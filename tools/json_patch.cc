@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "json_patch.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <regex>
+#include <string>
+
+namespace cli {
+namespace {
+
+// RFC 6901: "~" and "/" in a member name.
+std::string pointer_token(const std::string& name) {
+  std::string out;
+  for (char c : name) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return out;
+}
+
+Json::Value operation(const char* op, const std::string& path, const Json::Value* value) {
+  Json::Value o(Json::objectValue);
+  o["op"] = op;
+  o["path"] = path;
+  if (value) o["value"] = *value;
+  return o;
+}
+
+void diff(const Json::Value& from, const Json::Value& to, const std::string& path, Json::Value& ops) {
+  if (from == to) return;
+  if (!from.isObject() || !to.isObject()) {
+    ops.append(operation("replace", path, &to));
+    return;
+  }
+  for (const std::string& name : from.getMemberNames())
+    if (!to.isMember(name)) ops.append(operation("remove", path + "/" + pointer_token(name), nullptr));
+  for (const std::string& name : to.getMemberNames()) {
+    std::string at = path + "/" + pointer_token(name);
+    if (!from.isMember(name)) ops.append(operation("add", at, &to[name]));
+    else diff(from[name], to[name], at, ops);
+  }
+}
+
+}  // namespace
+
+YAML::Node yaml_of(const Json::Value& v) {
+  switch (v.type()) {
+    case Json::nullValue: return YAML::Node(YAML::NodeType::Null);
+    case Json::booleanValue: return YAML::Node(v.asBool() ? "true" : "false");
+    case Json::intValue:
+    case Json::uintValue:
+    case Json::realValue: return YAML::Node(v.asString());
+    case Json::stringValue: {
+      YAML::Node node(v.asString());
+      node.SetTag("!");
+      return node;
+    }
+    case Json::arrayValue: {
+      YAML::Node node(YAML::NodeType::Sequence);
+      for (const Json::Value& item : v) node.push_back(yaml_of(item));
+      return node;
+    }
+    case Json::objectValue: {
+      YAML::Node node(YAML::NodeType::Map);
+      for (const std::string& name : v.getMemberNames()) node[name] = yaml_of(v[name]);
+      return node;
+    }
+  }
+  return YAML::Node();
+}
+
+Json::Value json_of(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Sequence: {
+      Json::Value out(Json::arrayValue);
+      for (const YAML::Node& item : node) out.append(json_of(item));
+      return out;
+    }
+    case YAML::NodeType::Map: {
+      Json::Value out(Json::objectValue);
+      for (const auto& member : node) out[member.first.Scalar()] = json_of(member.second);
+      return out;
+    }
+    case YAML::NodeType::Scalar: break;
+    default: return Json::Value();
+  }
+  const std::string& s = node.Scalar();
+  if (node.Tag() == "!") return s;
+  static const std::regex null("null|Null|NULL|~|"), yes("true|True|TRUE"), no("false|False|FALSE"),
+      integer("[-+]?[0-9]+"), real("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
+  if (std::regex_match(s, null)) return Json::Value();
+  if (std::regex_match(s, yes)) return true;
+  if (std::regex_match(s, no)) return false;
+  if (std::regex_match(s, integer)) {
+    errno = 0;
+    long long n = strtoll(s.c_str(), nullptr, 10);
+    if (errno == 0) return Json::Value(Json::Int64(n));
+  }
+  if (std::regex_match(s, real)) return strtod(s.c_str(), nullptr);
+  return s;
+}
+
+Json::Value json_patch(const Json::Value& from, const Json::Value& to) {
+  Json::Value ops(Json::arrayValue);
+  diff(from, to, "", ops);
+  return ops;
+}
+
+}  // namespace cli

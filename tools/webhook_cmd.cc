@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: Apache-2.0
+// resolv-k8s webhook --cert FILE --key FILE [--listen ADDR:PORT] [INJECT
+// FLAGS]: the mutating admission webhook, over HTTPS (libevent's evhttp on
+// OpenSSL). POST /mutate answers AdmissionReviews (admission.h); GET
+// /healthz says it serves; GET /metrics counts in Prometheus's text. The
+// certificate and key are read again when either file changes (a Secret
+// rotated under the pod), for the connections after it.
+#include <arpa/inet.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <array>
+#include <string>
+
+#include "admission.h"
+#include "cli.h"
+#include "server/metrics/prometheus.h"
+
+namespace cli {
+namespace {
+
+// The API server sends at most 3 MiB of object; room for the review around it.
+constexpr size_t kMaxBody = 4 << 20;
+
+// The serving certificate and key, loaded again when either file changes.
+class Tls {
+ public:
+  Tls(std::string cert, std::string key) : cert_(std::move(cert)), key_(std::move(key)) {}
+  ~Tls() { SSL_CTX_free(ctx_); }
+
+  // The context for a new connection; null when none could ever be loaded.
+  SSL_CTX* current() {
+    std::array<timespec, 2> stamps = {mtime(cert_), mtime(key_)};
+    if (ctx_ && same(stamps, stamps_)) return ctx_;
+    stamps_ = stamps;
+    if (SSL_CTX* fresh = load()) {
+      SSL_CTX_free(ctx_);
+      ctx_ = fresh;
+      fprintf(stderr, "resolv-k8s: webhook: serving with %s\n", cert_.c_str());
+    }
+    return ctx_;
+  }
+
+ private:
+  static timespec mtime(const std::string& path) {
+    struct stat st {};
+    stat(path.c_str(), &st);
+    return st.st_mtim;
+  }
+  static bool same(const std::array<timespec, 2>& a, const std::array<timespec, 2>& b) {
+    for (size_t i = 0; i < a.size(); i++)
+      if (a[i].tv_sec != b[i].tv_sec || a[i].tv_nsec != b[i].tv_nsec) return false;
+    return true;
+  }
+
+  SSL_CTX* load() const {
+    SSL_CTX* ctx = SSL_CTX_new(TLS_server_method());
+    if (ctx && SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) &&
+        SSL_CTX_use_certificate_chain_file(ctx, cert_.c_str()) == 1 &&
+        SSL_CTX_use_PrivateKey_file(ctx, key_.c_str(), SSL_FILETYPE_PEM) == 1 &&
+        SSL_CTX_check_private_key(ctx) == 1)
+      return ctx;
+    char why[256];
+    ERR_error_string_n(ERR_get_error(), why, sizeof why);
+    fprintf(stderr, "resolv-k8s: webhook: %s, %s: %s%s\n", cert_.c_str(), key_.c_str(), why,
+            ctx_ ? " (the previous ones stay)" : "");
+    ERR_clear_error();
+    SSL_CTX_free(ctx);
+    return nullptr;
+  }
+
+  std::string cert_, key_;
+  SSL_CTX* ctx_ = nullptr;
+  std::array<timespec, 2> stamps_{};
+};
+
+constexpr std::array<double, 8> kBounds = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5};
+
+struct Metrics {
+  uint64_t requests = 0, patches = 0, errors = 0;
+  std::array<uint64_t, kBounds.size() + 1> buckets{};
+  double seconds = 0;
+
+  void observe(double s) {
+    size_t i = 0;
+    while (i < kBounds.size() && s > kBounds[i]) i++;
+    buckets[i]++;
+    seconds += s;
+  }
+
+  std::string text() const {
+    using rk8s::server::family;
+    using rk8s::server::sample;
+    std::string out = family("webhook_requests_total", "counter", "AdmissionReviews received.") +
+                      sample("webhook_requests_total", "", requests) +
+                      family("webhook_patches_total", "counter", "Pods patched.") +
+                      sample("webhook_patches_total", "", patches) +
+                      family("webhook_errors_total", "counter",
+                             "Requests refused: not an AdmissionReview, too large, bad method.") +
+                      sample("webhook_errors_total", "", errors) +
+                      family("webhook_request_duration_seconds", "histogram",
+                             "Time to answer an AdmissionReview.");
+    uint64_t count = 0;
+    for (size_t i = 0; i <= kBounds.size(); i++) {
+      count += buckets[i];
+      std::string le = i < kBounds.size() ? std::to_string(kBounds[i]) : "+Inf";
+      le.erase(le.find_last_not_of('0') + 1);
+      out += sample("webhook_request_duration_seconds_bucket", "le=\"" + le + "\"", count);
+    }
+    return out + sample("webhook_request_duration_seconds_sum", "", std::to_string(seconds)) +
+           sample("webhook_request_duration_seconds_count", "", count);
+  }
+};
+
+struct Webhook {
+  InjectOptions defaults;
+  Tls tls;
+  Metrics metrics;
+};
+
+double now() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) / 1e9;
+}
+
+void reply(evhttp_request* req, int status, const char* type, const std::string& body) {
+  evkeyvalq* headers = evhttp_request_get_output_headers(req);
+  evhttp_add_header(headers, "Content-Type", type);
+  evbuffer* out = evbuffer_new();
+  evbuffer_add(out, body.data(), body.size());
+  evhttp_send_reply(req, status, status == 200 ? "OK" : "Bad Request", out);
+  evbuffer_free(out);
+}
+
+void on_mutate(evhttp_request* req, void* arg) {
+  Webhook& w = *static_cast<Webhook*>(arg);
+  double start = now();
+  w.metrics.requests++;
+  if (evhttp_request_get_command(req) != EVHTTP_REQ_POST) {
+    w.metrics.errors++;
+    return reply(req, 405, "text/plain", "POST an AdmissionReview\n");
+  }
+  evbuffer* in = evhttp_request_get_input_buffer(req);
+  size_t n = evbuffer_get_length(in);
+  std::string body(n, '\0');
+  evbuffer_copyout(in, body.data(), n);
+  Admission a = admit(body, w.defaults);
+  w.metrics.patches += a.outcome == Admission::patched;
+  w.metrics.errors += a.outcome == Admission::refused;
+  reply(req, a.http_status, a.http_status == 200 ? "application/json" : "text/plain", a.body);
+  w.metrics.observe(now() - start);
+}
+
+void on_healthz(evhttp_request* req, void*) { reply(req, 200, "text/plain", "ok\n"); }
+
+void on_metrics(evhttp_request* req, void* arg) {
+  reply(req, 200, "text/plain; version=0.0.4", static_cast<Webhook*>(arg)->metrics.text());
+}
+
+// Every connection speaks TLS with the certificate of the moment.
+bufferevent* tls_connection(event_base* base, void* arg) {
+  SSL_CTX* ctx = static_cast<Webhook*>(arg)->tls.current();
+  SSL* ssl = ctx ? SSL_new(ctx) : nullptr;
+  return ssl ? bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING,
+                                              BEV_OPT_CLOSE_ON_FREE)
+             : nullptr;
+}
+
+void on_signal(evutil_socket_t, short, void* base) { event_base_loopexit(static_cast<event_base*>(base), nullptr); }
+
+// "ADDR:PORT", "[V6]:PORT", ":PORT" (every address).
+bool parse_listen(const std::string& text, std::string& host, uint16_t& port) {
+  size_t colon = text.rfind(':');
+  if (colon == std::string::npos) return false;
+  host = text.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host.empty()) host = "::";
+  char* end;
+  unsigned long p = strtoul(text.c_str() + colon + 1, &end, 10);
+  unsigned char addr[16];
+  port = uint16_t(p);
+  return *end == '\0' && p > 0 && p < 65536 &&
+         (inet_pton(AF_INET, host.c_str(), addr) == 1 || inet_pton(AF_INET6, host.c_str(), addr) == 1);
+}
+
+}  // namespace
+
+int webhook_command(const Args& args) {
+  InjectOptions defaults = default_inject_options();
+  std::string cert, key, listen = ":8443";
+  for (size_t i = 0; i < args.size(); i++) {
+    const std::string& flag = args[i];
+    if (read_inject_flag("webhook", args, i, defaults)) continue;
+    if (flag != "--cert" && flag != "--key" && flag != "--listen")
+      usage_error("webhook: unknown flag '" + flag + "'");
+    if (i + 1 == args.size() || args[i + 1].empty()) usage_error("webhook: " + flag + " needs a value");
+    (flag == "--cert" ? cert : flag == "--key" ? key : listen) = args[++i];
+  }
+  check_inject_options("webhook", defaults);
+  if (cert.empty() || key.empty()) usage_error("webhook: --cert and --key are needed");
+  std::string host;
+  uint16_t port;
+  if (!parse_listen(listen, host, port)) usage_error("webhook: --listen '" + listen + "' is not ADDR:PORT");
+
+  signal(SIGPIPE, SIG_IGN);
+  Webhook w{defaults, Tls(cert, key), {}};
+  if (!w.tls.current()) return 1;
+  event_base* base = event_base_new();
+  evhttp* http = evhttp_new(base);
+  evhttp_set_max_body_size(http, kMaxBody);
+  evhttp_set_timeout(http, 10);
+  evhttp_set_bevcb(http, tls_connection, &w);
+  evhttp_set_cb(http, "/mutate", on_mutate, &w);
+  evhttp_set_cb(http, "/healthz", on_healthz, &w);
+  evhttp_set_cb(http, "/metrics", on_metrics, &w);
+  if (!evhttp_bind_socket_with_handle(http, host.c_str(), port)) {
+    fprintf(stderr, "resolv-k8s: webhook: cannot listen on %s\n", listen.c_str());
+    return 1;
+  }
+  event* term = evsignal_new(base, SIGTERM, on_signal, base);
+  event* intr = evsignal_new(base, SIGINT, on_signal, base);
+  event_add(term, nullptr);
+  event_add(intr, nullptr);
+  fprintf(stderr, "resolv-k8s: webhook: listening on %s\n", listen.c_str());
+  event_base_dispatch(base);
+  event_free(term);
+  event_free(intr);
+  evhttp_free(http);
+  event_base_free(base);
+  return 0;
+}
+
+}  // namespace cli
