@@ -2,7 +2,8 @@
 # libFuzzer targets: fuzz/NAME_fuzz.cc -> $(B)/fuzz/NAME_fuzz, linked with
 # the core built once with the sanitizers (minus the transport: it needs
 # c-ares and parses nothing); server_*_fuzz also with the server's sources
-# and libraries; inject_fuzz with `resolv-k8s inject`'s sources and yaml-cpp.
+# and libraries; inject_fuzz with `resolv-k8s inject`'s sources and yaml-cpp,
+# webhook_fuzz with the webhook's too, jsoncpp and OpenSSL's base64.
 
 FUZZ_SRC := $(wildcard fuzz/*_fuzz.cc)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.cc=$(B)/fuzz/%)
@@ -12,7 +13,8 @@ INJECT_FUZZ_SRC := tools/inject_pod.cc tools/inject_stream.cc tools/yaml_stream.
 
 $(FUZZ_CORE): $(patsubst %.cc,$(B)/obj/fuzz/%.o,$(filter-out $(TRANSPORT_SRC),$(CORE_SRC)))
 	rm -f $@ && ar rcs $@ $^
-$(filter-out $(SERVER_FUZZ) $(B)/fuzz/inject_fuzz,$(FUZZ_BIN)): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(FUZZ_CORE)
+WEBHOOK_FUZZ_SRC := $(INJECT_FUZZ_SRC) tools/admission.cc tools/json_patch.cc server/data/json.cc
+$(filter-out $(SERVER_FUZZ) $(B)/fuzz/inject_fuzz $(B)/fuzz/webhook_fuzz,$(FUZZ_BIN)): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(FUZZ_CORE)
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@
 $(SERVER_FUZZ): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(FUZZ_CORE)
@@ -21,6 +23,9 @@ $(SERVER_FUZZ): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(SERVER_SRC:%.cc=$(B)/obj/f
 $(B)/fuzz/inject_fuzz: $(B)/obj/fuzz/fuzz/inject_fuzz.o $(INJECT_FUZZ_SRC:%.cc=$(B)/obj/fuzz/%.o)
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ -lyaml-cpp
+$(B)/fuzz/webhook_fuzz: $(B)/obj/fuzz/fuzz/webhook_fuzz.o $(WEBHOOK_FUZZ_SRC:%.cc=$(B)/obj/fuzz/%.o)
+	@mkdir -p $(@D)
+	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ -lyaml-cpp -ljsoncpp -lcrypto
 
 .PHONY: fuzz fuzz-smoke
 fuzz: $(FUZZ_BIN)

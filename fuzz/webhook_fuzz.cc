@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// `resolv-k8s webhook`'s request body, any bytes: an HTTP error or an
+// AdmissionReview response, never a crash; a response is JSON carrying the
+// request's uid and `allowed: true`, and a patch only as a JSONPatch. A first
+// byte 'M' picks the marker path as the default for the rest.
+#include <stdlib.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "server/data/json.h"
+#include "server/data/load_error.h"
+#include "tools/admission.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  cli::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", {"169.254.20.10", "10.96.0.10"},
+                             "cluster.local", ""};
+  if (size > 0 && data[0] == 'M') {
+    options.marker = true;
+    data++, size--;
+  }
+  cli::Admission a = cli::admit(std::string_view(reinterpret_cast<const char*>(data), size), options);
+  if (a.outcome == cli::Admission::refused) {
+    if (a.http_status != 400) abort();
+    return 0;
+  }
+  Json::Value response;
+  try {
+    response = rk8s::server::JsonDoc(a.body, "response").root()["response"];
+  } catch (const rk8s::server::LoadError&) {
+    abort();
+  }
+  if (a.http_status != 200 || !response["uid"].isString() || response["allowed"] != true) abort();
+  if ((a.outcome == cli::Admission::patched) != response.isMember("patch")) abort();
+  if (response.isMember("patch") && response["patchType"] != "JSONPatch") abort();
+  return 0;
+}
