@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-# make images: the init image and the node image as OCI archives under
+# make images: the init, node and webhook images as OCI archives under
 # $(B)/images/ (container/images/build.sh: buildah, offline), and their test.
 # Tagged with the library's version, which the manifests and `resolv-k8s
 # inject` name; the commit is in the revision label.
-IMAGES := $(B)/images/init.tar $(B)/images/node.tar
+IMAGES := $(B)/images/init.tar $(B)/images/node.tar $(B)/images/webhook.tar
 
 $(B)/images/copier: container/images/copier.c include/resolv-k8s.h
 	@mkdir -p $(@D)
 	musl-gcc -static -Os -Wall -Wextra -Iinclude -o $@ $<
 
 .PHONY: images test-images
-images: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN)
+images: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN)
 	container/images/build.sh $(B) $(VERSION)
 
 TESTS += test-images

@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# build.sh BUILD_DIR VERSION: the two images as OCI archives in
+# build.sh BUILD_DIR VERSION: the three images as OCI archives in
 # BUILD_DIR/images/, with buildah (vfs storage under BUILD_DIR, FROM scratch,
 # no daemon, no registry):
 #   init.tar  the glibc and musl preload libraries and a static copier
 #             (entrypoint: copies them into /target), as user 65534;
 #   node.tar  resolv-k8s-server and exactly the libraries it loads (its
 #             network setup is built in: netlink and nftables), as root:
-#             it binds port 53 and changes the node's network.
+#             it binds port 53 and changes the node's network;
+#   webhook.tar  resolv-k8s and its libraries, as user 65534: the admission
+#             webhook (`resolv-k8s webhook`).
 set -euo pipefail
 build=$(cd "${1:?usage: build.sh BUILD_DIR VERSION}" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -48,16 +50,27 @@ init_files() {
 	"${bah[@]}" config --entrypoint '["/copier"]' --cmd '["/target"]' --user 65534:65534 "$c"
 }
 
-# The server, and each library ldd names, at the path the loader looks in.
-node_files() {
-	"${bah[@]}" copy "$c" "$build/bin/resolv-k8s-server" /usr/bin/resolv-k8s-server >/dev/null
+# A program, and each library ldd names at the path the loader looks in.
+program() {
+	"${bah[@]}" copy "$c" "$1" "/usr/bin/$(basename "$1")" >/dev/null
 	local lib
-	for lib in $(ldd "$build/bin/resolv-k8s-server" | grep -o '/[^ ]*'); do
+	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
 		"${bah[@]}" copy "$c" "$(readlink -f "$lib")" "$lib" >/dev/null
 	done
+}
+
+node_files() {
+	program "$build/bin/resolv-k8s-server"
 	"${bah[@]}" config --entrypoint '["/usr/bin/resolv-k8s-server"]' \
 		--cmd '["--config", "/etc/resolv-k8s/config.yaml"]' --user 0:0 "$c"
 }
 
+# `resolv-k8s`, whose `webhook` command the admission webhook runs.
+webhook_files() {
+	program "$build/bin/resolv-k8s"
+	"${bah[@]}" config --entrypoint '["/usr/bin/resolv-k8s"]' --cmd '["--help"]' --user 65534:65534 "$c"
+}
+
 image libresolv-k8s-init "$out/init.tar" init_files
 image resolv-k8s-node "$out/node.tar" node_files
+image resolv-k8s-webhook "$out/webhook.tar" webhook_files

@@ -97,6 +97,32 @@ check "overlay: tolerations replaced" \
 check "overlay: kube-dns-upstream's address, in the Service and the cache's config" '"10.32.0.11" ["10.32.0.11"]' \
 	"$(field "$example" spec.clusterIP Service) $(field "$work/example-config.yaml" 'servers[name=cluster].forwardPlugin.upstreams')"
 
+# The admission webhook, rendered: its base and the cert-manager overlay.
+for dir in base overlays/cert-manager; do
+	out=$work/webhook-$(basename "$dir").yaml
+	kubectl kustomize "container/webhook/$dir" > "$out" 2> "$work/err"
+	check "kustomize webhook $dir: renders" "0" "$?$(grep -v "^# Warning: '[a-zA-Z]*' is deprecated" "$work/err")"
+done
+check "kustomize webhook base: 6 objects, valid" "$work/webhook-base.yaml: 6 valid" \
+	"$(models check "$work/webhook-base.yaml")"
+hook=webhooks[0]
+while read -r path want; do
+	check "webhook base: $path" "$want" "$(field "$work/webhook-base.yaml" "$path" MutatingWebhookConfiguration)"
+done <<EOF
+$hook.failurePolicy "Ignore"
+$hook.timeoutSeconds 5
+$hook.sideEffects "None"
+$hook.reinvocationPolicy "IfNeeded"
+$hook.namespaceSelector.matchLabels {"resolv-k8s.io/inject":"enabled"}
+$hook.clientConfig.service {"name":"resolv-k8s-webhook","namespace":"resolv-k8s","path":"/mutate","port":443}
+EOF
+check "webhook base: the image of this version, two replicas" "\"resolv-k8s-webhook:$version\" 2" \
+	"$(field "$work/webhook-base.yaml" "$pod.containers[0].image" Deployment) $(field "$work/webhook-base.yaml" spec.replicas Deployment)"
+check "webhook cert-manager: the CA injected from its Certificate" '"resolv-k8s/resolv-k8s-webhook"' \
+	"$(field "$work/webhook-cert-manager.yaml" 'metadata.annotations[cert-manager.io/inject-ca-from]' MutatingWebhookConfiguration)"
+check "webhook cert-manager: 6 valid, the Issuer and Certificate of cert-manager's API" \
+	"$work/webhook-cert-manager.yaml: 6 valid, 2 of other APIs" "$(models check "$work/webhook-cert-manager.yaml")"
+
 # The base's configuration as the node runs it: its interface and rules in
 # the sandbox's network, the lock in a tmpfs, the node's resolver (what
 # SystemResolvConf reads) a server on 127.0.0.53. The probes, the metrics

@@ -3,7 +3,9 @@
 # images_test.sh BUILD_DIR: the OCI archives of `make images`, unpacked
 # (skopeo, umoci) and run from their own root filesystems: the init image
 # fills a directory with libraries a glibc and a musl program then resolve
-# through; the node image serves a query. Needs root; packets stay on
+# through; the node image serves a query; the webhook image serves HTTPS.
+# Every image carries the licenses; each binary's --version is the image's
+# version label. Needs root; packets stay on
 # loopback in network namespaces.
 set -uo pipefail
 source "$(dirname "$0")/../pod/lib.sh"
@@ -21,7 +23,7 @@ config_of() {
 		python3 -c "import json, sys; print(json.load(sys.stdin)['config'].get('$2'))"
 }
 
-for image in init node; do
+for image in init node webhook; do
 	check "$image: unpacks" 0 "$(unpack $image; echo $?)"
 	labels=$(config_of $image Labels)
 	for key in version revision source licenses; do
@@ -35,7 +37,8 @@ for image in init node; do
 done
 check "init: runs as nobody" "65534:65534" "$(config_of init User)"
 # Each binary's version is the image's.
-for pair in init:/copier:resolv-k8s-init node:/usr/bin/resolv-k8s-server:resolv-k8s-server; do
+for pair in init:/copier:resolv-k8s-init node:/usr/bin/resolv-k8s-server:resolv-k8s-server \
+	webhook:/usr/bin/resolv-k8s:resolv-k8s; do
 	IFS=: read -r image bin name <<<"$pair"
 	version=$(config_of "$image" Labels | python3 -c \
 		"import ast, sys; print(ast.literal_eval(sys.stdin.read())['org.opencontainers.image.version'])")
@@ -43,6 +46,8 @@ for pair in init:/copier:resolv-k8s-init node:/usr/bin/resolv-k8s-server:resolv-
 		"$(chroot "$WORK/$image/rootfs" "$bin" --version 2>&1)"
 done
 check "node: the server's entrypoint" "['/usr/bin/resolv-k8s-server']" "$(config_of node Entrypoint)"
+check "webhook: resolv-k8s, as nobody" "['/usr/bin/resolv-k8s'] 65534:65534" \
+	"$(config_of webhook Entrypoint) $(config_of webhook User)"
 
 # The init container's job, as its user, into an emptyDir-like directory.
 libs=$WORK/libs
@@ -77,4 +82,16 @@ answer=$(unshare --net --mount --pid --fork bash -c 'ip link set lo up
 	for _ in $(seq 100); do grep -qs listening "$2" && break; sleep 0.05; done
 	dig +short +time=2 @127.0.0.53 www.example.com' - "$root" "$WORK/node.err")
 check "node: serves a query from its own root" "93.184.216.34" "$answer" "$(cat "$WORK/node.err")"
+
+# The webhook image, as nobody, serving HTTPS with a mounted certificate.
+root=$WORK/webhook/rootfs
+"$POD_ROOT/container/webhook/certs.sh" "$root/tls" > /dev/null
+chown -R 65534:65534 "$root/tls"
+answer=$(unshare --net --mount --pid --fork bash -c 'ip link set lo up
+	chroot --userspec=65534:65534 "$1" /usr/bin/resolv-k8s webhook --cert /tls/tls.crt --key /tls/tls.key \
+		--listen 127.0.0.1:8443 2> "$2" &
+	for _ in $(seq 100); do grep -qs listening "$2" && break; sleep 0.05; done
+	curl -sS --cacert "$1/tls/ca.crt" --resolve resolv-k8s-webhook.resolv-k8s.svc:8443:127.0.0.1 \
+		https://resolv-k8s-webhook.resolv-k8s.svc:8443/healthz' - "$root" "$WORK/webhook.err")
+check "webhook: serves HTTPS from its own root, as nobody" "ok" "$answer" "$(cat "$WORK/webhook.err")"
 summary
