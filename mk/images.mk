@@ -16,3 +16,10 @@ images: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN)
 TESTS += test-images
 test-images: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl
 	tests/images/images_test.sh $(B)
+
+# The images under podman (Debian's, with runc): the cache, the webhook and
+# application pods it patched, played with `podman kube play`.
+TESTS += test-podman
+.PHONY: test-podman
+test-podman: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl
+	tests/podman/podman_test.sh $(B)

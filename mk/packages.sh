@@ -8,7 +8,7 @@ packages=(
 	musl-tools musl-dev
 	libgtest-dev libbenchmark-dev valgrind libyaml-cpp-dev libjsoncpp-dev libevent-dev libssl-dev
 	libnl-route-3-dev libnftables-dev
-	dnsutils dnsperf unbound iproute2 util-linux curl buildah skopeo umoci nftables
+	dnsutils dnsperf unbound iproute2 util-linux curl buildah skopeo umoci podman runc nftables
 	dpkg-dev
 	python3 python3-yaml python3-jsonpatch openssl nodejs default-jre-headless
 	python3-dnspython ruby golang-go
