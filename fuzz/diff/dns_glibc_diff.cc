@@ -10,7 +10,9 @@
 // The results, their order, the canonical name and the EAI error must be
 // glibc's.
 //
-// README's deliberate differences for glibc cannot arise here: the server
+// README's deliberate differences for glibc cannot arise here, and of its
+// known gaps, only the one of an upstream that says NXDOMAIN for one type
+// of a name and NOERROR for the other is tolerated: the server
 // answers every query (no timeout), a slot is at most 1500 bytes (every
 // reply fits glibc's buffer) and a reply asked again over TCP holds the same
 // records. Not compared: a call the library hands to libc whole, a search
@@ -64,6 +66,26 @@ size_t companion_answer(Bytes query, bool tcp, uint8_t* out, size_t cap) {
   return n;
 }
 
+// The slot's rcode for candidate `c` and `type` (a missing slot: NXDOMAIN).
+uint8_t slot_rcode(const dns::Name& c, uint16_t type) {
+  uint8_t msg[2048];
+  return fdiff::slot_reply(c, type, msg, sizeof msg) ? msg[3] & dns::kRcodeMask : dns::kNxDomain;
+}
+
+// README's known gap: an upstream that says NXDOMAIN for a candidate's A or
+// AAAA and NOERROR for the other. The autopath walk trusts the NXDOMAIN
+// (the name does not exist, whatever the type: RFC 2308); glibc reads the
+// pair and may stop at the name.
+bool nxdomain_for_one_type(const fdiff::DnsInput& in) {
+  dns::Name c;
+  for (size_t i = 0; candidate_name(in.conf, in.plan, i, c); i++) {
+    uint8_t a = slot_rcode(c, dns::kTypeA), aaaa = slot_rcode(c, dns::kTypeAAAA);
+    if ((a == dns::kNxDomain && aaaa == dns::kNoError) || (a == dns::kNoError && aaaa == dns::kNxDomain))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -99,8 +121,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   char* libc = fdiff::text_of([](FILE* f) { print_case(f, &in.call, getaddrinfo, freeaddrinfo); });
   char* ours = fdiff::text_of(
       [](FILE* f) { print_case(f, &in.call, fdiff::our_getaddrinfo, fdiff::our_freeaddrinfo); });
+  bool walked_by_server = strcmp(in.server, "on") == 0;
   if (fdiff::our_gai_rc == kLetLibcAnswer)
     fdiff::tolerate("a call the library hands to libc whole");
+  else if (strcmp(libc, ours) != 0 && walked_by_server && nxdomain_for_one_type(in))
+    fdiff::tolerate("an upstream that says NXDOMAIN for a name's A and has records for its AAAA");
   else if (strcmp(libc, ours) != 0)
     fdiff::diverged("getaddrinfo", libc, ours);
   free(libc);
