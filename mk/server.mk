@@ -21,8 +21,8 @@ $(B)/tests/server-tests: $(SERVER_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(SERVER_OBJ)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ -lgtest -lgtest_main $(SERVER_LIBS)
 
-TESTS += test-server-unit test-server-dig test-server-restart
-.PHONY: test-server-unit test-server-dig test-server-restart test-server-load
+TESTS += test-server-unit test-server-dig test-server-restart test-server-loop
+.PHONY: test-server-unit test-server-dig test-server-restart test-server-loop test-server-load
 
 test-server-unit: $(B)/tests/server-tests
 	$(B)/tests/server-tests --gtest_brief=1
@@ -32,6 +32,9 @@ test-server-dig: $(SERVER_BIN)
 
 test-server-restart: $(SERVER_BIN)
 	tests/server/restart_test.sh $(SERVER_BIN)
+
+test-server-loop: $(SERVER_BIN)
+	tests/server/loop_test.sh $(SERVER_BIN)
 
 # Not part of `make test`: dnsperf figures, 10 s per mode.
 test-server-load: $(SERVER_BIN)

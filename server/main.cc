@@ -125,6 +125,7 @@ int run(int argc, char** argv) {
                  ServerConfig next = parse_command_line(argc, argv);
                  current.set(std::make_shared<const Runtime>(next, shared_for(next), say));
                  say("configuration reloaded");
+                 current.get()->probe_loops(next.listen.front());
                } catch (const std::exception& e) {
                  say(std::string(e.what()) + " (the old configuration keeps serving)");
                }
@@ -158,6 +159,7 @@ int run(int argc, char** argv) {
 
   workers.start();
   say(std::to_string(current.get()->names()) + " names loaded, listening");
+  current.get()->probe_loops(config.listen.front());
   main_loop.run();
   workers.stop();
   if (node) node->teardown();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/answer/handler.h"
 
+#include "server/forward/loop_guard.h"
+
 #include <algorithm>
 #include <memory>
 
@@ -198,6 +200,7 @@ void handle_query(const HandlerConfig& config, Bytes query, bool tcp, ReplyFn re
     r.rcode = dns::kRefused;
   } else {
     if (config.mode == AutopathMode::echo && q.has_edns) r.options = all_options(q.edns.options);
+    if (config.loops) config.loops->arrived(q.question.name);
     Ask ask{q.question.name, q.question.type, q.has_edns && (q.edns.flags & 0x8000),
             bool(q.header.flags & dns::kFlagCD)};
     if (!info.has_option || config.mode != AutopathMode::on) return answer_plainly(config, p, ask);

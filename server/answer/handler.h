@@ -13,10 +13,13 @@
 
 namespace rk8s::server {
 
+class LoopGuard;
+
 struct HandlerConfig {
   const Router* router = nullptr;
   AutopathMode mode = AutopathMode::on;
   uint16_t option_code = autopath::kDefaultCode;
+  LoopGuard* loops = nullptr;  // told every question's name
 };
 
 // What happened, for the query log and the metrics.

@@ -12,11 +12,12 @@
 namespace rk8s::server {
 
 Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const Warn& warn)
-    : config_(config) {
+    : config_(config), loops_(warn) {
   static std::atomic<uint64_t> made{0};
   generation_ = ++made;
-  auto add_forwarder = [&](const ForwardConfig& f) {
+  auto add_forwarder = [&](const ForwardConfig& f, const Name& zone) {
     auto forwarder = std::make_unique<Forwarder>(std::make_shared<Upstreams>(f, shared.metrics), shared);
+    loops_.add(zone, *forwarder);
     forwarders_.push_back(forwarder.get());
     sources_.push_back(std::move(forwarder));
     return sources_.back().get();
@@ -24,7 +25,7 @@ Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const 
   for (const ZoneServer& s : config_.servers) {
     Source* source;
     if (s.forward) {
-      source = add_forwarder(*s.forward);
+      source = add_forwarder(*s.forward, s.zones.front());
     } else {
       auto store = std::make_shared<Store>();
       load_store(s.cluster_file, s.cluster_domain, s.zone_files, warn, *store);
@@ -37,7 +38,7 @@ Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const 
       if (!router_.add(zone, source))
         throw std::runtime_error("zone " + name_text(zone) + " is served twice");
   }
-  if (config_.upstream_resolvers) router_.set_fallback(add_forwarder(*config_.upstream_resolvers));
+  if (config_.upstream_resolvers) router_.set_fallback(add_forwarder(*config_.upstream_resolvers, Name{}));
   if (config_.marker) {
     Name zone;
     if (!marker_zone(*config_.marker, zone)) throw std::runtime_error("the marker zone is over 255 bytes");
@@ -45,12 +46,12 @@ Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const 
     if (!router_.add(zone, sources_.back().get()))
       throw std::runtime_error("zone " + name_text(zone) + " is the marker's and a server's");
   }
-  handler_ = HandlerConfig{&router_, config_.autopath, config_.autopath_code};
+  handler_ = HandlerConfig{&router_, config_.autopath, config_.autopath_code, &loops_};
 }
 
 bool Runtime::ready() const {
   for (const Forwarder* f : forwarders_)
-    if (!f->upstreams().any_healthy()) return false;
+    if (!f->upstreams().any_healthy() || f->looping()) return false;
   return true;
 }
 

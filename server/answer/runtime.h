@@ -12,6 +12,7 @@
 #include "server/answer/handler.h"
 #include "server/data/cluster.h"
 #include "server/forward/forwarder.h"
+#include "server/forward/loop_guard.h"
 
 namespace rk8s::server {
 
@@ -24,8 +25,10 @@ class Runtime {
 
   const ServerConfig& config() const { return config_; }
   const HandlerConfig& handler() const { return handler_; }
-  // Every forwarding zone has an upstream that is not down.
+  // Every forwarding zone has an upstream that is not down, and no loop.
   bool ready() const;
+  // Sends the loop probes (loop_guard.h) to our listener at `listen`.
+  void probe_loops(const Endpoint& listen) const { loops_.send(listen); }
   // Names held by the closed worlds.
   size_t names() const;
   // Distinct for every Runtime of the process: the packet cache keeps a
@@ -38,6 +41,7 @@ class Runtime {
   std::vector<const Forwarder*> forwarders_;
   std::vector<const ClosedWorld*> worlds_;
   Router router_;
+  LoopGuard loops_;
   HandlerConfig handler_;
   uint64_t generation_;
 };

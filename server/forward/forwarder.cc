@@ -148,6 +148,10 @@ void Forwarder::resolve(const Ask& ask, Resolved done) {
     Resolution res = resolution_of(hit->answer, ask.type, hit->ttl, hit->age, false);
     return done(&res);
   }
+  if (looping_) {
+    Resolution res = with_rcode(dns::kServFail);
+    return done(&res);
+  }
   Loop* loop = Loop::current();
   auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop);
   if (!shared_.flights.join(attempt->flight(), loop, std::move(done))) return;

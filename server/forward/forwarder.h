@@ -36,10 +36,15 @@ class Forwarder : public Source {
   // From a worker loop only: replies come back on it.
   void resolve(const Ask& ask, Resolved done) override;
   const Upstreams& upstreams() const { return *upstreams_; }
+  // A loop through the upstreams (loop_guard.h): from now on every question
+  // the cache cannot answer gets SERVFAIL.
+  void stop_forwarding() { looping_ = true; }
+  bool looping() const { return looping_; }
 
  private:
   std::shared_ptr<Upstreams> upstreams_;
   ForwardShared shared_;
+  std::atomic<bool> looping_{false};
 };
 
 // The cache's key for a question.

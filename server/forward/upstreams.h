@@ -26,6 +26,7 @@ class Upstreams : public std::enable_shared_from_this<Upstreams> {
   Upstreams(const ForwardConfig& config, ForwardMetrics& metrics);
 
   const Upstream& at(size_t i) const { return states_[i]->where; }
+  size_t size() const { return states_.size(); }
   bool tcp_only() const { return tcp_only_; }
   // The upstreams to try, in order: the healthy ones by policy, or one down
   // one at random when none is healthy.

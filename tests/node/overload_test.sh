@@ -25,9 +25,13 @@ small() { # NAME: its resident memory under 50 MiB
 	check "$1: resident memory under 50 MiB" yes "$( ((kb < 50 * 1024)) && echo yes)" "VmRSS $kb kB"
 }
 
-check "a burst of 50: 5 in flight, the rest refused" $'REFUSED 45\nSERVFAIL 5' \
-	"$("$BURST" -t 5 169.254.20.10 50 'burst%d.example.com')"
-check "refusals counted" 45 "$(metric resolv_k8s_forward_max_concurrent_rejects_total)"
+# One of the 5 may be the loop probe (loop_guard.h), asking the silent
+# upstream again every second.
+burst=$("$BURST" -t 5 169.254.20.10 50 'burst%d.example.com')
+refused=$(awk '$1 == "REFUSED" { print $2 }' <<<"$burst")
+check_match "a burst of 50: 5 in flight (4 beside the loop probe), the rest refused" \
+	$'^REFUSED 4[56]\nSERVFAIL [45]$' "$burst"
+check "refusals counted" "$refused" "$(metric resolv_k8s_forward_max_concurrent_rejects_total)"
 out=$("$BURST" -w 200 -t 5 169.254.20.10 20000 'many%d.example.com')
 check_match -v "20000 names: every one answered" "timeout" "$out"
 small cache
