@@ -19,6 +19,7 @@
 #include "server/net/socket.h"
 #include "server/net/workers.h"
 #include "server/node/setup.h"
+#include "server/node/supervisor.h"
 
 using namespace rk8s::server;
 
@@ -56,8 +57,8 @@ struct Signal {
   static void fire(evutil_socket_t, short, void* arg) { static_cast<Signal*>(arg)->fn(); }
 };
 
-int run(int argc, char** argv) {
-  ServerConfig config = parse_command_line(argc, argv);
+// The server itself; SIGHUP reads `argc` and `argv` again.
+int serve(const ServerConfig& config, int argc, char** argv) {
   // The addresses must be there before anything binds them.
   std::unique_ptr<NodeSetup> node;
   if (config.node_setup) node = std::make_unique<NodeSetup>(*config.node_setup, config.listen);
@@ -165,6 +166,20 @@ int run(int argc, char** argv) {
   if (node) node->teardown();
   for (event* ev : {hup.ev, term.ev, intr}) event_free(ev);
   return 0;
+}
+
+// With nodeSetup, under the supervisor (node/supervisor.h).
+int run(int argc, char** argv) {
+  ServerConfig config = parse_command_line(argc, argv);
+  if (!config.node_setup) return serve(config, argc, argv);
+  return supervise(*config.node_setup, config.listen, [&] {
+    try {
+      return serve(config, argc, argv);
+    } catch (const std::exception& e) {
+      say(e.what());
+      return 1;
+    }
+  });
 }
 
 }  // namespace

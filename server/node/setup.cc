@@ -54,4 +54,15 @@ void NodeSetup::teardown() {
   interface_.remove();
 }
 
+bool tear_down_after(const NodeSetupConfig& config, const std::vector<Endpoint>& listen) {
+  int fd = open(config.lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  bool alone = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+  if (alone) {
+    NotrackRules(listen_addresses(listen)).remove();
+    LocalInterface(config.interface, listen_addresses(listen)).remove();
+  }
+  if (fd >= 0) close(fd);
+  return alone;
+}
+
 }  // namespace rk8s::server

@@ -38,4 +38,9 @@ class NodeSetup {
 // The addresses the setup holds: the listen addresses but the wildcards.
 std::vector<IpAddr> listen_addresses(const std::vector<Endpoint>& listen);
 
+// What an instance that died without its orderly exit left on the node,
+// removed as that exit would have: when no other instance holds the lock.
+// True when it was removed.
+bool tear_down_after(const NodeSetupConfig& config, const std::vector<Endpoint>& listen);
+
 }  // namespace rk8s::server

@@ -22,7 +22,13 @@
 #   zone FILE ORIGIN RECORD...    a zone file: an SOA (negative TTL 60), the records
 #   start NAME CMD...             CMD in the background, stderr in $WORK/NAME.err,
 #                                 pid in PID[NAME]; waits until it says "listening"
-#   stop NAME                     SIGKILL, and waits for it
+#   stop NAME                     SIGKILL (its children too: a supervised cache's
+#                                 server), and waits for it
+#   kube_proxy_node               kube-dns on 10.244.0.53 (query log
+#                                 $WORK/kubedns.log) behind the ClusterIP 10.96.0.10
+#                                 as kube-proxy's iptables mode DNATs it, the external
+#                                 upstream, and a pod of its own network (POD_NET,
+#                                 10.0.0.2 behind a veth) with $WORK/clusterip.conf
 #   pod NS CMD...                 CMD in a pod of namespace NS (shop, default; shop-off:
 #                                 shop's pod with 169.254.20.11 as its nameserver), or
 #                                 with the resolv.conf $WORK/NS.conf; in the network
@@ -122,8 +128,35 @@ start() {
 }
 
 stop() {
-	kill -KILL "${PID[$1]}"
+	local children
+	children=$(pgrep -P "${PID[$1]}")
+	kill -KILL "${PID[$1]}" $children
 	wait "${PID[$1]}" 2>/dev/null
+}
+
+kube_proxy_node() {
+	ip link add kubedns type bridge
+	ip addr add 10.244.0.53/32 dev kubedns
+	ip link set kubedns up
+	start kubedns "$SERVER" --listen 10.244.0.53:53 --cluster "$FIXTURES/cluster.json" \
+		--query-log "$WORK/kubedns.log"
+	external_dns
+	nft -f - <<-END
+		table ip kube-proxy {
+			chain prerouting { type nat hook prerouting priority dstnat; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
+			chain output { type nat hook output priority -100; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
+		}
+	END
+	unshare --net sleep infinity &
+	POD_NET=/proc/$!/ns/net
+	own_net() { [[ $(readlink "$POD_NET") != "$(readlink /proc/self/ns/net)" ]]; }
+	poll 5 own_net
+	ip link add veth-pod type veth peer name eth0 netns "$POD_NET"
+	ip addr add 10.0.0.1/30 dev veth-pod
+	ip link set veth-pod up
+	nsenter --net="$POD_NET" sh -c 'ip link set lo up && ip link set eth0 up &&
+		ip addr add 10.0.0.2/30 dev eth0 && ip route add default via 10.0.0.1'
+	resolv_conf "$WORK/clusterip.conf" 10.96.0.10 shop
 }
 
 cluster_dns() {

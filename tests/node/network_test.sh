@@ -13,32 +13,7 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
-# kube-dns, its Service as kube-proxy makes it, the external upstream.
-ip link add kubedns type bridge
-ip addr add 10.244.0.53/32 dev kubedns
-ip link set kubedns up
-start kubedns "$SERVER" --listen 10.244.0.53:53 --cluster "$FIXTURES/cluster.json" \
-	--query-log "$WORK/kubedns.log"
-external_dns
-nft -f - <<-END
-	table ip kube-proxy {
-		chain prerouting { type nat hook prerouting priority dstnat; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
-		chain output { type nat hook output priority -100; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
-	}
-END
-
-# The pod: its own network namespace, 10.0.0.2 behind a veth, the node its
-# default route.
-unshare --net sleep infinity &
-POD_NET=/proc/$!/ns/net
-own_net() { [[ $(readlink "$POD_NET") != "$(readlink /proc/self/ns/net)" ]]; }
-poll 5 own_net
-ip link add veth-pod type veth peer name eth0 netns "$POD_NET"
-ip addr add 10.0.0.1/30 dev veth-pod
-ip link set veth-pod up
-nsenter --net="$POD_NET" sh -c 'ip link set lo up && ip link set eth0 up &&
-	ip addr add 10.0.0.2/30 dev eth0 && ip route add default via 10.0.0.1'
-resolv_conf "$WORK/clusterip.conf" 10.96.0.10 shop
+kube_proxy_node
 resolv_conf "$WORK/second.conf" 169.254.25.10 shop
 sed -i 's/^options .*/& timeout:1 attempts:1\nnameserver 10.96.0.10/' "$WORK/second.conf"
 

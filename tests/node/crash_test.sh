@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# crash_test.sh BUILD_DIR: a node that never goes dark. The cache holds
+# kube-dns's ClusterIP (nodeSetup, kube-proxy in iptables mode) under its
+# supervisor; a pod sends it a steady stream of queries (dnsperf) while the
+# server is SIGKILLed. The supervisor says so and removes the interface and
+# rules, so the pod's queries reach kube-dns; then the server is back, with
+# its interface, and answers again. Prints the queries lost and the seconds
+# to each recovery (README's figures); asserts what happened, not how fast.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+kube_proxy_node
+node_config "$WORK/cache.yaml" 169.254.25.10 \
+	'nodeSetup={interface: nodecache, checkInterval: 1s, lockFile: '"$WORK/node.lock"'}' \
+	"servers=[{name: cluster, zones: [cluster.local], forwardPlugin: {upstreams: [10.244.0.53]}}]"
+sed -i 's/^listen: .*/listen: ["169.254.25.10:53", "10.96.0.10:53"]/' "$WORK/cache.yaml"
+start cache "$SERVER" --config "$WORK/cache.yaml" --query-log "$WORK/cache.log"
+server_pid() { pgrep -P "${PID[cache]}"; }
+first=$(server_pid)
+check "the server runs under its supervisor" 1 "$(wc -w <<<"$first")"
+
+has_interface() { ip link show dev nodecache > /dev/null 2>&1; }
+no_interface() { ! has_interface; }
+from_pod() { nsenter --net="$POD_NET" dig +nocookie +time=1 +tries=1 @10.96.0.10 "$@" 2>&1; }
+by() { logged "$WORK/$1.log" '^10\.0\.0\.2[^ ]* kubernetes\.default\.svc\.cluster\.local\. A '; }
+answered() { [[ $(from_pod +short kubernetes.default.svc.cluster.local) == 10.96.0.1 ]]; }
+now() { date +%s.%N; }
+since() { printf '%.1f' "$(bc <<<"$(now) - $1")"; }
+
+check "before: the cache answers the ClusterIP" "10.96.0.1 1 0" \
+	"$(from_pod +short kubernetes.default.svc.cluster.local) $(by cache) $(by kubedns)"
+
+# A steady stream from the pod, 1000 queries a second for 8 s.
+for _ in $(seq 50); do echo "web.shop.svc.cluster.local A"; done > "$WORK/names"
+nsenter --net="$POD_NET" dnsperf -s 10.96.0.10 -d "$WORK/names" -l 8 -Q 1000 -c 4 -t 1 \
+	> "$WORK/perf.txt" 2>&1 &
+perf=$!
+sleep 2
+killed=$(now)
+kill -KILL "$first"
+eventually "killed: the supervisor removes the interface" no_interface
+fallback=$(since "$killed")
+kubedns_before=$(by kubedns)
+eventually "killed: the pod's queries reach kube-dns" answered
+check "killed: ... kube-dns answered it" 1 "$(($(by kubedns) - kubedns_before))"
+check_match "killed: the supervisor says so" \
+	"supervisor: the server was killed by signal 9; its interface and NOTRACK rules removed" \
+	"$(cat "$WORK/cache.err")"
+
+eventually "restarted: the interface is back" has_interface
+cache_before=$(by cache)
+eventually "restarted: the pod's queries reach the cache again" answered
+back=$(since "$killed")
+check "restarted: ... the cache answered" yes "$( (($(by cache) > cache_before)) && echo yes)"
+check "restarted: a new server under the same supervisor" yes \
+	"$([[ -n $(server_pid) && $(server_pid) != "$first" ]] && echo yes)"
+
+wait "$perf"
+sent=$(awk '/Queries sent:/ { print $3 }' "$WORK/perf.txt")
+lost=$(awk '/Queries lost:/ { print $3 }' "$WORK/perf.txt")
+check_match "dnsperf ran" '^[0-9]+ [0-9]+' "$sent $lost" "$(cat "$WORK/perf.txt")"
+echo "crash: SIGKILL under $sent queries from a pod: $lost lost; through kube-dns after ${fallback} s, through the restarted cache after ${back} s"
+
+kill -TERM "${PID[cache]}"
+wait "${PID[cache]}"
+check "SIGTERM to the supervisor: an orderly exit" "0 no interface" \
+	"$? $(no_interface && echo no interface)"
+summary
