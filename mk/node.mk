@@ -13,6 +13,16 @@ $(NODE_TESTS): test-node-%: $(SERVER_BIN) $(PRELOAD_SO) $(MUSL_PROBE) $(B)/tests
     $(B)/tests/gai-probe-musl
 	tests/node/$*_test.sh $(B)
 
+# The soak (tests/node/soak_test.sh): SOAK_SECONDS of load and faults;
+# `make test` runs a minute of it.
+SOAK_SECONDS ?= 600
+TESTS += test-soak
+.PHONY: soak test-soak
+soak: $(SERVER_BIN)
+	SOAK_SECONDS=$(SOAK_SECONDS) tests/node/soak_test.sh $(B)
+test-soak: $(SERVER_BIN)
+	SOAK_SECONDS=60 tests/node/soak_test.sh $(B)
+
 # The clients the marker path serves that walk the list themselves
 # (tests/node/clients/): Go's resolver without cgo, c-ares's
 # ares_getaddrinfo, glibc's res_search; dnspython and Ruby run from their
