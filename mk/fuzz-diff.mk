@@ -38,8 +38,10 @@ $(FDIFF_MUSL_OBJ) $(FDIFF_MUSL:$(FDIFF)/%=$(B)/obj/musl/fuzz/diff/%.o): CORE_FLA
 $(FDIFF)/cases-musl.o: tests/addrinfo-oracle/cases.c tests/addrinfo-oracle/cases.h
 	@mkdir -p $(@D)
 	musl-gcc -std=gnu11 -O2 -g -Wall -Wextra -c $< -o $@
+# dns_musl_diff answers musl's own transport in process (its __res_msend_rc).
+$(FDIFF)/dns_musl_diff: FDIFF_LDFLAGS := -Wl,--wrap=__res_msend_rc
 $(FDIFF_MUSL): $(FDIFF)/%: $(B)/obj/musl/fuzz/diff/%.o $(FDIFF_MUSL_OBJ) $(CORE_MUSL_A) $(call THIRD_PARTY_LIBS,musl)
-	musl-gcc -static -o $@ $^
+	musl-gcc -static $(FDIFF_LDFLAGS) -o $@ $^
 
 # $(call fdiff_run,SECONDS,FLAGS): every target in turn, its findings and
 # the corpus it grew under $(FDIFF)/work/; a musl driver replays the corpus

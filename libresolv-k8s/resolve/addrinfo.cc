@@ -78,19 +78,35 @@ int error_of(Status a, Status b) {
   return a_nodata && b_nodata ? EAI_NODATA : EAI_NONAME;
 }
 
-// The canonical name: musl's, when no CNAME moved it, is the candidate as
-// name_from_dns_search wrote it: the name typed less one final dot, then
-// the search domain as written, its final dot kept.
+// The canonical name: glibc's escaped as ns_name_ntop escapes it; musl's
+// as dn_expand writes it, unescaped, and when no CNAME moved it the
+// candidate as name_from_dns_search wrote it: the name typed less one
+// final dot, then the search domain as written, its final dot kept.
 void canon_text(const Config& conf, const Plan& plan, const char* node, const dns::Name& canon,
                 char (&out)[kHostsNameBytes]) {
-  dns::name_to_text(canon, out, sizeof out);
-  if (conf.dialect != Dialect::musl) return;
+  if (conf.dialect != Dialect::musl) {
+    dns::name_to_text(canon, out, sizeof out);
+    return;
+  }
+  // musl's dn_expand: the labels' bytes as they are, a dot between them.
+  size_t n = 0;
+  for (size_t p = 0; canon.wire[p] && n + canon.wire[p] + 1 < sizeof out; p += canon.wire[p] + 1) {
+    if (n) out[n++] = '.';
+    memcpy(out + n, canon.wire + p + 1, canon.wire[p]);
+    n += canon.wire[p];
+  }
+  out[n] = 0;
   dns::Name c;
   for (size_t i = 0; candidate_name(conf, plan, i, c); i++) {
     if (!dns::name_equal(c, canon)) continue;
-    if (plan.suffix[i] == kAsIs) return;
-    Str domain = conf.search(plan.suffix[i]);
-    snprintf(out, sizeof out, "%s.%.*s", node, int(domain.size), domain.data);
+    size_t typed = strlen(node);
+    typed -= typed > 0 && node[typed - 1] == '.';
+    if (plan.suffix[i] == kAsIs) {
+      snprintf(out, sizeof out, "%.*s", int(typed), node);
+    } else {
+      Str domain = conf.search(plan.suffix[i]);
+      snprintf(out, sizeof out, "%.*s.%.*s", int(typed), node, int(domain.size), domain.data);
+    }
     return;
   }
 }

@@ -151,8 +151,9 @@ int musl_services(GaiRequest& req, const char* name, int socktype, int protocol,
     case 0:
       break;
     default:
+      // musl keeps both in unsigned chars (struct service): 443 comes back 187.
       if (name) return EAI_SERVICE;
-      req.servs.push(GaiServ{socktype, protocol, 0});
+      req.servs.push(GaiServ{socktype & 0xff, protocol & 0xff, 0});
       return 0;
   }
   unsigned long port = 0;

@@ -71,7 +71,8 @@ if [[ -z ${NODE_WORK:-} ]]; then
 	printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost\n' > "$NODE_WORK/hosts"
 	echo 'hosts: files dns' > "$NODE_WORK/nsswitch.conf"
 	status=0
-	timeout 200 "$NODE_ROOT/tests/pod/sandbox.sh" --resolv "$NODE_WORK/shop.conf" \
+	# A bound on a hung test: 200 s, beyond a soak's own length.
+	timeout $((200 + ${SOAK_SECONDS:-0})) "$NODE_ROOT/tests/pod/sandbox.sh" --resolv "$NODE_WORK/shop.conf" \
 		--hosts "$NODE_WORK/hosts" --nsswitch "$NODE_WORK/nsswitch.conf" -- \
 		"$(realpath "$0")" "$BUILD" < /dev/null || status=$?
 	rm -rf "$NODE_WORK"

@@ -14,8 +14,7 @@ if [[ -z ${WEBHOOK_SANDBOX:-} ]]; then
 	exec unshare --net --pid --fork env WEBHOOK_SANDBOX=1 "$0" "$@"
 fi
 ip link set lo up
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/tests/lib/assert.sh"
 build=$(cd "${1:?usage: webhook_test.sh BUILD_DIR}" && pwd)
 work=$(mktemp -d)
