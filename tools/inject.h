@@ -23,6 +23,10 @@ struct InjectOptions {
   bool marker = false;
   std::string marker_domain = "ap.k8s.io";
   std::vector<std::string> host_search;  // the node's search domains, after the cluster's
+  // The init container's requests and limits alike, for namespaces whose
+  // quota demands them: it copies two files.
+  std::string init_cpu = "10m";
+  std::string init_memory = "16Mi";
 };
 
 // The command line's defaults: our init image of this version, glibc,
@@ -30,7 +34,8 @@ struct InjectOptions {
 InjectOptions default_inject_options();
 
 // One of the flags `inject` and `webhook` share (--image, --libc,
-// --nameserver, --cluster-domain, --autopath, --marker, --host-search) at
+// --nameserver, --cluster-domain, --autopath, --marker, --host-search,
+// --init-cpu, --init-memory) at
 // args[i], with its value (i moves past it); false when args[i] is none.
 // Bad values are usage errors of `cmd`.
 bool read_inject_flag(const char* cmd, const std::vector<std::string>& args, size_t& i,

@@ -7,10 +7,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <regex>
 
 #include "cli.h"
 #include "inject.h"
@@ -47,6 +49,11 @@ InjectOptions parse_options(const Args& args, std::string& input) {
 }
 
 bool read_input(const std::string& input, std::string& text) {
+  struct stat st;
+  if (input != "-" && stat(input.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    errno = EISDIR;
+    return false;
+  }
   if (input == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     return !std::cin.bad();
@@ -91,6 +98,12 @@ bool read_inject_flag(const char* cmd, const Args& args, size_t& i, InjectOption
     o.marker_domain = value();
   } else if (flag == "--host-search") {
     o.host_search.push_back(value());
+  } else if (flag == "--init-cpu" || flag == "--init-memory") {
+    const std::string& quantity = value();
+    // A Kubernetes quantity: digits, a fraction, a suffix (m, Ki, Mi, G...).
+    static const std::regex kQuantity("[0-9]+(\\.[0-9]+)?(m|k|M|G|Ki|Mi|Gi)?");
+    if (!std::regex_match(quantity, kQuantity)) bad(flag + " '" + quantity + "' is not a quantity such as 10m or 16Mi");
+    (flag == "--init-cpu" ? o.init_cpu : o.init_memory) = quantity;
   } else {
     return false;
   }

@@ -113,13 +113,23 @@ YAML::Node prepend(const std::vector<YAML::Node>& first, const YAML::Node& list,
   return out;
 }
 
-// Ours first, before any other init container, with the image asked for.
-void add_init_container(YAML::Node pod, const std::string& path, const std::string& image) {
+// Requests and limits alike (Guaranteed, whatever a quota asks for).
+void set_resources(YAML::Node container, const InjectOptions& options) {
+  for (const char* bound : {"requests", "limits"}) {
+    container["resources"][bound]["cpu"] = text_node(options.init_cpu);
+    container["resources"][bound]["memory"] = text_node(options.init_memory);
+  }
+}
+
+// Ours first, before any other init container, with the image asked for,
+// and resources when it is new (one injected before keeps its own).
+void add_init_container(YAML::Node pod, const std::string& path, const InjectOptions& options) {
   YAML::Node inits = list_at(pod, "initContainers", path);
   YAML::Node ours = find_named(inits, "resolv-k8s-init");
-  if (ours) return set_text(ours, "image", image);
+  if (ours) return set_text(ours, "image", options.image);
   YAML::Node container = YAML::Load(kInitContainer);
-  container["image"] = text_node(image);
+  container["image"] = text_node(options.image);
+  set_resources(container, options);
   pod["initContainers"] = prepend({container}, inits);
 }
 
@@ -245,6 +255,12 @@ const PodPlace* place_of(const YAML::Node& object) {
 }  // namespace
 
 void inject_object(YAML::Node object, const InjectOptions& options, std::vector<InjectError>& notes) {
+  // What `kubectl get -o yaml` prints: a List, each of its items injected.
+  if (text_at(object, "kind") == "List" && text_at(object, "apiVersion") == "v1") {
+    for (YAML::Node item : list_at(object, "items", ""))
+      if (item.IsMap()) inject_object(item, options, notes);
+    return;
+  }
   const PodPlace* place = place_of(object);
   if (!place) return;
   YAML::Node pod = object, deepest = object;  // the last that is there, for messages
@@ -262,7 +278,7 @@ void inject_object(YAML::Node object, const InjectOptions& options, std::vector<
   if (options.marker) return use_nameserver(pod, path, options, ns, notes);
 
   add_volume(pod, path);
-  add_init_container(pod, path, options.image);
+  add_init_container(pod, path, options);
   std::string library = std::string(kMountPath) + "/" + options.libc + "/libresolv-k8s.so";
   for (size_t i = 0; i < containers.size(); i++) {
     std::string where = path + ".containers[" + std::to_string(i) + "]";

@@ -6,6 +6,23 @@
 #include "yaml_stream.h"
 
 namespace cli {
+namespace {
+
+// A key that is a map or a list, which no Kubernetes object has, and which
+// a template's `{{ .Values.x }}` reads as; undefined when there is none.
+YAML::Node complex_key(const YAML::Node& node) {
+  if (node.IsSequence())
+    for (const YAML::Node& item : node)
+      if (YAML::Node key = complex_key(item)) return key;
+  if (node.IsMap())
+    for (const auto& member : node) {
+      if (!member.first.IsScalar()) return member.first;
+      if (YAML::Node key = complex_key(member.second)) return key;
+    }
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+}  // namespace
 
 std::string inject_stream(const std::string& stream, const InjectOptions& options,
                           std::vector<StreamError>* notes) {
@@ -19,6 +36,9 @@ std::string inject_stream(const std::string& stream, const InjectOptions& option
     };
     try {
       YAML::Node object = YAML::Load(doc.text);
+      if (YAML::Node key = complex_key(object))
+        throw error(key.Mark(), "a map key that is not a scalar: an unrendered template ({{ ... }})? "
+                                "Render it first (helm template), then inject");
       std::string before = emit_yaml(object);
       std::vector<InjectError> left;
       inject_object(object, options, left);

@@ -177,7 +177,7 @@ out=$work/deployment.out.yaml
 init_names() { field "$1" "$pod.initContainers" | python3 -c 'import json, sys; print(json.dumps([c["name"] for c in json.load(sys.stdin)], separators=(",", ":")))'; }
 check "deployment: our init container first, then its own" '["resolv-k8s-init","migrate"]' "$(init_names "$out")"
 check "deployment: the init container" \
-	"{\"image\":\"libresolv-k8s-init:$version\",\"name\":\"resolv-k8s-init\",\"securityContext\":{\"allowPrivilegeEscalation\":false,\"capabilities\":{\"drop\":[\"ALL\"]},\"readOnlyRootFilesystem\":true,\"runAsNonRoot\":true,\"seccompProfile\":{\"type\":\"RuntimeDefault\"}},\"volumeMounts\":[{\"mountPath\":\"/target\",\"name\":\"resolv-k8s\"}]}" \
+	"{\"image\":\"libresolv-k8s-init:$version\",\"name\":\"resolv-k8s-init\",\"resources\":{\"limits\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"},\"requests\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"}},\"securityContext\":{\"allowPrivilegeEscalation\":false,\"capabilities\":{\"drop\":[\"ALL\"]},\"readOnlyRootFilesystem\":true,\"runAsNonRoot\":true,\"seccompProfile\":{\"type\":\"RuntimeDefault\"}},\"volumeMounts\":[{\"mountPath\":\"/target\",\"name\":\"resolv-k8s\"}]}" \
 	"$(field "$out" "$pod.initContainers[0]")"
 check "deployment: the volume" '{"emptyDir":{},"name":"resolv-k8s"}' "$(field "$out" "$pod.volumes[name=resolv-k8s]")"
 for i in 0 1; do
@@ -240,6 +240,37 @@ check "multi: the Deployment changed" '"resolv-k8s-init"' "$(field "$work/multi.
 check "injected: left as it was" "" "$(cmp "$inputs/injected.yaml" "$work/injected.out.yaml" 2>&1)"
 check "container/app: deployment.injected.yaml is inject's output" "$(cat container/app/deployment.injected.yaml)" \
 	"$(inject --nameserver 169.254.20.10 container/app/deployment.yaml)"
+
+# What `kubectl get -o yaml` prints: a List, each item injected, valid.
+printf '%s\n' 'apiVersion: v1' 'kind: List' 'items:' \
+	'- {apiVersion: v1, kind: Pod, metadata: {name: a, namespace: shop}, spec: {containers: [{name: c, image: i}]}}' \
+	'- {apiVersion: apps/v1, kind: Deployment, metadata: {name: d}, spec: {selector: {matchLabels: {a: b}},' \
+	'   template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}}}' \
+	'- {apiVersion: v1, kind: ConfigMap, metadata: {name: m}}' > "$work/list.yaml"
+inject "$work/list.yaml" > "$work/list.out.yaml"
+check "List: the Pod and the Deployment in it injected, the ConfigMap not" \
+	"$(printf '%s\n' '"resolv-k8s-init"' '"resolv-k8s-init"' absent)" \
+	"$(python3 -c 'import json, sys, yaml
+for o in yaml.safe_load(open(sys.argv[1]))["items"]:
+    spec = o.get("spec", {}); pod = spec.get("template", {}).get("spec", spec)
+    print(json.dumps(pod["initContainers"][0]["name"]) if "initContainers" in pod else "absent")' "$work/list.out.yaml")"
+python3 -c 'import sys, yaml; yaml.safe_dump_all(yaml.safe_load(open(sys.argv[1]))["items"], open(sys.argv[2], "w"))' \
+	"$work/list.out.yaml" "$work/list.items.yaml"
+check "List: its items valid" "$work/list.items.yaml: 3 valid" "$(models check "$work/list.items.yaml")"
+# What is no manifest: refused, nothing written.
+check "a directory: refused, nothing written" "1 0 resolv-k8s: inject: $work: Is a directory" \
+	"$(inject "$work" > "$work/dir.out" 2> "$work/dir.err"; echo "$? $(wc -c < "$work/dir.out") $(cat "$work/dir.err")")"
+printf '%s\n' 'apiVersion: apps/v1' 'kind: Deployment' 'metadata:' '  name: {{ .Values.name }}' > "$work/chart.yaml"
+check "a Helm template: refused, nothing written" \
+	"1 0 resolv-k8s: inject: $work/chart.yaml:4: document 1: a map key that is not a scalar: an unrendered template ({{ ... }})? Render it first (helm template), then inject" \
+	"$(inject "$work/chart.yaml" > "$work/chart.out" 2> "$work/chart.err"; echo "$? $(wc -c < "$work/chart.out") $(cat "$work/chart.err")")"
+# The init container's resources: small, requests and limits alike, by flags.
+inject --init-cpu 20m --init-memory 32Mi "$inputs/deployment.yaml" > "$work/resources.yaml"
+check "--init-cpu, --init-memory: its requests and limits" \
+	'{"limits":{"cpu":"20m","memory":"32Mi"},"requests":{"cpu":"20m","memory":"32Mi"}}' \
+	"$(field "$work/resources.yaml" "$pod.initContainers[0].resources")"
+check "--init-memory: a quantity" "2 resolv-k8s: inject: --init-memory '16X' is not a quantity such as 10m or 16Mi (resolv-k8s --help)" \
+	"$(inject --init-memory 16X "$inputs/deployment.yaml" > /dev/null 2> "$work/q.err"; echo "$? $(cat "$work/q.err")")"
 
 # --autopath marker: the DNS alone, the marker first; every input valid and
 # stable, the namespace required, pods with their own DNS left with a note.
