@@ -24,6 +24,26 @@ bool glibc_hostname_ok(const dns::Name& n) {
   return true;
 }
 
+// musl's dn_expand writes a C string: a label's NUL byte ends the name
+// there (the label cut at it, dropped when nothing of it is left).
+dns::Name cut_at_nul(const dns::Name& n) {
+  dns::Name out;
+  size_t at = 0;
+  for (size_t p = 0; n.wire[p]; p += n.wire[p] + 1) {
+    const uint8_t* label = n.wire + p + 1;
+    const void* nul = memchr(label, 0, n.wire[p]);
+    size_t len = nul ? size_t(static_cast<const uint8_t*>(nul) - label) : n.wire[p];
+    if (len == 0) break;
+    out.wire[at] = uint8_t(len);
+    memcpy(out.wire + at + 1, label, len);
+    at += len + 1;
+    if (nul) break;
+  }
+  out.wire[at] = 0;
+  out.len = uint8_t(at + 1);
+  return out;
+}
+
 // musl's is_valid_hostname on the expanded text: bytes >= 0x80, '.', '-'
 // and alphanumerics.
 bool musl_hostname_ok(const dns::Name& n) {
@@ -112,7 +132,7 @@ bool read_musl_answers(Bytes msg, Answer& out) {
       out.addrs.push(a);
     } else if (type == dns::kTypeCNAME) {
       dns::Name target;
-      if (dns::Reader(m, size).name_at(rdata, target) && musl_hostname_ok(target))
+      if (dns::Reader(m, size).name_at(rdata, target) && musl_hostname_ok(target = cut_at_nul(target)))
         out.canon = target, out.has_canon = true;
     }
   }

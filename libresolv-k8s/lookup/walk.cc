@@ -202,9 +202,10 @@ void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
     for (const IpAddr& addr : a.addrs)
       if (out_.addrs.count < cap) out_.addrs.push(addr);
     // glibc keeps the name of the first reply with addresses; musl lets
-    // every CNAME it reads overwrite the name.
+    // every CNAME it reads overwrite the name, and reads the replies last
+    // first (name_from_dns): the first reply's CNAME wins.
     bool take_canon = conf_.dialect == Dialect::musl
-                          ? a.has_canon
+                          ? a.has_canon && !have_canon
                           : a.has_canon && a.addrs.count > 0 && !have_canon;
     if (take_canon) out_.canon = a.canon, have_canon = true;
   }
