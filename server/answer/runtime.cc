@@ -16,7 +16,7 @@ Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const 
   static std::atomic<uint64_t> made{0};
   generation_ = ++made;
   auto add_forwarder = [&](const ForwardConfig& f, const Name& zone) {
-    auto forwarder = std::make_unique<Forwarder>(std::make_shared<Upstreams>(f, shared.metrics), shared);
+    auto forwarder = std::make_unique<Forwarder>(std::make_shared<Upstreams>(f, shared.metrics, warn), shared);
     loops_.add(zone, *forwarder);
     forwarders_.push_back(forwarder.get());
     sources_.push_back(std::move(forwarder));

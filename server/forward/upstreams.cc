@@ -17,8 +17,8 @@ unsigned random_below(size_t n) {
 
 }  // namespace
 
-Upstreams::Upstreams(const ForwardConfig& config, ForwardMetrics& metrics)
-    : policy_(config.policy), tcp_only_(config.tcp_only), metrics_(metrics) {
+Upstreams::Upstreams(const ForwardConfig& config, ForwardMetrics& metrics, Warn warn)
+    : policy_(config.policy), tcp_only_(config.tcp_only), metrics_(metrics), warn_(std::move(warn)) {
   for (const Upstream& u : config.upstreams) {
     states_.push_back(std::make_unique<State>());
     states_.back()->where = u;
@@ -45,13 +45,17 @@ bool Upstreams::any_healthy() const {
 
 void Upstreams::succeeded(size_t i) {
   states_[i]->fails = 0;
-  states_[i]->down = false;
+  if (states_[i]->down.exchange(false)) warn_("upstream " + states_[i]->where.text + " answers again");
 }
 
 void Upstreams::failed(size_t i, Loop& loop) {
   State& s = *states_[i];
   if (++s.fails < kMaxFails || s.down.exchange(true)) return;
-  if (!any_healthy()) metrics_.all_down();
+  bool all = !any_healthy();
+  warn_("upstream " + s.where.text + " down after " + std::to_string(kMaxFails) +
+        " failures in a row, asked again every " + std::to_string(kProbeMs) + " ms" +
+        (all ? "; every upstream of its zones is down" : ""));
+  if (all) metrics_.all_down();
   if (!s.probing.exchange(true)) probe(i, loop);
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "server/config/config.h"
+#include "server/data/cluster.h"
 #include "server/net/loop.h"
 
 namespace rk8s::server {
@@ -23,7 +24,8 @@ class Upstreams : public std::enable_shared_from_this<Upstreams> {
   static constexpr int kMaxFails = 2;
   static constexpr unsigned kProbeMs = 500;
 
-  Upstreams(const ForwardConfig& config, ForwardMetrics& metrics);
+  // `warn` gets a line when an upstream goes down and when it is back.
+  Upstreams(const ForwardConfig& config, ForwardMetrics& metrics, Warn warn);
 
   const Upstream& at(size_t i) const { return states_[i]->where; }
   size_t size() const { return states_.size(); }
@@ -50,6 +52,7 @@ class Upstreams : public std::enable_shared_from_this<Upstreams> {
   bool tcp_only_;
   std::atomic<unsigned> next_{0};  // round robin
   ForwardMetrics& metrics_;
+  Warn warn_;
 };
 
 }  // namespace rk8s::server

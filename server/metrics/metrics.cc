@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/metrics/metrics.h"
 
+#include "resolv-k8s.h"
+
 #include "server/metrics/prometheus.h"
 #include "server/util/mnemonics.h"
 #include "server/util/text.h"
@@ -47,7 +49,9 @@ void Metrics::count(const QueryInfo& info) {
 }
 
 std::string Metrics::render() const {
-  std::string out = family("queries_total", "counter", "Queries answered, by type and rcode.");
+  std::string out = family("build_info", "gauge", "The server's version: 1, labelled.") +
+                    sample("build_info", "version=\"" RK8S_VERSION "\"", uint64_t(1)) +
+                    family("queries_total", "counter", "Queries answered, by type and rcode.");
   for (int t = 0; t < kTypeSlots; ++t)
     for (int r = 0; r < kRcodeSlots; ++r)
       if (uint64_t n = queries_[t][r])

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # failover_test.sh BUILD_DIR: a cluster DNS replica killed: the other one
 # answers, the dead one is health-checked until it is back, then used
-# again; both killed: /ready says 503 until they return. Every upstream
+# again, and the log says when it went down and when it came back; both
+# killed: /ready says 503 until they return. Every upstream
 # killed: a cached answer past its TTL is served stale, with TTL 30.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -19,6 +20,7 @@ fresh() {
 	(($(asked "$1" "fresh$n.shop.svc.cluster.local") > 0))
 }
 
+check "build_info: the version" 1 "$(metric "resolv_k8s_build_info{version=\"$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$NODE_ROOT/include/resolv-k8s.h")\"}")"
 check_match "both up: an answer" "$(ans web.shop.svc.cluster.local A 10.96.1.10)" "$(q web.shop.svc.cluster.local)"
 check "both up: the first replica asked" "1 0" \
 	"$(asked dns53 web.shop.svc.cluster.local) $(asked dns55 web.shop.svc.cluster.local)"
@@ -33,9 +35,13 @@ above() { (($(failures) > $1)); }
 eventually ".53 down: health checks fail" above 0
 eventually ".53 down: health check failures grow" above "$(failures)"
 check ".53 down: ready" 200 "$(ready)"
+said() { grep -q "^resolv-k8s-server: upstream 127.0.0.53:53 $1" "$WORK/cache.err"; }
+eventually ".53 down: said once, as it happened" said "down after 2 failures in a row, asked again every 500 ms$"
 
 cluster_dns 53
 eventually ".53 back: used again" fresh dns53
+eventually ".53 back: said" said "answers again$"
+check "said once each" "1 1" "$(grep -c '127.0.0.53:53 down' "$WORK/cache.err") $(grep -c '127.0.0.53:53 answers again' "$WORK/cache.err")"
 
 stop dns53
 stop dns55
