@@ -12,12 +12,6 @@
 namespace cli {
 namespace {
 
-std::string compact(const Json::Value& v) {
-  Json::StreamWriterBuilder w;
-  w["indentation"] = "";
-  return Json::writeString(w, v);
-}
-
 std::string base64(const std::string& bytes) {
   std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
   int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
@@ -110,7 +104,7 @@ Admission admit(std::string_view body, const InjectOptions& defaults) {
       Json::Value patch = json_patch(object, json_of(edited));
       if (patch.size() > 0) {
         response["patchType"] = "JSONPatch";
-        response["patch"] = base64(compact(patch));
+        response["patch"] = base64(json_text(patch));
         outcome = Admission::patched;
       }
     } catch (const InjectError& e) {
@@ -127,7 +121,7 @@ Admission admit(std::string_view body, const InjectOptions& defaults) {
   out["apiVersion"] = "admission.k8s.io/v1";
   out["kind"] = "AdmissionReview";
   out["response"] = response;
-  return Admission{outcome, 200, compact(out) + "\n"};
+  return Admission{outcome, 200, json_text(out) + "\n"};
 }
 
 }  // namespace cli

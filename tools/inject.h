@@ -27,6 +27,8 @@ struct InjectOptions {
   // quota demands them: it copies two files.
   std::string init_cpu = "10m";
   std::string init_memory = "16Mi";
+  // --remove: the pod spec the first injection kept, back in place.
+  bool remove = false;
 };
 
 // The command line's defaults: our init image of this version, glibc,

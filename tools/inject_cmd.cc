@@ -31,6 +31,8 @@ InjectOptions parse_options(const Args& args, std::string& input) {
     const std::string& flag = args[i];
     if (read_inject_flag("inject", args, i, o)) {
       continue;
+    } else if (flag == "--remove") {
+      o.remove = true;
     } else if (flag == "--namespace") {
       if (i + 1 == args.size() || args[i + 1].empty()) usage_error("inject: --namespace needs a value");
       o.default_namespace = args[++i];

@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "inject.h"
+#include "json_patch.h"
+#include "server/data/json.h"
+#include "server/data/load_error.h"
 #include "yaml_stream.h"
 
 namespace cli {
@@ -252,6 +255,45 @@ const PodPlace* place_of(const YAML::Node& object) {
   return nullptr;
 }
 
+// The pod spec as it was before inject, kept with the object for --remove.
+const char kOriginal[] = "resolv-k8s.io/original-pod-spec";
+
+// Everything inject gives a pod spec.
+void inject_pod(YAML::Node pod, const std::string& path, const InjectOptions& options, const std::string& ns,
+                std::vector<InjectError>& notes) {
+  YAML::Node containers = list_at(pod, "containers", path);
+  if (options.marker) return use_nameserver(pod, path, options, ns, notes);
+  add_volume(pod, path);
+  add_init_container(pod, path, options);
+  std::string library = std::string(kMountPath) + "/" + options.libc + "/libresolv-k8s.so";
+  for (size_t i = 0; i < containers.size(); i++) {
+    std::string where = path + ".containers[" + std::to_string(i) + "]";
+    if (!containers[i].IsMap()) fail(containers[i], where + ": not a map");
+    preload(containers[i], where, library);
+  }
+  if (!options.nameservers.empty()) use_nameserver(pod, path, options, ns, notes);
+  add_autopath_option(pod, path);
+}
+
+// --remove: the pod spec kept in the annotation back in place of `pod`
+// (parent[key]), and the annotation gone (the map with it, when empty).
+void restore(YAML::Node object, YAML::Node parent, const char* key, const std::string& path,
+             std::vector<InjectError>& notes) {
+  YAML::Node annotations = get(get(object, "metadata"), "annotations");
+  std::string kept = text_at(annotations, kOriginal);
+  if (kept.empty()) {
+    notes.push_back(InjectError{object.Mark(), path + ": no " + kOriginal + " annotation, left as it is"});
+    return;
+  }
+  try {
+    parent[key] = yaml_of(rk8s::server::JsonDoc(kept, kOriginal).root());
+  } catch (const rk8s::server::LoadError& e) {
+    fail(annotations, std::string(kOriginal) + " is not the JSON inject wrote: " + e.what());
+  }
+  annotations.remove(kOriginal);
+  if (annotations.size() == 0) object["metadata"].remove("annotations");
+}
+
 }  // namespace
 
 void inject_object(YAML::Node object, const InjectOptions& options, std::vector<InjectError>& notes) {
@@ -263,30 +305,26 @@ void inject_object(YAML::Node object, const InjectOptions& options, std::vector<
   }
   const PodPlace* place = place_of(object);
   if (!place) return;
-  YAML::Node pod = object, deepest = object;  // the last that is there, for messages
+  YAML::Node pod = object, parent = object, deepest = object;  // the last that is there, for messages
   std::string path;
   for (const char* key : place->path) {
+    parent.reset(pod);
     pod.reset(map_at(pod, key, path));
     if (pod) deepest.reset(pod);
     path = child(path, key);
   }
+  if (options.remove) return restore(object, parent, place->path.back(), path, notes);
   YAML::Node containers = list_at(pod, "containers", path);
   if (containers.size() == 0) fail(containers ? containers : deepest, path + ": no containers");
 
   std::string ns = text_at(get(object, "metadata"), "namespace");
   if (ns.empty()) ns = options.default_namespace;
-  if (options.marker) return use_nameserver(pod, path, options, ns, notes);
-
-  add_volume(pod, path);
-  add_init_container(pod, path, options);
-  std::string library = std::string(kMountPath) + "/" + options.libc + "/libresolv-k8s.so";
-  for (size_t i = 0; i < containers.size(); i++) {
-    std::string where = path + ".containers[" + std::to_string(i) + "]";
-    if (!containers[i].IsMap()) fail(containers[i], where + ": not a map");
-    preload(containers[i], where, library);
-  }
-  if (!options.nameservers.empty()) use_nameserver(pod, path, options, ns, notes);
-  add_autopath_option(pod, path);
+  std::string before = emit_yaml(pod);
+  Json::Value original = json_of(pod);
+  inject_pod(pod, path, options, ns, notes);
+  // The first injection keeps what it changed; a later one finds it there.
+  if (emit_yaml(pod) != before && text_at(get(get(object, "metadata"), "annotations"), kOriginal).empty())
+    object["metadata"]["annotations"][kOriginal] = text_node(json_text(original));
 }
 
 }  // namespace cli

@@ -98,6 +98,12 @@ Json::Value json_of(const YAML::Node& node) {
   return s;
 }
 
+std::string json_text(const Json::Value& v) {
+  Json::StreamWriterBuilder w;
+  w["indentation"] = "";
+  return Json::writeString(w, v);
+}
+
 Json::Value json_patch(const Json::Value& from, const Json::Value& to) {
   Json::Value ops(Json::arrayValue);
   diff(from, to, "", ops);

@@ -49,6 +49,8 @@ const char kHelp[] =
     "                                are injected; other objects pass unchanged; a second\n"
     "                                run changes nothing. A directory or an unrendered\n"
     "                                template ({{ }}) is refused and nothing written.\n"
+    "  inject --remove FILE|-        the pod spec the first injection kept (annotation\n"
+    "                                resolv-k8s.io/original-pod-spec) back in place\n"
     "         --autopath marker --nameserver NODE_LOCAL --nameserver KUBE_DNS\n"
     "         [--marker DOMAIN] [--host-search DOMAIN ...]\n"
     "                                the marker path instead of the library: that DNS\n"

@@ -241,6 +241,23 @@ check "injected: left as it was" "" "$(cmp "$inputs/injected.yaml" "$work/inject
 check "container/app: deployment.injected.yaml is inject's output" "$(cat container/app/deployment.injected.yaml)" \
 	"$(inject --nameserver 169.254.20.10 container/app/deployment.yaml)"
 
+# --remove: the pod spec the first injection kept, back; a round trip gives
+# every input as it was, in both modes.
+same_objects() { python3 -c 'import sys, yaml; print(list(yaml.safe_load_all(open(sys.argv[1]))) == list(yaml.safe_load_all(open(sys.argv[2]))))' "$1" "$2"; }
+for name in "${names[@]}"; do
+	for mode in option marker; do
+		rt_flags=(--namespace ops --nameserver 169.254.20.10 --nameserver 10.96.0.10 --autopath "$mode")
+		rm -f "$work/rt.back.yaml"
+		inject "${rt_flags[@]}" "$inputs/$name.yaml" > "$work/rt.yaml" 2> "$work/rt.err" &&
+			inject --remove "$work/rt.yaml" > "$work/rt.back.yaml" 2>> "$work/rt.err"
+		check "--remove, $mode: $name as it was" True "$(same_objects "$inputs/$name.yaml" "$work/rt.back.yaml" 2>&1)" \
+			"$(cat "$work/rt.err")"
+	done
+done
+check_match "--remove: what inject did not change, left with a note" \
+	"injected.yaml:[0-9]+: document 1: spec: no resolv-k8s.io/original-pod-spec annotation, left as it is" \
+	"$(inject --remove "$inputs/injected.yaml" 2>&1 > /dev/null)"
+
 # What `kubectl get -o yaml` prints: a List, each item injected, valid.
 printf '%s\n' 'apiVersion: v1' 'kind: List' 'items:' \
 	'- {apiVersion: v1, kind: Pod, metadata: {name: a, namespace: shop}, spec: {containers: [{name: c, image: i}]}}' \
