@@ -2,6 +2,7 @@
 // resolv-k8s-server: the companion DNS server and node-local cache
 // (server/README.md).
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -79,22 +80,28 @@ int serve(const ServerConfig& config, int argc, char** argv) {
   unsigned delay_ms = config.delay_ms;
   // Delayed replies are all served the long way.
   PacketCache packets(delay_ms ? 0 : config.cache.capacity);
+  // CoreDNS's server label: the first listen address stands for them all.
+  const std::string server_label = "dns://" + config.listen.front().text;
   ServeAtOnce at_once = [&](rk8s::Bytes query, const Client& client, std::vector<uint8_t>& reply) {
     QueryInfo info;
     if (!packets.find(query, current.generation(), PacketCache::Clock::now(), reply, info)) return false;
     metrics.count(info);
+    metrics.duration(server_label, info.rcode, 0);
     if (log) log->write(address_text(client.addr), info);
     return true;
   };
   Serve serve = [&](rk8s::Bytes query, const Client& client, Answer answer) {
     std::shared_ptr<const Runtime> rt = current.get();
+    auto started = std::chrono::steady_clock::now();
     answering++;
     std::string asked;  // the query outlives its buffer only here
     if (!client.tcp) asked.assign(reinterpret_cast<const char*>(query.data), query.size);
     handle_query(rt->handler(), query, client.tcp,
-                 [&, rt, client, answer, asked = std::move(asked)](std::vector<uint8_t>& reply,
+                 [&, rt, client, answer, started, asked = std::move(asked)](std::vector<uint8_t>& reply,
                                                                    const QueryInfo& info) {
                    metrics.count(info);
+                   metrics.duration(server_label, info.rcode,
+                                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
                    if (log) log->write(address_text(client.addr), info);
                    if (!client.tcp)
                      packets.insert(rk8s::Bytes{reinterpret_cast<const uint8_t*>(asked.data()), asked.size()},

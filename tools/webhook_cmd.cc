@@ -82,41 +82,22 @@ class Tls {
   std::array<timespec, 2> stamps_{};
 };
 
-constexpr std::array<double, 8> kBounds = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5};
-
 struct Metrics {
   uint64_t requests = 0, patches = 0, errors = 0;
-  std::array<uint64_t, kBounds.size() + 1> buckets{};
-  double seconds = 0;
-
-  void observe(double s) {
-    size_t i = 0;
-    while (i < kBounds.size() && s > kBounds[i]) i++;
-    buckets[i]++;
-    seconds += s;
-  }
+  rk8s::server::Histogram durations;
 
   std::string text() const {
     using rk8s::server::family;
     using rk8s::server::sample;
-    std::string out = family("webhook_requests_total", "counter", "AdmissionReviews received.") +
-                      sample("webhook_requests_total", "", requests) +
-                      family("webhook_patches_total", "counter", "Pods patched.") +
-                      sample("webhook_patches_total", "", patches) +
-                      family("webhook_errors_total", "counter",
-                             "Requests refused: not an AdmissionReview, too large, bad method.") +
-                      sample("webhook_errors_total", "", errors) +
-                      family("webhook_request_duration_seconds", "histogram",
-                             "Time to answer an AdmissionReview.");
-    uint64_t count = 0;
-    for (size_t i = 0; i <= kBounds.size(); i++) {
-      count += buckets[i];
-      std::string le = i < kBounds.size() ? std::to_string(kBounds[i]) : "+Inf";
-      le.erase(le.find_last_not_of('0') + 1);
-      out += sample("webhook_request_duration_seconds_bucket", "le=\"" + le + "\"", count);
-    }
-    return out + sample("webhook_request_duration_seconds_sum", "", std::to_string(seconds)) +
-           sample("webhook_request_duration_seconds_count", "", count);
+    return family("webhook_requests_total", "counter", "AdmissionReviews received.") +
+           sample("webhook_requests_total", "", requests) +
+           family("webhook_patches_total", "counter", "Pods patched.") +
+           sample("webhook_patches_total", "", patches) +
+           family("webhook_errors_total", "counter",
+                  "Requests refused: not an AdmissionReview, too large, bad method.") +
+           sample("webhook_errors_total", "", errors) +
+           family("webhook_request_duration_seconds", "histogram", "Time to answer an AdmissionReview.") +
+           durations.samples("webhook_request_duration_seconds", "");
   }
 };
 
@@ -157,7 +138,7 @@ void on_mutate(evhttp_request* req, void* arg) {
   w.metrics.patches += a.outcome == Admission::patched;
   w.metrics.errors += a.outcome == Admission::refused;
   reply(req, a.http_status, a.http_status == 200 ? "application/json" : "text/plain", a.body);
-  w.metrics.observe(now() - start);
+  w.metrics.durations.observe(now() - start);
 }
 
 void on_healthz(evhttp_request* req, void*) { reply(req, 200, "text/plain", "ok\n"); }

@@ -10,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include "server/metrics/prometheus.h"
+
 namespace rk8s::server {
 
 class ForwardMetrics {
@@ -22,12 +24,6 @@ class ForwardMetrics {
   std::string render() const;
 
  private:
-  static constexpr int kBuckets = 16;  // 0.25 ms doubling to 8.192 s, as CoreDNS's
-  struct Histogram {
-    uint64_t counts[kBuckets + 1] = {};  // the last: above every bound
-    double sum = 0;
-  };
-
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, std::string>, Histogram> durations_;
   std::map<std::string, uint64_t> health_failures_;

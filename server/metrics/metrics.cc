@@ -48,6 +48,11 @@ void Metrics::count(const QueryInfo& info) {
   if (info.walked > 1) saved_ += info.walked - 1;
 }
 
+void Metrics::duration(const std::string& server, uint8_t rcode, double seconds) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  durations_[{server, std::min<int>(rcode, kRcodeSlots - 1)}].observe(seconds);
+}
+
 std::string Metrics::render() const {
   std::string out = family("build_info", "gauge", "The server's version: 1, labelled.") +
                     sample("build_info", "version=\"" RK8S_VERSION "\"", uint64_t(1)) +
@@ -67,6 +72,11 @@ std::string Metrics::render() const {
          sample("autopath_candidates_walked_total", "", walked_) +
          family("autopath_queries_saved_total", "counter", "Queries the clients did not have to send.") +
          sample("autopath_queries_saved_total", "", saved_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  out += family("request_duration_seconds", "histogram", "Time to answer a query, by server and rcode.");
+  for (const auto& [key, h] : durations_)
+    out += h.samples("request_duration_seconds",
+                     "server=\"" + key.first + "\",rcode=\"" + rcode_label(key.second) + "\"");
   return out;
 }
 

@@ -4,9 +4,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <string>
+#include <utility>
 
 #include "server/answer/handler.h"
+#include "server/metrics/prometheus.h"
+#include "server/metrics/prometheus.h"
 
 namespace rk8s::server {
 
@@ -17,6 +22,9 @@ class Metrics {
   static constexpr int kStatusSlots = 4;
 
   void count(const QueryInfo& info);
+  // How long a query took to answer, by rcode, for the server at `server`
+  // ("dns://ADDR:PORT", CoreDNS's label).
+  void duration(const std::string& server, uint8_t rcode, double seconds);
   std::string render() const;
 
  private:
@@ -25,6 +33,8 @@ class Metrics {
   std::atomic<uint64_t> autopath_[kStatusSlots] = {};
   std::atomic<uint64_t> walked_{0};
   std::atomic<uint64_t> saved_{0};
+  mutable std::mutex mutex_;
+  std::map<std::pair<std::string, int>, Histogram> durations_;
 };
 
 }  // namespace rk8s::server

@@ -14,4 +14,15 @@ std::string family(const std::string& name, const char* type, const char* help);
 std::string sample(const std::string& name, const std::string& labels, const std::string& value);
 std::string sample(const std::string& name, const std::string& labels, uint64_t value);
 
+// Durations in CoreDNS's buckets: 0.25 ms doubling to 8.192 s, then +Inf.
+struct Histogram {
+  static constexpr int kBuckets = 16;
+  uint64_t counts[kBuckets + 1] = {};
+  double sum = 0;
+
+  void observe(double seconds);
+  // NAME_bucket{LABELS,le=...} for each bound, NAME_sum and NAME_count.
+  std::string samples(const std::string& name, const std::string& labels) const;
+};
+
 }  // namespace rk8s::server

@@ -21,9 +21,12 @@ fresh() {
 }
 
 check "build_info: the version" 1 "$(metric "resolv_k8s_build_info{version=\"$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$NODE_ROOT/include/resolv-k8s.h")\"}")"
+durations() { metric 'resolv_k8s_request_duration_seconds_count{server="dns://169.254.20.10:53",rcode="NOERROR"}'; }
+answered_before=$(durations)
 check_match "both up: an answer" "$(ans web.shop.svc.cluster.local A 10.96.1.10)" "$(q web.shop.svc.cluster.local)"
 check "both up: the first replica asked" "1 0" \
 	"$(asked dns53 web.shop.svc.cluster.local) $(asked dns55 web.shop.svc.cluster.local)"
+check "request durations: counted by server and rcode" 1 "$(($(durations) - answered_before))"
 
 stop dns53
 for name in kubernetes.default.svc.cluster.local kube-dns.kube-system.svc.cluster.local; do
