@@ -48,7 +48,8 @@ $work/faulty.yaml: 0 valid" "$? $out"
 # Every manifest on its own; overlays hold patches, checked rendered.
 while read -r manifest; do
 	check_match "$manifest: valid" "^$manifest: [1-9][0-9]* valid" "$(models check "$manifest")"
-done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -name 'kustom*.yaml' ! -name config.yaml | sort)
+done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -path '*/monitoring/*' ! -name 'kustom*.yaml' \
+	! -name config.yaml | sort)
 
 # Rendered, each with kubectl's own kustomize: deprecation warnings allowed
 # (the files are written for kustomize 2.0 too).
@@ -139,7 +140,8 @@ served=$("$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- bash -c '
 	curl -s -o /dev/null -w "%{http_code}\n" "$4"
 	curl -s -o /dev/null -w "%{http_code}\n" "$5"
 	dig +short +tries=1 +time=5 -p "$7" @169.254.20.10 www.example.com
-	curl -s "http://127.0.0.1:$6/metrics" | grep -q "^resolv_k8s_queries_total{type=\"A\"" && echo counted' - \
+	curl -s "http://127.0.0.1:$6/metrics" > "$3.metrics"
+	grep -q "^resolv_k8s_queries_total{type=\"A\"" "$3.metrics" && echo counted' - \
 	"$build/bin/resolv-k8s-server" "$work/base-config.yaml" "$work/server.err" "$(url livenessProbe)" \
 	"$(url readinessProbe)" "$(field "$base" 'spec.template.metadata.annotations[prometheus.io/port]' DaemonSet | unjson)" \
 	"$(field "$base" "$pod.containers[0].ports[name=dns].containerPort" DaemonSet)")
@@ -147,6 +149,22 @@ check "base: the server runs its config; the probes, DNS and metrics ports answe
 200
 93.184.216.34
 counted" "$served" "$(cat "$work/server.err")"
+
+# Monitoring: every metric the dashboard and the rules name is one the
+# server exports (its families, histograms' _bucket, _sum and _count).
+exported=$(sed -n 's/^# TYPE \(resolv_k8s_[a-z_]*\) .*/\1/p' "$work/server.err.metrics" | sort -u)
+named=$(grep -oh 'resolv_k8s_[a-z_]*' container/monitoring/* | sed -E 's/_(bucket|sum|count)$//' | sort -u)
+check "monitoring: the dashboard and rules name only exported metrics" "" \
+	"$(comm -23 <(echo "$named") <(echo "$exported"))" "exported: $(echo $exported)"
+check_match "monitoring: they name the families operators watch" \
+	"queries_total.*request_duration_seconds" "$(echo $named)"
+check "monitoring: the dashboard is JSON with its panels" 9 \
+	"$(python3 -c 'import json; print(len(json.load(open("container/monitoring/dashboard.json"))["panels"]))')"
+check "monitoring: a PodMonitor and a PrometheusRule of five alerts, for the DaemonSet's pods and port" \
+	"PodMonitor resolv-k8s-node metrics PrometheusRule 5" \
+	"$(python3 -c 'import yaml
+m = yaml.safe_load(open("container/monitoring/podmonitor.yaml")); r = yaml.safe_load(open("container/monitoring/prometheusrule.yaml"))
+print(m["kind"], m["spec"]["selector"]["matchLabels"]["k8s-app"], m["spec"]["podMetricsEndpoints"][0]["port"], r["kind"], len(r["spec"]["groups"][0]["rules"]))')"
 
 # inject: every input valid and stable, with the defaults and with the
 # node-local cache as nameserver.
