@@ -43,12 +43,17 @@ bool switched_off();
 // RESOLV_K8S_DEBUG=1: each lookup's plan, queries, replies and outcome on stderr.
 bool debug_on();
 
+// stats.cc: RESOLV_K8S_STATS written while the process runs, at most
+// every few seconds; called after each call.
+void stats_tick();
+
 // Runs a whole call, ours or libc's, and counts how long it took.
 template <class Call>
 auto timed(Call call) {
   uint64_t start = duration_start();
   auto result = call();
   count_duration(start);
+  stats_tick();
   return result;
 }
 

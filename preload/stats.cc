@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// RESOLV_K8S_STATS=PATH: the process's counters appended to PATH at exit,
-// as Prometheus text, one block per process labelled with its pid.
+// RESOLV_K8S_STATS=PATH: the process's counters appended to PATH as
+// Prometheus text, a block labelled with its pid: at exit, and while it
+// runs, from the lookup path, at most every kEverySeconds (no thread).
+// Each block holds the counts so far; `resolv-k8s stats` reads a process's
+// last.
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libc.h"
@@ -25,11 +29,24 @@ __attribute__((constructor)) void watch_forks() {
   if (!switched_off()) pthread_atfork(nullptr, nullptr, forked);
 }
 
-__attribute__((destructor)) void write_stats() {
-  // A setuid program must not append to a file its caller names.
-  if (switched_off() || getauxval(AT_SECURE)) return;
+constexpr uint64_t kEverySeconds = 5;
+uint64_t last_written;  // CLOCK_MONOTONIC seconds; 0: never
+
+uint64_t now_seconds() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return uint64_t(t.tv_sec);
+}
+
+// The path to write to, or null: unset, switched off, or a setuid program
+// (which must not append to a file its caller names).
+const char* stats_path() {
+  if (switched_off() || getauxval(AT_SECURE)) return nullptr;
   const char* path = getenv("RESOLV_K8S_STATS");
-  if (!path || !*path) return;
+  return path && *path ? path : nullptr;
+}
+
+void write_block(const char* path) {
   Counters c = counters();
   const Counters& b = at_fork;
   uint64_t lookups = c.lookups - b.lookups, libc = c.libc - b.libc;
@@ -95,5 +112,24 @@ __attribute__((destructor)) void write_stats() {
   errno = saved_errno;
 }
 
+__attribute__((destructor)) void write_at_exit() {
+  if (const char* path = stats_path()) write_block(path);
+}
+
 }  // namespace
+
+void stats_tick() {
+  const char* path = stats_path();
+  if (!path) return;
+  uint64_t now = now_seconds(), last = __atomic_load_n(&last_written, __ATOMIC_RELAXED);
+  if (last == 0) {  // the first call starts the clock
+    __atomic_compare_exchange_n(&last_written, &last, now, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return;
+  }
+  // One thread of many writes, the one that moves the clock on.
+  if (now - last < kEverySeconds ||
+      !__atomic_compare_exchange_n(&last_written, &last, now, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    return;
+  write_block(path);
+}
 }  // namespace rk8s

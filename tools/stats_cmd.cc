@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // resolv-k8s stats FILE: the blocks preloaded processes appended to
-// RESOLV_K8S_STATS (preload/stats.cc), one row each, and their total.
+// RESOLV_K8S_STATS (preload/stats.cc), one row per process (its last
+// block), and their total.
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +62,9 @@ bool read_blocks(std::ifstream& f, std::vector<Block>& out) {
   std::smatch m;
   for (std::string line; std::getline(f, line);) {
     if (std::regex_match(line, m, header)) {
+      // A running process writes a block every few seconds, each with its
+      // counts so far: its last stands for it.
+      std::erase_if(out, [&](const Block& b) { return b.pid == m[1] && b.exe == m[2]; });
       out.push_back(Block{m[1], m[2], {}, {}});
     } else if (std::regex_match(line, m, metric) && !out.empty() && m[2] == out.back().pid) {
       out.back().values[m[1]] = std::stoul(m[3]);
