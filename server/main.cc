@@ -166,7 +166,9 @@ int serve(const ServerConfig& config, int argc, char** argv) {
   if (node) main_loop.after(config.node_setup->check_seconds * 1000, check_node);
 
   workers.start();
-  say(std::to_string(current.get()->names()) + " names loaded, listening");
+  std::string addresses;
+  for (const Endpoint& e : config.listen) addresses += (addresses.empty() ? "" : ", ") + e.text;
+  say(current.get()->serving() + "; listening on " + addresses);
   current.get()->probe_loops(config.listen.front());
   main_loop.run();
   workers.stop();

@@ -55,10 +55,12 @@ bool Runtime::ready() const {
   return true;
 }
 
-size_t Runtime::names() const {
-  size_t n = 0;
-  for (const ClosedWorld* w : worlds_) n += w->store().node_count();
-  return n;
+std::string Runtime::serving() const {
+  size_t names = 0;
+  for (const ClosedWorld* w : worlds_) names += w->store().node_count();
+  std::string out = std::to_string(names) + " names from files, " + std::to_string(forwarders_.size()) +
+                    (forwarders_.size() == 1 ? " forwarder" : " forwarders");
+  return config_.marker ? out + ", the marker" : out;
 }
 
 }  // namespace rk8s::server
