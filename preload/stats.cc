@@ -39,11 +39,17 @@ uint64_t now_seconds() {
 }
 
 // The path to write to, or null: unset, switched off, or a setuid program
-// (which must not append to a file its caller names).
+// (which must not append to a file its caller names). Read once: every
+// lookup asks, and the environment does not change under it (env.cc).
 const char* stats_path() {
-  if (switched_off() || getauxval(AT_SECURE)) return nullptr;
-  const char* path = getenv("RESOLV_K8S_STATS");
-  return path && *path ? path : nullptr;
+  static const char* cached;  // "" for none
+  const char* path = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+  if (!path) {
+    const char* e = switched_off() || getauxval(AT_SECURE) ? nullptr : getenv("RESOLV_K8S_STATS");
+    path = e ? e : "";
+    __atomic_store_n(&cached, path, __ATOMIC_RELAXED);
+  }
+  return *path ? path : nullptr;
 }
 
 void write_block(const char* path) {
