@@ -111,18 +111,19 @@ check "stats: the command's total, before p50 and p99" \
 check "stats: what each server showed" "server 127.0.0.53: autopath support yes" \
 	"$(cli "$build" stats "$stats" | grep ^server)"
 
-# A process that runs on writes while it runs, at most every 5 s: five
-# lookups of 1.5 s each (the server's delay) leave a block at about 6 s and
-# one at exit; the command counts the process once, by its last.
+# A process that runs on writes while it runs, at most every 5 s: six
+# lookups of 1.5 s each (the server's delay), the clock started by the
+# first, leave a block after the fifth (6 s later) and one at exit; the
+# command counts the process once, by its last.
 rm -f "$stats"
 pod "$log" on "$here/kubelet.conf" --delay-ms=1500 -- env LD_PRELOAD="$SHIM" RESOLV_K8S_STATS="$stats" \
-	"$PROBE" -n 5 -t stream web >/dev/null
+	"$PROBE" -n 6 -t stream web >/dev/null
 check "stats while running: a block before the one at exit, same process" "2 1" \
 	"$(grep -c '^# resolv-k8s pid=' "$stats") $(grep '^# resolv-k8s' "$stats" | sort -u | wc -l)" "$(cat "$stats")"
 check "stats while running: the first block counts fewer lookups" yes \
-	"$(awk '/^resolv_k8s_lookups_total/ { n[++i] = $2 } END { print (n[1] < n[2] && n[2] == 5) ? "yes" : "no" }' "$stats")" \
+	"$(awk '/^resolv_k8s_lookups_total/ { n[++i] = $2 } END { print (n[1] < n[2] && n[2] == 6) ? "yes" : "no" }' "$stats")" \
 	"$(cat "$stats")"
-check "stats while running: the command counts it once, by its last block" "total 1 processes 5" \
+check "stats while running: the command counts it once, by its last block" "total 1 processes 6" \
 	"$(cli "$build" stats "$stats" | awk '/^total/ { print $1, $2, $3, $4 }')"
 
 rm -f "$stats"
