@@ -18,6 +18,7 @@
 #include "server/metrics/query_log.h"
 #include "server/net/http.h"
 #include "server/net/socket.h"
+#include "server/net/tcp.h"
 #include "server/net/workers.h"
 #include "server/node/setup.h"
 #include "server/node/supervisor.h"
@@ -27,6 +28,7 @@ using namespace rk8s::server;
 namespace {
 
 constexpr unsigned kDrainMs = 3000;  // SIGTERM: at most this long for what is in flight
+constexpr unsigned kOverloadSayMs = 10000;  // overload is said at most this often
 
 void say(const std::string& what) { fprintf(stderr, "resolv-k8s-server: %s\n", what.c_str()); }
 
@@ -72,8 +74,6 @@ int serve(const ServerConfig& config, int argc, char** argv) {
                          c.limits.max_concurrent};
   };
   Current current(std::make_shared<const Runtime>(config, shared_for(config), say));
-  std::unique_ptr<QueryLog> log;
-  if (!config.query_log.empty()) log = std::make_unique<QueryLog>(config.query_log);
 
   static Metrics metrics;
   std::atomic<size_t> answering{0};
@@ -82,12 +82,21 @@ int serve(const ServerConfig& config, int argc, char** argv) {
   PacketCache packets(delay_ms ? 0 : config.cache.capacity);
   // CoreDNS's server label: the first listen address stands for them all.
   const std::string server_label = "dns://" + config.listen.front().text;
+  std::unique_ptr<QueryLog> test_log;
+  if (!config.query_log.empty()) test_log = std::make_unique<QueryLog>(config.query_log);
+  QueryLog query_log;
+  query_log.configure(config.log_level, config.query_log_file);
+  auto log_query = [&](const Client& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
+                       double seconds) {
+    metrics.count(info);
+    metrics.duration(server_label, info.rcode, seconds);
+    query_log.write(address_text(client.addr), info, reply, seconds);
+    if (test_log) test_log->write(address_text(client.addr), info, reply, seconds);
+  };
   ServeAtOnce at_once = [&](rk8s::Bytes query, const Client& client, std::vector<uint8_t>& reply) {
     QueryInfo info;
     if (!packets.find(query, current.generation(), PacketCache::Clock::now(), reply, info)) return false;
-    metrics.count(info);
-    metrics.duration(server_label, info.rcode, 0);
-    if (log) log->write(address_text(client.addr), info);
+    log_query(client, info, reply, 0);
     return true;
   };
   Serve serve = [&](rk8s::Bytes query, const Client& client, Answer answer) {
@@ -99,10 +108,8 @@ int serve(const ServerConfig& config, int argc, char** argv) {
     handle_query(rt->handler(), query, client.tcp,
                  [&, rt, client, answer, started, asked = std::move(asked)](std::vector<uint8_t>& reply,
                                                                    const QueryInfo& info) {
-                   metrics.count(info);
-                   metrics.duration(server_label, info.rcode,
-                                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-                   if (log) log->write(address_text(client.addr), info);
+                   log_query(client, info, reply,
+                             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
                    if (!client.tcp)
                      packets.insert(rk8s::Bytes{reinterpret_cast<const uint8_t*>(asked.data()), asked.size()},
                                     rt->generation(), reply, info, PacketCache::Clock::now());
@@ -131,7 +138,9 @@ int serve(const ServerConfig& config, int argc, char** argv) {
   Signal hup{nullptr, [&] {
                try {
                  ServerConfig next = parse_command_line(argc, argv);
-                 current.set(std::make_shared<const Runtime>(next, shared_for(next), say));
+                 auto runtime = std::make_shared<const Runtime>(next, shared_for(next), say);
+                 query_log.configure(next.log_level, next.query_log_file);
+                 current.set(std::move(runtime));
                  say("configuration reloaded");
                  current.get()->probe_loops(next.listen.front());
                } catch (const std::exception& e) {
@@ -164,6 +173,21 @@ int serve(const ServerConfig& config, int argc, char** argv) {
     main_loop.after(config.node_setup->check_seconds * 1000, check_node);
   };
   if (node) main_loop.after(config.node_setup->check_seconds * 1000, check_node);
+
+  // What overload refused since the last look, one line per kind.
+  uint64_t questions_seen = 0, connections_seen = 0;
+  std::function<void()> say_overload = [&] {
+    auto since = [](uint64_t now, uint64_t& seen, const char* what) {
+      if (now > seen)
+        say("overloaded: " + std::to_string(now - seen) + " " + what + " refused in the last " +
+            std::to_string(kOverloadSayMs / 1000) + " s");
+      seen = now;
+    };
+    since(forward_metrics.overloaded_count(), questions_seen, "questions (limits.maxConcurrent)");
+    since(TcpListener::refused_connections(), connections_seen, "TCP connections (limits.maxTCPClients)");
+    main_loop.after(kOverloadSayMs, say_overload);
+  };
+  main_loop.after(kOverloadSayMs, say_overload);
 
   workers.start();
   std::string addresses;

@@ -91,6 +91,11 @@ struct MarkerConfig {
   std::vector<dns::Name> host_search;  // the node's search domains
 };
 
+// logLevel, OpenShift's: Normal says the server's own lines only; Debug adds
+// the query log's denials and errors (CoreDNS `log . { class denial error }`),
+// Trace every query (`class all`).
+enum class LogLevel : uint8_t { normal, debug, trace };
+
 struct ServerConfig {
   std::vector<Endpoint> listen;   // UDP and TCP each
   std::optional<Endpoint> health;   // GET /health, GET /ready
@@ -103,9 +108,11 @@ struct ServerConfig {
   std::optional<NodeSetupConfig> node_setup;
   std::vector<ZoneServer> servers;                 // longest zone suffix wins
   std::optional<ForwardConfig> upstream_resolvers;  // everything no server matches
+  LogLevel log_level = LogLevel::normal;
+  std::string query_log_file;  // queryLog; empty: standard output
   // Test knobs, from the command line only.
   unsigned delay_ms = 0;
-  std::string query_log;
+  std::string query_log;  // every query, without the time (metrics/query_log.h)
   Faults faults;
 };
 

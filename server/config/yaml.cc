@@ -61,7 +61,8 @@ class ConfigReader {
 
   ServerConfig read(const Field& document) {
     Mapping m = document.mapping({"listen", "health", "metrics", "autopath", "cache", "limits",
-                                  "nodeSetup", "servers", "upstreamResolvers"});
+                                  "nodeSetup", "servers", "upstreamResolvers", "logLevel",
+                                  "queryLog"});
     ServerConfig c;
     for (const Field& e : m.need("listen").items(1, SIZE_MAX)) c.listen.push_back(endpoint(e));
     if (const Field* f = m.find("health")) c.health = endpoint(*f);
@@ -70,6 +71,11 @@ class ConfigReader {
     if (const Field* f = m.find("cache")) c.cache = cache(*f);
     if (const Field* f = m.find("limits")) c.limits = limits(*f);
     if (const Field* f = m.find("nodeSetup")) c.node_setup = node_setup(*f);
+    if (const Field* f = m.find("logLevel")) c.log_level = LogLevel(f->choice({"Normal", "Debug", "Trace"}));
+    if (const Field* f = m.find("queryLog")) {
+      if (c.log_level == LogLevel::normal) f->fail("needs logLevel Debug or Trace");
+      c.query_log_file = relative(*f);
+    }
     if (const Field* f = m.find("servers"))
       for (const Field& s : f->items(0, SIZE_MAX)) {
         server_fields_.push_back(s);
@@ -222,12 +228,16 @@ class ConfigReader {
   }
 
   // The path of a file named relative to the config file's directory.
-  std::string readable(const Field& f) const {
+  std::string relative(const Field& f) const {
     std::string name = f.text();
     if (name.empty() || name.find('\0') != std::string::npos) f.fail("expected a file name");
-    std::string path = name;
-    if (!base_dir_.empty() && name.front() != '/')
-      path = base_dir_ + (base_dir_.back() == '/' ? "" : "/") + name;
+    if (base_dir_.empty() || name.front() == '/') return name;
+    return base_dir_ + (base_dir_.back() == '/' ? "" : "/") + name;
+  }
+
+  // relative()'s, of a file that can be read.
+  std::string readable(const Field& f) const {
+    std::string path = relative(f);
     std::string why = unreadable(path);
     if (!why.empty()) f.fail(path + ": " + why);
     return path;

@@ -21,6 +21,7 @@ class ForwardMetrics {
   void health_check_failed(const std::string& to);
   void all_down() { broken_++; }
   void overloaded() { rejects_++; }
+  uint64_t overloaded_count() const { return rejects_; }
   std::string render() const;
 
  private:

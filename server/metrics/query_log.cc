@@ -3,11 +3,34 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 
+#include "dns/wire.h"
 #include "server/util/mnemonics.h"
 
 namespace rk8s::server {
+
+namespace {
+
+// NXDOMAIN, or NOERROR with no answer (NODATA).
+bool denial(const QueryInfo& info, const std::vector<uint8_t>& reply) {
+  if (info.rcode == dns::kNxDomain) return true;
+  return info.rcode == dns::kNoError && reply.size() >= 12 && reply[6] == 0 && reply[7] == 0;
+}
+
+std::string now_rfc3339() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  tm utc;
+  gmtime_r(&ts.tv_sec, &utc);
+  char text[40];
+  size_t n = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
+  snprintf(text + n, sizeof text - n, ".%06ldZ", ts.tv_nsec / 1000);
+  return text;
+}
+
+}  // namespace
 
 std::string query_log_line(const std::string& client, const QueryInfo& info) {
   std::string line = client + " " + (info.has_question ? name_text(info.qname) : "-") + " " +
@@ -20,14 +43,39 @@ std::string query_log_line(const std::string& client, const QueryInfo& info) {
   return line;
 }
 
-QueryLog::QueryLog(const std::string& path) : file_(fopen(path.c_str(), "a")) {
-  if (!file_) throw std::runtime_error(path + ": " + strerror(errno));
+QueryLog::QueryLog(const std::string& path) : level_(LogLevel::trace), timed_(false) { open(path); }
+
+QueryLog::~QueryLog() {
+  if (file_ && file_ != stdout) fclose(file_);
 }
 
-QueryLog::~QueryLog() { fclose(file_); }
+void QueryLog::open(const std::string& path) {
+  FILE* file = path.empty() ? stdout : fopen(path.c_str(), "ae");
+  if (!file) throw std::runtime_error("queryLog " + path + ": " + strerror(errno));
+  if (file_ && file_ != stdout) fclose(file_);
+  file_ = file;
+  path_ = path;
+}
 
-void QueryLog::write(const std::string& client, const QueryInfo& info) {
-  std::string line = query_log_line(client, info) + "\n";
+void QueryLog::configure(LogLevel level, const std::string& path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (level != LogLevel::normal && (!file_ || path != path_)) open(path);
+  level_ = level;
+}
+
+void QueryLog::write(const std::string& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
+                     double seconds) {
+  LogLevel level = level_;
+  if (level == LogLevel::normal) return;
+  bool error = info.dropped || (info.rcode != dns::kNoError && info.rcode != dns::kNxDomain);
+  if (level == LogLevel::debug && !error && !denial(info, reply)) return;
+  std::string line = query_log_line(client, info);
+  if (timed_) {
+    char took[32];
+    snprintf(took, sizeof took, " %.6f", seconds);
+    line = now_rfc3339() + " " + line + took;
+  }
+  line += "\n";
   std::lock_guard<std::mutex> lock(mutex_);
   fputs(line.c_str(), file_);
   fflush(file_);

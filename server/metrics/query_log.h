@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// --query-log: one line per query, written as it is answered:
+// The query log: one line per query, written as it is answered,
 //   CLIENT QNAME QTYPE opt=yes|no RCODE [autopath=STATUS index=I walked=N]
 // ("dropped" in place of the rcode for a name that is never answered).
+// The production log (logLevel, config.h) puts the time in front, RFC 3339
+// in UTC to the microsecond, and the seconds the answer took at the end:
+//   2026-11-25T21:19:12.345678Z 10.0.0.5 www.example.com. A opt=no NXDOMAIN 0.000412
+// The test flag --query-log writes every query, without either.
 #pragma once
 
+#include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "server/answer/handler.h"
+#include "server/config/config.h"
 
 namespace rk8s::server {
 
@@ -16,13 +23,24 @@ std::string query_log_line(const std::string& client, const QueryInfo& info);
 
 class QueryLog {
  public:
-  // Throws std::runtime_error when the file cannot be opened.
+  // --query-log's: every query to `path`, untimed.
   explicit QueryLog(const std::string& path);
+  // The production log, off until configured.
+  QueryLog() = default;
   ~QueryLog();
-  void write(const std::string& client, const QueryInfo& info);
+  // From the config, at start and on each reload. Throws std::runtime_error
+  // when the file cannot be opened; the log is then as it was.
+  void configure(LogLevel level, const std::string& path);
+  void write(const std::string& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
+             double seconds);
 
  private:
-  FILE* file_;
+  void open(const std::string& path);
+
+  std::atomic<LogLevel> level_{LogLevel::normal};
+  bool timed_ = true;
+  std::string path_;
+  FILE* file_ = nullptr;  // stdout when path_ is empty
   std::mutex mutex_;
 };
 

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # config_test.sh BUILD_DIR: a bad configuration file stops start-up with
 # "FILE:LINE: what" and exit status 1, before anything is served; SIGHUP
-# applies a changed file (a new zone, the cache kept), and a broken one is
-# reported while the old configuration keeps serving.
+# applies a changed file (a new zone, the cache kept; logLevel and its query
+# log), and a broken one is reported while the old configuration keeps
+# serving.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -41,6 +42,12 @@ servers:
   - {name: a, zones: [x.test], zoneFiles: [missing.zone]}"
 refused own-address 2 "upstreamResolvers: upstream 169.254.20.10:53 is this server's own" "$listen
 upstreamResolvers: {upstreams: [{type: Network, address: 169.254.20.10}]}"
+refused log-level 2 "logLevel: 'debug' is not one of" "$listen
+logLevel: debug
+$upstream"
+refused query-log-alone 2 "queryLog: needs logLevel Debug or Trace" "$listen
+queryLog: /tmp/queries.log
+$upstream"
 check_match "refused: nothing served" "connection refused|timed out" "$(q www.example.com)"
 
 node_start
@@ -63,6 +70,28 @@ reload "configuration reloaded"
 check_match "reloaded: the new zone" "$(ans www.extra.test A 192.0.2.200)" "$(q www.extra.test)"
 check_match "reloaded: the cache kept" "$(ans www.example.com A 93.184.216.34)" "$(q www.example.com)"
 check "reloaded: the cache kept, nothing forwarded" 1 "$(grep -c ' www\.example\.com\. A ' "$WORK/dns54.log")"
+
+# The query log: Debug has denials and errors, Trace every query, each line
+# "TIME CLIENT QNAME QTYPE opt=.. RCODE SECONDS"; Normal writes none. The
+# loop probes of each reload (TYPE13, HINFO) are denials too.
+stamped='^20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]\.[0-9]{6}Z [0-9.]+:[0-9]+ '
+lines() { grep -v ' TYPE13 ' "$WORK/queries.log"; }
+logged_now() { lines | grep -Ec " $1\\. A opt=no $2 [0-9]+\.[0-9]{6}\$"; }
+for level in Debug Trace Normal; do
+	node_config "$WORK/cache.yaml" 169.254.20.10 servers="[$CLUSTER_SERVER,
+  {name: extra, zones: [extra.test], forwardPlugin: {upstreams: [127.0.0.56]}}]" \
+		logLevel=$level queryLog=$([[ $level != Normal ]] && echo queries.log)
+	reload "configuration reloaded"
+	q "ok-$level.extra.test" > /dev/null
+	q www.extra.test > /dev/null
+	q web.shop.svc.cluster.local > /dev/null
+	check "$level: a denial logged" "$([[ $level == Normal ]] && echo 0 || echo 1)" \
+		"$(logged_now "ok-$level\\.extra\\.test" NXDOMAIN)"
+done
+check_match "the lines: time, client, question, rcode, seconds" "${stamped}ok-Debug\.extra\.test\. A opt=no NXDOMAIN 0\.[0-9]{6}[[:space:]]*$" \
+	"$(lines | head -n 1)"
+check "Debug: answers not logged, Trace: logged" 1 "$(logged_now 'web\.shop\.svc\.cluster\.local' NOERROR)"
+check "Normal: nothing more" 4 "$(lines | wc -l)"
 
 printf 'listen: ["169.254.20.10:53"]\nservers: [\n' > "$WORK/cache.yaml"
 reload "$WORK/cache.yaml:[0-9]*: .*(the old configuration keeps serving)"

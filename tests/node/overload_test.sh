@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # overload_test.sh BUILD_DIR: limits {maxConcurrent: 5} before a silent
-# upstream: a burst of 50 names gets REFUSED beyond 5 in flight, counted;
+# upstream: a burst of 50 names gets REFUSED beyond 5 in flight, counted
+# and said in the log;
 # 20000 names later the cache's memory is still small. Another cache, its
 # upstream answering, caches 20000 names within its capacity and its memory.
 set -uo pipefail
@@ -32,6 +33,13 @@ refused=$(awk '$1 == "REFUSED" { print $2 }' <<<"$burst")
 check_match "a burst of 50: 5 in flight (4 beside the loop probe), the rest refused" \
 	$'^REFUSED 4[56]\nSERVFAIL [45]$' "$burst"
 check "refusals counted" "$refused" "$(metric resolv_k8s_forward_max_concurrent_rejects_total)"
+# Said at most every 10 s, with what was refused meanwhile.
+said_refused() {
+	awk '$2 == "overloaded:" && $4 == "questions" { n += $3 } END { print n + 0 }' "$WORK/cache.err"
+}
+all_said() { (($(said_refused) == $(metric resolv_k8s_forward_max_concurrent_rejects_total))); }
+poll 11 all_said
+tally "the log says the refusals, counted" $? || sed 's/^/    | /' "$WORK/cache.err"
 out=$("$BURST" -w 200 -t 5 169.254.20.10 20000 'many%d.example.com')
 check_match -v "20000 names: every one answered" "timeout" "$out"
 small cache

@@ -75,6 +75,9 @@ Strings summary(const ServerConfig& c) {
   }
   if (c.upstream_resolvers)
     out.push_back("upstreamResolvers " + forward_text(*c.upstream_resolvers));
+  if (c.log_level != LogLevel::normal)
+    out.push_back(std::string("log ") + (c.log_level == LogLevel::debug ? "Debug " : "Trace ") +
+                  (c.query_log_file.empty() ? "-" : c.query_log_file));
   if (c.marker) {
     std::string line = "marker " + name_text(c.marker->marker) + " " + name_text(c.marker->cluster_domain);
     for (const Name& d : c.marker->host_search) line += " " + name_text(d);
@@ -123,6 +126,9 @@ TEST(ConfigKeys, EachKeyReadsIntoItsField) {
       {kListen + kResolver + "cache: {capacity: 5}\n", "cache 5 900 30"},
       {kListen + kResolver + "cache: {positiveTTL: 1h30m, negativeTTL: 0s}\n",
        "cache 10000 5400 0"},
+      {kListen + kResolver + "logLevel: Debug\n", "log Debug -"},
+      {kListen + kResolver + "logLevel: Trace\nqueryLog: q.log\n", std::string("log Trace ") + kFixtures + "/q.log"},
+      {kListen + kResolver + "logLevel: Trace\nqueryLog: /var/log/q.log\n", "log Trace /var/log/q.log"},
       {kListen + kResolver, "limits 1000 1000 10"},
       {kListen + kResolver + "limits: {maxConcurrent: 5, maxTCPClients: 6, tcpIdleTimeout: 1m}\n",
        "limits 5 6 60"},
@@ -200,7 +206,11 @@ TEST(ConfigErrors, FileLineAndWhat) {
       {",", "c.yaml:1: one YAML document only"},  // yaml-cpp's LoadAll never ends here
       {kListen + kResolver + "lisen: 1\n",
        "c.yaml:3: unknown key 'lisen' (known: listen, health, metrics, autopath, cache, limits, "
-       "nodeSetup, servers, upstreamResolvers)"},
+       "nodeSetup, servers, upstreamResolvers, logLevel, queryLog)"},
+      {kListen + kResolver + "logLevel: debug\n",
+       "c.yaml:3: logLevel: 'debug' is not one of Normal, Debug, Trace"},
+      {kListen + kResolver + "queryLog: q.log\n", "c.yaml:3: queryLog: needs logLevel Debug or Trace"},
+      {kListen + kResolver + "logLevel: Debug\nqueryLog: \"\"\n", "c.yaml:4: queryLog: expected a file name"},
       {kListen + kResolver + "nodeSetup: {interface: \"\"}\n", "c.yaml:3: interface: '' is not an interface name"},
       {kListen + kResolver + "nodeSetup: {checkInterval: 0s}\n", "c.yaml:3: checkInterval: must be at least 1s"},
       {kListen + kResolver + "nodeSetup: {lockFile: run/x}\n", "c.yaml:3: lockFile: must be an absolute path"},
