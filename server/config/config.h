@@ -68,7 +68,7 @@ struct Limits {
 
 // nodeSetup: the node's network as NodeLocal DNSCache sets it up (node/).
 struct NodeSetupConfig {
-  std::string interface = "nodelocaldns";
+  std::string interface = "resolv-k8s";
   unsigned check_seconds = 60;  // checkInterval
   std::string lock_file = "/run/resolv-k8s/node.lock";  // lockFile
 };

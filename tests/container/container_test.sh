@@ -53,14 +53,14 @@ done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -path '*/monitor
 
 # Rendered, each with kubectl's own kustomize: deprecation warnings allowed
 # (the files are written for kustomize 2.0 too).
-for dir in base overlays/example; do
+for dir in base overlays/example overlays/from-nodelocaldns; do
 	out=$work/$(basename "$dir").yaml
 	kubectl kustomize "container/node-cache/$dir" > "$out" 2> "$work/err"
 	check "kustomize $dir: renders" "0" "$?$(grep -v "^# Warning: '[a-zA-Z]*' is deprecated" "$work/err")"
 	check "kustomize $dir: 4 objects, valid" "$out: 4 valid" "$(models check "$out")"
 	check "kustomize $dir: in kube-system" '"kube-system"' "$(field "$out" metadata.namespace | sort -u)"
 	field "$out" 'data[config.yaml]' ConfigMap | unjson > "$work/$(basename "$dir")-config.yaml"
-	check "kustomize $dir: the cache forwards the cluster's zones to kube-dns-upstream over TCP" \
+	check "kustomize $dir: the cache forwards the cluster's zones to resolv-k8s-upstream over TCP" \
 		"{\"protocolStrategy\":\"TCP\",\"upstreams\":[$(field "$out" spec.clusterIP Service)]}" \
 		"$(field "$work/$(basename "$dir")-config.yaml" 'servers[name=cluster].forwardPlugin')"
 	check "kustomize $dir: the DaemonSet mounts the generated ConfigMap" "$(field "$out" metadata.name ConfigMap)" \
@@ -81,11 +81,22 @@ $pod.tolerations [{"key":"CriticalAddonsOnly","operator":"Exists"},{"effect":"No
 $pod.containers[0].resources {"limits":{"memory":"128Mi"},"requests":{"cpu":"25m","memory":"5Mi"}}
 $pod.containers[0].securityContext {"capabilities":{"add":["NET_ADMIN"]}}
 spec.updateStrategy {"rollingUpdate":{"maxUnavailable":"10%"},"type":"RollingUpdate"}
-spec.template.metadata.annotations {"prometheus.io/port":"9253","prometheus.io/scrape":"true"}
+spec.template.metadata.annotations {"prometheus.io/port":"9254","prometheus.io/scrape":"true"}
 EOF
-check "base: kube-dns-upstream selects kube-dns's pods, UDP and TCP" \
-	'{"k8s-app":"kube-dns"} ["UDP","TCP"]' \
-	"$(field "$base" spec.selector Service) $(field "$base" 'spec.ports' Service | python3 -c 'import json, sys; print(json.dumps([p["protocol"] for p in json.load(sys.stdin)], separators=(",", ":")))')"
+check "base: resolv-k8s-upstream selects kube-dns's pods, UDP and TCP" \
+	'"resolv-k8s-upstream" {"k8s-app":"kube-dns"} ["UDP","TCP"]' \
+	"$(field "$base" metadata.name Service) $(field "$base" spec.selector Service) $(field "$base" 'spec.ports' Service | python3 -c 'import json, sys; print(json.dumps([p["protocol"] for p in json.load(sys.stdin)], separators=(",", ":")))')"
+# Nothing of NodeLocal DNSCache's: its address, interface, ports, Service.
+check "base: none of NodeLocal DNSCache's names, so both run on one node" \
+	'["169.254.53.10:53"] "0.0.0.0:9255" "0.0.0.0:9254" "resolv-k8s"' \
+	"$(for key in listen health metrics nodeSetup.interface; do field "$work/base-config.yaml" "$key"; done | xargs -d '\n')"
+check "base: the probes on the health port" '9255 9255' \
+	"$(field "$base" "$pod.containers[0].livenessProbe.httpGet.port" DaemonSet) $(field "$base" "$pod.containers[0].readinessProbe.httpGet.port" DaemonSet)"
+check "from-nodelocaldns: NodeLocal's address, nothing else changed" '"169.254.20.10" ["169.254.20.10:53"]' \
+	"$(field "$work/from-nodelocaldns.yaml" 'data.address' ConfigMap) $(field "$work/from-nodelocaldns-config.yaml" listen)"
+check "from-nodelocaldns: ... the rest of the configuration is the base's" \
+	"$(grep -v '^ *#' "$work/base-config.yaml" | sed 's/169\.254\.53\.10/ADDRESS/g')" \
+	"$(grep -v '^ *#' "$work/from-nodelocaldns-config.yaml" | sed 's/169\.254\.20\.10/ADDRESS/g')"
 
 example=$work/example.yaml
 check "overlay: the image from the registry" '"registry.example.com/dns/resolv-k8s-node:0.1"' \
@@ -95,7 +106,7 @@ check "overlay: nodeSelector added to" '{"kubernetes.io/os":"linux","node-role.e
 check "overlay: tolerations replaced" \
 	'[{"key":"CriticalAddonsOnly","operator":"Exists"},{"effect":"NoSchedule","key":"node-role.kubernetes.io/infra","operator":"Exists"}]' \
 	"$(field "$example" "$pod.tolerations" DaemonSet)"
-check "overlay: kube-dns-upstream's address, in the Service and the cache's config" '"10.32.0.11" ["10.32.0.11"]' \
+check "overlay: resolv-k8s-upstream's address, in the Service and the cache's config" '"10.32.0.11" ["10.32.0.11"]' \
 	"$(field "$example" spec.clusterIP Service) $(field "$work/example-config.yaml" 'servers[name=cluster].forwardPlugin.upstreams')"
 
 # The admission webhook, rendered: its base and the cert-manager overlay.
@@ -128,8 +139,9 @@ check "webhook cert-manager: 6 valid, the Issuer and Certificate of cert-manager
 # the sandbox's network, the lock in a tmpfs, the node's resolver (what
 # SystemResolvConf reads) a server on 127.0.0.53. The probes, the metrics
 # port and the DNS port are the DaemonSet's.
+# url PROBE: its URL; without a host, the pod's address (the node's: 127.0.0.1 here).
 url() { field "$base" "$pod.containers[0].$1.httpGet" DaemonSet |
-	python3 -c 'import json, sys; g = json.load(sys.stdin); print("http://%s:%s%s" % (g["host"], g["port"], g["path"]))'; }
+	python3 -c 'import json, sys; g = json.load(sys.stdin); print("http://%s:%s%s" % (g.get("host", "127.0.0.1"), g["port"], g["path"]))'; }
 echo 'nameserver 127.0.0.53' > "$work/resolv.conf"
 # shellcheck disable=SC2016 # expanded in the sandbox
 served=$("$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- bash -c '
@@ -139,7 +151,7 @@ served=$("$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- bash -c '
 	for _ in $(seq 100); do grep -qs listening "$3" && grep -qs listening "$3.node" && break; sleep 0.05; done
 	curl -s -o /dev/null -w "%{http_code}\n" "$4"
 	curl -s -o /dev/null -w "%{http_code}\n" "$5"
-	dig +short +tries=1 +time=5 -p "$7" @169.254.20.10 www.example.com
+	dig +short +tries=1 +time=5 -p "$7" @169.254.53.10 www.example.com
 	curl -s "http://127.0.0.1:$6/metrics" > "$3.metrics"
 	grep -q "^resolv_k8s_queries_total{type=\"A\"" "$3.metrics" && echo counted' - \
 	"$build/bin/resolv-k8s-server" "$work/base-config.yaml" "$work/server.err" "$(url livenessProbe)" \
@@ -257,7 +269,7 @@ done
 check "multi: the Deployment changed" '"resolv-k8s-init"' "$(field "$work/multi.out.yaml" "$pod.initContainers[0].name" Deployment)"
 check "injected: left as it was" "" "$(cmp "$inputs/injected.yaml" "$work/injected.out.yaml" 2>&1)"
 check "container/app: deployment.injected.yaml is inject's output" "$(cat container/app/deployment.injected.yaml)" \
-	"$(inject --nameserver 169.254.20.10 container/app/deployment.yaml)"
+	"$(inject --nameserver 169.254.53.10 container/app/deployment.yaml)"
 
 # --remove: the pod spec the first injection kept, back; a round trip gives
 # every input as it was, in both modes.

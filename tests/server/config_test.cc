@@ -529,12 +529,12 @@ TEST(ConfigFile, ExampleLoadsAndIsTheReadmes) {
   EXPECT_NE(file_text("server/README.md").find("```yaml\n" + body + "```\n"), std::string::npos);
   ServerConfig c = parse_config(text, "example.yaml", kFixtures, test_resolv_conf());
   EXPECT_EQ(joined(summary(c)),
-            "listen 169.254.20.10:53 [fd00::a]:53\n"
+            "listen 169.254.53.10:53 [fd00::a]:53\n"
             "autopath on 65431\n"
             "cache 10000 900 30\n"
             "limits 1000 1000 10\n"
-            "health 169.254.20.10:8080\n"
-            "metrics 0.0.0.0:9253\n"
+            "health 169.254.53.10:9255\n"
+            "metrics 0.0.0.0:9254\n"
             "server cluster: cluster.local. in-addr.arpa. ip6.arpa. forward Sequential "
             "10.96.0.10:53 10.96.0.11:53 [fd00::10]:53\n"
             "server test-data: example.com. corp.example. sandbox.test. "
