@@ -14,10 +14,35 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
 B ?= build
-CXX := g++
-CC := gcc
+# The toolchain of ARCH: amd64, the machine's own, or arm64, Debian's cross
+# compilers (`make ARCH=arm64 B=build/arm64 TARGET...`; the images build
+# it so). CROSS prefixes the compilers and binutils, MUSL_CC is musl-gcc of
+# that arch (the cross gcc with Debian's musl specs for arm64).
+ARCH ?= amd64
+ifeq ($(ARCH),amd64)
+CROSS :=
+MUSL_CC := musl-gcc
+MUSL_TRIPLE := x86_64-linux-musl
+DEV_LIBS = $(1)
+else ifeq ($(ARCH),arm64)
+CROSS := aarch64-linux-gnu-
+MUSL_CC := aarch64-linux-musl-gcc
+MUSL_TRIPLE := aarch64-linux-musl
+# gcc's outline atomics start with libgcc's __getauxval call, which musl
+# lacks: musl code inlines its atomics.
+MUSL_ARCH_FLAGS := -mno-outline-atomics
+# libyaml-cpp-dev and libevent-dev are not Multi-Arch: same, so their arm64
+# builds cannot sit beside the amd64 ones: the headers (the same on both)
+# are the amd64 packages', the arm64 libraries are linked by file name.
+DEV_LIBS = $(patsubst -lyaml-cpp,-l:libyaml-cpp.so.0.7,$(patsubst -levent%,-l:libevent%-2.1.so.7,$(1)))
+else
+$(error ARCH=$(ARCH): amd64 or arm64)
+endif
+CXX := $(CROSS)g++
+CC := $(CROSS)gcc
+AR := $(CROSS)ar
 CLANGXX := clang++
-MUSL_INC := /usr/include/x86_64-linux-musl
+MUSL_INC := /usr/include/$(MUSL_TRIPLE)
 GCC_INC := $(shell $(CC) -print-file-name=include)
 
 WARN := -Wall -Wextra -Wshadow -Wno-missing-field-initializers
@@ -25,7 +50,7 @@ WARN := -Wall -Wextra -Wshadow -Wno-missing-field-initializers
 CORE_FLAGS := -std=c++20 -O2 -g -fPIC -nostdinc++ -fno-exceptions -fno-rtti \
   -fno-threadsafe-statics -fvisibility=hidden -fvisibility-inlines-hidden \
   -fstack-protector-strong $(WARN) -Iinclude -Ilibresolv-k8s
-MUSL_FLAGS := -nostdinc -isystem $(MUSL_INC) -isystem $(GCC_INC)
+MUSL_FLAGS := -nostdinc -isystem $(MUSL_INC) -isystem $(GCC_INC) $(MUSL_ARCH_FLAGS)
 # Tests, tools and the server: C++ with the full standard library (glibc only).
 HOST_FLAGS := -std=c++20 -O2 -g $(WARN) -Iinclude -Ilibresolv-k8s -I. -pthread
 FUZZ_FLAGS := -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Ilibresolv-k8s -I.
@@ -63,6 +88,6 @@ test: deps
 	done; echo "test: $$n passed, 0 failed"
 
 clean:
-	rm -rf $(B)/obj $(B)/glibc $(B)/musl $(B)/bin $(B)/lib $(B)/tests $(B)/fuzz
+	rm -rf $(B)/obj $(B)/glibc $(B)/musl $(B)/bin $(B)/lib $(B)/tests $(B)/fuzz $(B)/arm64
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

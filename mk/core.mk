@@ -17,7 +17,7 @@ $(CORE_A): $(CORE_SRC:%.cc=$(B)/obj/glibc/%.o)
 $(CORE_MUSL_A): $(CORE_SRC:%.cc=$(B)/obj/musl/%.o)
 $(CORE_A) $(CORE_MUSL_A):
 	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 # Unit tests (GoogleTest), one folder per layer of the core, linked against
 # the glibc build. The transport's are a program of their own: they run in a

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 # make deps: the Debian packages, then c-ares and mimalloc from Debian's own
-# source packages, built once per libc into $(B)/third_party/{glibc,musl}.
+# source packages, built once per libc (and per ARCH: each its own B) into
+# $(B)/third_party/{glibc,musl}. TP_SRC: where the sources are unpacked (an
+# ARCH=arm64 build passes the amd64 build's, fetched once).
 
 TP := $(B)/third_party
+TP_SRC ?= $(TP)/src
 CARES_DEB := c-ares=1.18.1-3
 MIMALLOC_DEB := mimalloc=2.0.9+ds-2
-CARES_SRC := $(TP)/src/c-ares-1.18.1
-MIMALLOC_SRC := $(TP)/src/mimalloc-2.0.9+ds
+CARES_SRC := $(TP_SRC)/c-ares-1.18.1
+MIMALLOC_SRC := $(TP_SRC)/mimalloc-2.0.9+ds
 # What code built against LIBC's c-ares compiles with: $(call THIRD_PARTY_FLAGS,LIBC).
 # The build defines CARES_STATICLIB; code including ares.h defines it too.
 THIRD_PARTY_FLAGS = -DCARES_STATICLIB -isystem $(TP)/$(1)/include
@@ -30,15 +33,15 @@ deps: deps-packages $(TP_LIBS)
 deps-packages:
 	@mk/packages.sh
 
-$(TP)/src/.fetched: mk/fetch-source.sh | deps-packages
+$(TP_SRC)/.fetched: mk/fetch-source.sh | deps-packages
 	@rm -rf $(@D)
 	@mk/fetch-source.sh $(@D) $(CARES_DEB) $(MIMALLOC_DEB)
 	@touch $@
 
-$(TP)/%/lib/libcares.a: $(TP)/src/.fetched mk/third-party.sh
-	+@mk/third-party.sh $* $(CARES_SRC) $(TP)/work/$*/c-ares $(TP)/$* $(CARES_CMAKE)
-$(TP)/%/lib/libmimalloc.a: $(TP)/src/.fetched mk/third-party.sh
-	+@mk/third-party.sh $* $(MIMALLOC_SRC) $(TP)/work/$*/mimalloc $(TP)/$* $(MIMALLOC_CMAKE)
+$(TP)/%/lib/libcares.a: $(TP_SRC)/.fetched mk/third-party.sh
+	+@mk/third-party.sh $(ARCH) $* $(CARES_SRC) $(TP)/work/$*/c-ares $(TP)/$* $(CARES_CMAKE)
+$(TP)/%/lib/libmimalloc.a: $(TP_SRC)/.fetched mk/third-party.sh
+	+@mk/third-party.sh $(ARCH) $* $(MIMALLOC_SRC) $(TP)/work/$*/mimalloc $(TP)/$* $(MIMALLOC_CMAKE)
 
 # The archives in use: a static musl program, a musl .so preloaded into a
 # musl program (its initial-exec TLS), and a glibc .so preloaded into

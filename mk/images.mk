@@ -2,15 +2,23 @@
 # make images: the init, node and webhook images as OCI archives under
 # $(B)/images/ (container/images/build.sh: buildah, offline), and their test.
 # Tagged with the library's version, which the manifests and `resolv-k8s
-# inject` name; the commit is in the revision label.
+# inject` name; the commit is in the revision label. Each archive is an
+# index of an amd64 and an arm64 image: the arm64 files are built by a
+# make of their own, ARCH=arm64 in $(ARM64) (the sources of c-ares and
+# mimalloc fetched once, here).
 IMAGES := $(B)/images/init.tar $(B)/images/node.tar $(B)/images/webhook.tar
+ARM64 := $(B)/arm64
+ARM64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 B=$(ARM64) TP_SRC=$(TP_SRC)
 
 $(B)/images/copier: container/images/copier.c include/resolv-k8s.h
 	@mkdir -p $(@D)
-	musl-gcc -static -Os -Wall -Wextra -Iinclude -o $@ $<
+	$(MUSL_CC) -static -Os -Wall -Wextra -Iinclude -o $@ $<
 
-.PHONY: images test-images
-images: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN)
+# What an image holds, of this ARCH.
+.PHONY: images image-files test-images
+image-files: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN)
+images: image-files
+	+$(ARM64_MAKE) image-files
 	container/images/build.sh $(B) $(VERSION)
 
 TESTS += test-images

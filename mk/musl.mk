@@ -6,7 +6,7 @@
 # RESOLV_K8S=off calls musl's own entry points, linked in under other names
 # from the machine's libc.a (preload/static/libc.cc).
 
-MUSL_LIBC_A := /usr/lib/x86_64-linux-musl/libc.a
+MUSL_LIBC_A := /usr/lib/$(MUSL_TRIPLE)/libc.a
 MUSL_STATIC := $(B)/musl/libresolv-k8s.a
 ALL += $(MUSL_STATIC)
 
@@ -18,19 +18,19 @@ MUSL_STATIC_OBJ := $(MUSL_STATIC_OBJ:%.cc=$(B)/obj/musl/%.o) $(B)/musl/libc-rena
 $(B)/musl/libc-renamed.o: $(MUSL_LIBC_A) preload/exports.map
 	rm -rf $@.d && mkdir -p $@.d
 	cd $@.d && for s in $(MUSL_ENTRY_POINTS); do \
-	  ar x $< $$(nm -A --defined-only $< 2>/dev/null | sed -n "s/^[^:]*:\([^:]*\):.* T $$s$$/\1/p"); \
+	  $(AR) x $< $$($(CROSS)nm -A --defined-only $< 2>/dev/null | sed -n "s/^[^:]*:\([^:]*\):.* T $$s$$/\1/p"); \
 	done
-	ld -r -o $@ $@.d/*
-	objcopy $(foreach s,$(MUSL_ENTRY_POINTS),--redefine-sym $(s)=__rk8s_musl_$(s)) $@
+	$(CROSS)ld -r -o $@ $@.d/*
+	$(CROSS)objcopy $(foreach s,$(MUSL_ENTRY_POINTS),--redefine-sym $(s)=__rk8s_musl_$(s)) $@
 	rm -rf $@.d
 
 $(MUSL_STATIC): $(MUSL_STATIC_OBJ) $(CORE_MUSL_A) $(call THIRD_PARTY_LIBS,musl)
-	ld -r -d -o $@.o $(MUSL_STATIC_OBJ) --start-group $(CORE_MUSL_A) $(call THIRD_PARTY_LIBS,musl) --end-group
-	objcopy $(MUSL_ENTRY_POINTS:%=--keep-global-symbol=%) $@.o
-	rm -f $@ && ar rcs $@ $@.o && rm $@.o
+	$(CROSS)ld -r -d -o $@.o $(MUSL_STATIC_OBJ) --start-group $(CORE_MUSL_A) $(call THIRD_PARTY_LIBS,musl) --end-group
+	$(CROSS)objcopy $(MUSL_ENTRY_POINTS:%=--keep-global-symbol=%) $@.o
+	rm -f $@ && $(AR) rcs $@ $@.o && rm $@.o
 
 # The probe linked with the archive; its link map shows what came from where.
 MUSL_PROBE := $(B)/tests/gai-probe-musl-rk8s
 $(MUSL_PROBE): tests/pod/gai-probe.c $(MUSL_STATIC)
 	@mkdir -p $(@D)
-	musl-gcc -static $(PROBE_CFLAGS) $^ -Wl,-Map=$@.map -o $@
+	$(MUSL_CC) -static $(PROBE_CFLAGS) $^ -Wl,-Map=$@.map -o $@

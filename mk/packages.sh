@@ -12,6 +12,14 @@ packages=(
 	dpkg-dev
 	python3 python3-yaml python3-jsonpatch openssl nodejs default-jre-headless
 	python3-dnspython ruby golang-go
+	# arm64 (the images' second arch): Debian's cross compilers, arm64
+	# libraries beside the amd64 ones (multiarch), qemu to run them.
+	# libyaml-cpp-dev and libevent-dev are not Multi-Arch: same: the amd64
+	# ones' headers serve, with the arm64 runtime libraries.
+	gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static
+	libc6:arm64 libc6-dev:arm64 musl-dev:arm64 libjsoncpp-dev:arm64 libssl-dev:arm64
+	libnl-route-3-dev:arm64 libnftables-dev:arm64 libyaml-cpp0.7:arm64
+	libevent-2.1-7:arm64 libevent-pthreads-2.1-7:arm64 libevent-openssl-2.1-7:arm64
 )
 # kubectl renders the kustomizations (test-container) and npm installs the
 # schema checker: a machine may have its own of each, which Debian's
@@ -19,9 +27,11 @@ packages=(
 command -v kubectl >/dev/null || packages+=(kubernetes-client)
 command -v npm >/dev/null || packages+=(npm)
 
-# dpkg-query fails on names it has never seen: those are missing too.
-installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "${packages[@]}" 2>/dev/null || true)
-installed=$(sed -n 's/^ii  *//p' <<<"$installed")
+# dpkg-query fails on names it has never seen: those are missing too. It
+# names a Multi-Arch: same package of the machine's arch with its arch.
+native=$(dpkg --print-architecture)
+installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${binary:Package}\n' "${packages[@]}" 2>/dev/null || true)
+installed=$(sed -n "/^ii /{s/^ii  *//; s/:$native\$//; p}" <<<"$installed")
 missing=()
 for p in "${packages[@]}"; do
 	grep -qx -- "$p" <<<"$installed" || missing+=("$p")
@@ -33,5 +43,6 @@ export DEBIAN_FRONTEND=noninteractive
 # Serialises concurrent "make deps" runs (several build directories).
 exec 9>/run/lock/libresolv-k8s-apt
 flock 9
+dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
 apt-get update -qq
 apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends "${missing[@]}" >/dev/null

@@ -9,10 +9,10 @@ ALL += $(GAI_PROBES)
 
 $(B)/tests/gai-probe-glibc: tests/pod/gai-probe.c
 	@mkdir -p $(@D)
-	gcc $(PROBE_CFLAGS) $< -o $@
+	$(CC) $(PROBE_CFLAGS) $< -o $@
 $(B)/tests/gai-probe-musl: tests/pod/gai-probe.c
 	@mkdir -p $(@D)
-	musl-gcc $(PROBE_CFLAGS) $< -o $@
+	$(MUSL_CC) $(PROBE_CFLAGS) $< -o $@
 $(B)/tests/gai-probe-musl-static: tests/pod/gai-probe.c
 	@mkdir -p $(@D)
 	musl-gcc -static $(PROBE_CFLAGS) $< -o $@

@@ -25,7 +25,7 @@ $(B)/$(1)/libresolv-k8s.so: $(PRELOAD_SRC_$(1):%.cc=$(B)/obj/$(1)/%.o) $(B)/$(1)
 	  -Wl,-z,defs -pthread
 endef
 $(eval $(call preload_so,glibc,$(CC)))
-$(eval $(call preload_so,musl,musl-gcc))
+$(eval $(call preload_so,musl,$(MUSL_CC)))
 
 TESTS += test-exports
 .PHONY: test-exports

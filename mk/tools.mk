@@ -13,7 +13,7 @@ $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): | $(TP_LIBS)
 TOOL_SERVER_OBJ := $(B)/obj/host/server/data/json.o $(B)/obj/host/server/metrics/prometheus.o
 $(TOOL_BIN): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(TOOL_SERVER_OBJ) $(CORE_A) $(call THIRD_PARTY_LIBS,glibc)
 	@mkdir -p $(@D)
-	$(CXX) -pthread -o $@ $^ -lyaml-cpp -ljsoncpp -levent_openssl -levent -lssl -lcrypto
+	$(CXX) -pthread -o $@ $^ $(call DEV_LIBS,-lyaml-cpp -ljsoncpp -levent_openssl -levent -lssl -lcrypto)
 
 TESTS += test-tools
 .PHONY: test-tools

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # build.sh BUILD_DIR VERSION: the three images as OCI archives in
 # BUILD_DIR/images/, with buildah (vfs storage under BUILD_DIR, FROM scratch,
-# no daemon, no registry):
+# no daemon, no registry). Each image is built for amd64 (from BUILD_DIR) and
+# arm64 (from BUILD_DIR/arm64), and its archive holds the index of both:
 #   init.tar  the glibc and musl preload libraries and a static copier
 #             (entrypoint: copies them into /target), as user 65534;
 #   node.tar  resolv-k8s-server and exactly the libraries it loads (its
@@ -24,50 +25,73 @@ labels=(
 	--label org.opencontainers.image.created="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 )
 
-# image NAME ARCHIVE SETUP...: a scratch container with the licenses (ours,
-# and those of c-ares and mimalloc, linked into the libraries), SETUP
-# run with its id as $c, committed and written as an OCI archive.
+# image NAME ARCHIVE SETUP...: per arch, a scratch container with the
+# licenses (ours, and those of c-ares and mimalloc, linked into the
+# libraries), SETUP run with its id as $c and the arch's build directory as
+# $from, committed as NAME:VERSION-ARCH; the manifest list NAME:VERSION of
+# both, written with its images as an OCI archive.
 image() {
-	local name=$1 archive=$2
+	local name=$1 archive=$2 arch
 	shift 2
-	c=$("${bah[@]}" from scratch)
-	"${bah[@]}" copy "$c" "$root/LICENSE" /licenses/libresolv-k8s/LICENSE >/dev/null
-	"${bah[@]}" copy "$c" "$build"/third_party/src/c-ares-*/LICENSE.md /licenses/c-ares/LICENSE.md >/dev/null
-	"${bah[@]}" copy "$c" "$build"/third_party/src/mimalloc-*/LICENSE /licenses/mimalloc/LICENSE >/dev/null
-	"$@"
-	"${bah[@]}" config "${labels[@]}" --label org.opencontainers.image.title="$name" "$c"
-	"${bah[@]}" commit -q "$c" "$name:$version" >/dev/null
-	"${bah[@]}" rm "$c" >/dev/null
+	# An earlier run's list (rmi would take its amd64 image instead), or
+	# an image of that name from before the lists.
+	"${bah[@]}" manifest rm "$name:$version" >/dev/null 2>&1 ||
+		"${bah[@]}" rmi "$name:$version" >/dev/null 2>&1 || true
+	"${bah[@]}" manifest create "$name:$version" >/dev/null
+	for arch in amd64 arm64; do
+		from=$build
+		[[ $arch == amd64 ]] || from=$build/$arch
+		c=$("${bah[@]}" from scratch)
+		"${bah[@]}" config --arch "$arch" --os linux "$c"
+		"${bah[@]}" copy "$c" "$root/LICENSE" /licenses/libresolv-k8s/LICENSE >/dev/null
+		"${bah[@]}" copy "$c" "$build"/third_party/src/c-ares-*/LICENSE.md /licenses/c-ares/LICENSE.md >/dev/null
+		"${bah[@]}" copy "$c" "$build"/third_party/src/mimalloc-*/LICENSE /licenses/mimalloc/LICENSE >/dev/null
+		"$@"
+		"${bah[@]}" config "${labels[@]}" --label org.opencontainers.image.title="$name" "$c"
+		"${bah[@]}" commit -q "$c" "$name:$version-$arch" >/dev/null
+		"${bah[@]}" rm "$c" >/dev/null
+		"${bah[@]}" manifest add "$name:$version" "containers-storage:localhost/$name:$version-$arch" >/dev/null
+	done
 	rm -f "$archive"
-	"${bah[@]}" push -q "$name:$version" "oci-archive:$archive:$name:$version"
+	"${bah[@]}" manifest push -q --all "$name:$version" "oci-archive:$archive:$name:$version"
 	echo "images: $archive"
 }
 
 init_files() {
-	"${bah[@]}" copy "$c" "$build/images/copier" /copier >/dev/null
-	"${bah[@]}" copy "$c" "$build/glibc/libresolv-k8s.so" /resolv-k8s/glibc/libresolv-k8s.so >/dev/null
-	"${bah[@]}" copy "$c" "$build/musl/libresolv-k8s.so" /resolv-k8s/musl/libresolv-k8s.so >/dev/null
+	"${bah[@]}" copy "$c" "$from/images/copier" /copier >/dev/null
+	"${bah[@]}" copy "$c" "$from/glibc/libresolv-k8s.so" /resolv-k8s/glibc/libresolv-k8s.so >/dev/null
+	"${bah[@]}" copy "$c" "$from/musl/libresolv-k8s.so" /resolv-k8s/musl/libresolv-k8s.so >/dev/null
 	"${bah[@]}" config --entrypoint '["/copier"]' --cmd '["/target"]' --user 65534:65534 "$c"
 }
 
-# A program, and each library ldd names at the path the loader looks in.
+# The libraries a program of $arch loads, as ldd lists them: for arm64 its
+# own loader lists them, run by qemu (ldd cannot read arm64 programs).
+loaded() {
+	case $arch in
+	amd64) ldd "$1" ;;
+	arm64) qemu-aarch64-static /lib/ld-linux-aarch64.so.1 --list "$1" ;;
+	esac
+}
+
+# A program, and each library it loads at the path the loader looks in.
 program() {
 	"${bah[@]}" copy "$c" "$1" "/usr/bin/$(basename "$1")" >/dev/null
-	local lib
-	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
+	local lib libs
+	libs=$(loaded "$1") || { echo "images: cannot list the libraries of $1" >&2; exit 1; }
+	for lib in $(grep -o '/[^ ]*' <<<"$libs"); do
 		"${bah[@]}" copy "$c" "$(readlink -f "$lib")" "$lib" >/dev/null
 	done
 }
 
 node_files() {
-	program "$build/bin/resolv-k8s-server"
+	program "$from/bin/resolv-k8s-server"
 	"${bah[@]}" config --entrypoint '["/usr/bin/resolv-k8s-server"]' \
 		--cmd '["--config", "/etc/resolv-k8s/config.yaml"]' --user 0:0 "$c"
 }
 
 # `resolv-k8s`, whose `webhook` command the admission webhook runs.
 webhook_files() {
-	program "$build/bin/resolv-k8s"
+	program "$from/bin/resolv-k8s"
 	"${bah[@]}" config --entrypoint '["/usr/bin/resolv-k8s"]' --cmd '["--help"]' --user 65534:65534 "$c"
 }
 
