@@ -31,3 +31,11 @@ TESTS += test-podman
 .PHONY: test-podman
 test-podman: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl
 	tests/podman/podman_test.sh $(B)
+
+# The arm64 images under qemu-user (tests/images/arm64_test.sh), with arm64
+# gai-probes of the arm64 make.
+TESTS += test-arm64
+.PHONY: test-arm64
+test-arm64: images
+	+$(ARM64_MAKE) $(ARM64)/tests/gai-probe-glibc $(ARM64)/tests/gai-probe-musl
+	tests/images/arm64_test.sh $(B)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# images_test.sh BUILD_DIR: the OCI archives of `make images`, unpacked
-# (skopeo, umoci) and run from their own root filesystems: the init image
+# images_test.sh BUILD_DIR: the OCI archives of `make images`, their amd64
+# images unpacked (skopeo, umoci) and run from their own root filesystems
+# (the arm64 ones: arm64_test.sh): the init image
 # fills a directory with libraries a glibc and a musl program then resolve
 # through; the node image serves a query; the webhook image serves HTTPS.
 # Every image carries the licenses; each binary's --version is the image's
@@ -12,14 +13,14 @@ source "$(dirname "$0")/../pod/lib.sh"
 pod_init "${1:?usage: images_test.sh BUILD_DIR}"
 build=$(cd "$1" && pwd)
 
-# unpack NAME: the image's bundle at $WORK/NAME (rootfs/, config.json).
+# unpack NAME: the amd64 image's bundle at $WORK/NAME (rootfs/, config.json).
 unpack() {
-	skopeo copy -q "oci-archive:$build/images/$1.tar" "oci:$WORK/oci:$1" &&
+	skopeo --override-arch amd64 copy -q "oci-archive:$build/images/$1.tar" "oci:$WORK/oci:$1" &&
 		umoci unpack --image "$WORK/oci:$1" "$WORK/$1" >/dev/null
 }
-# config_of NAME KEY: a field of the image's config, as skopeo shows it.
+# config_of NAME KEY: a field of the amd64 image's config, as skopeo shows it.
 config_of() {
-	skopeo inspect --config "oci-archive:$build/images/$1.tar" |
+	skopeo --override-arch amd64 inspect --config "oci-archive:$build/images/$1.tar" |
 		python3 -c "import json, sys; print(json.load(sys.stdin)['config'].get('$2'))"
 }
 
