@@ -8,6 +8,9 @@ TP := $(B)/third_party
 TP_SRC ?= $(TP)/src
 CARES_DEB := c-ares=1.18.1-3
 MIMALLOC_DEB := mimalloc=2.0.9+ds-2
+# Only for the static resolv-k8s of the init image (mk/tools.mk): Debian
+# ships jsoncpp shared only.
+JSONCPP_DEB := libjsoncpp=1.9.5-4
 CARES_SRC := $(TP_SRC)/c-ares-1.18.1
 MIMALLOC_SRC := $(TP_SRC)/mimalloc-2.0.9+ds
 # What code built against LIBC's c-ares compiles with: $(call THIRD_PARTY_FLAGS,LIBC).
@@ -35,7 +38,7 @@ deps-packages:
 
 $(TP_SRC)/.fetched: mk/fetch-source.sh | deps-packages
 	@rm -rf $(@D)
-	@mk/fetch-source.sh $(@D) $(CARES_DEB) $(MIMALLOC_DEB)
+	@mk/fetch-source.sh $(@D) $(CARES_DEB) $(MIMALLOC_DEB) $(JSONCPP_DEB)
 	@touch $@
 
 $(TP)/%/lib/libcares.a: $(TP_SRC)/.fetched mk/third-party.sh

@@ -16,7 +16,7 @@ $(B)/images/copier: container/images/copier.c include/resolv-k8s.h
 
 # What an image holds, of this ARCH.
 .PHONY: images image-files test-images
-image-files: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN)
+image-files: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN) $(TOOL_STATIC)
 images: image-files
 	+$(ARM64_MAKE) image-files
 	container/images/build.sh $(B) $(VERSION)

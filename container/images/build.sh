@@ -4,8 +4,9 @@
 # BUILD_DIR/images/, with buildah (vfs storage under BUILD_DIR, FROM scratch,
 # no daemon, no registry). Each image is built for amd64 (from BUILD_DIR) and
 # arm64 (from BUILD_DIR/arm64), and its archive holds the index of both:
-#   init.tar  the glibc and musl preload libraries and a static copier
-#             (entrypoint: copies them into /target), as user 65534;
+#   init.tar  the glibc and musl preload libraries, a static resolv-k8s and
+#             a static copier (entrypoint: copies them into /target), as
+#             user 65534;
 #   node.tar  resolv-k8s-server and exactly the libraries it loads (its
 #             network setup is built in: netlink and nftables), as root:
 #             it binds port 53 and changes the node's network;
@@ -61,6 +62,7 @@ init_files() {
 	"${bah[@]}" copy "$c" "$from/images/copier" /copier >/dev/null
 	"${bah[@]}" copy "$c" "$from/glibc/libresolv-k8s.so" /resolv-k8s/glibc/libresolv-k8s.so >/dev/null
 	"${bah[@]}" copy "$c" "$from/musl/libresolv-k8s.so" /resolv-k8s/musl/libresolv-k8s.so >/dev/null
+	"${bah[@]}" copy "$c" "$from/bin/resolv-k8s-static" /resolv-k8s/bin/resolv-k8s >/dev/null
 	"${bah[@]}" config --entrypoint '["/copier"]' --cmd '["/target"]' --user 65534:65534 "$c"
 }
 

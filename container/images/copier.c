@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/* The init image's entrypoint: copies the preload libraries into the
- * directory the pod shares with its app containers (default /target),
- * keeping the glibc/ and musl/ folders; --version prints the version.
- * Static, so the image needs nothing else. */
+/* The init image's entrypoint: copies the preload libraries and the static
+ * `resolv-k8s` into the directory the pod shares with its app containers
+ * (default /target), keeping the glibc/, musl/ and bin/ folders; --version
+ * prints the version. Static, so the image needs nothing else. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 
 #include "resolv-k8s.h"
 
-static const char *const kFiles[] = {"glibc/libresolv-k8s.so", "musl/libresolv-k8s.so"};
+static const char *const kFiles[] = {"glibc/libresolv-k8s.so", "musl/libresolv-k8s.so", "bin/resolv-k8s"};
 
 static int copy(const char *from, const char *to) {
   int in = open(from, O_RDONLY | O_CLOEXEC);

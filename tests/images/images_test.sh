@@ -38,8 +38,8 @@ for image in init node webhook; do
 done
 check "init: runs as nobody" "65534:65534" "$(config_of init User)"
 # Each binary's version is the image's.
-for pair in init:/copier:resolv-k8s-init node:/usr/bin/resolv-k8s-server:resolv-k8s-server \
-	webhook:/usr/bin/resolv-k8s:resolv-k8s; do
+for pair in init:/copier:resolv-k8s-init init:/resolv-k8s/bin/resolv-k8s:resolv-k8s \
+	node:/usr/bin/resolv-k8s-server:resolv-k8s-server webhook:/usr/bin/resolv-k8s:resolv-k8s; do
 	IFS=: read -r image bin name <<<"$pair"
 	version=$(config_of "$image" Labels | python3 -c \
 		"import ast, sys; print(ast.literal_eval(sys.stdin.read())['org.opencontainers.image.version'])")
@@ -56,8 +56,9 @@ mkdir -p "$libs" && chmod 777 "$libs"
 unshare --mount --pid --fork bash -c 'mount --bind "$1" "$2/rootfs/target" 2>/dev/null ||
 	{ mkdir -p "$2/rootfs/target" && mount --bind "$1" "$2/rootfs/target"; }
 	exec chroot --userspec=65534:65534 "$2/rootfs" /copier /target' - "$libs" "$WORK/init" >/dev/null
-check "init: copies both libraries" "glibc/libresolv-k8s.so
-musl/libresolv-k8s.so" "$(cd "$libs" && find . -name '*.so' | sed 's|^\./||' | sort)"
+check "init: copies both libraries and resolv-k8s" "bin/resolv-k8s
+glibc/libresolv-k8s.so
+musl/libresolv-k8s.so" "$(cd "$libs" && find . -type f | sed 's|^\./||' | sort)"
 
 # A program of each libc resolves through what it copied.
 conf=$WORK/resolv.conf
@@ -65,12 +66,21 @@ printf 'search shop.svc.cluster.local svc.cluster.local cluster.local\nnameserve
 for libc in glibc musl; do
 	pod "$WORK/$libc.log" on "$conf" -- "$build/tests/gai-probe-$libc" web > "$WORK/plain"
 	pod "$WORK/$libc.log" on "$conf" -- env LD_PRELOAD="$libs/$libc/libresolv-k8s.so" \
-		RESOLV_K8S_DEBUG=1 "$build/tests/gai-probe-$libc" web > "$WORK/out" 2> "$WORK/err"
+		RESOLV_K8S_DEBUG=1 RESOLV_K8S_STATS="$WORK/stats.prom" "$build/tests/gai-probe-$libc" web \
+		> "$WORK/out" 2> "$WORK/err"
 	check "init: a $libc program resolves through the copied library, as $libc does" \
 		"$(< "$WORK/plain")" "$(< "$WORK/out")" "$(cat "$WORK/err")"
 	check "init: ... an answer at all ($libc)" yes "$(grep -q 10.96.1.10 "$WORK/out" && echo yes)"
 	check "init: ... and it is the library answering" yes "$(grep -q '^resolv-k8s: web' "$WORK/err" && echo yes)" "$(cat "$WORK/err")"
 done
+
+# The copied resolv-k8s in a root that has nothing else (an app image of
+# either libc, or none), as `kubectl exec POD -- /opt/resolv-k8s/bin/resolv-k8s`.
+bare=$WORK/bare
+mkdir -p "$bare/opt/resolv-k8s/bin" && cp "$libs/bin/resolv-k8s" "$bare/opt/resolv-k8s/bin/"
+cp "$WORK/stats.prom" "$bare/stats.prom"
+check_match "init: its resolv-k8s runs alone: the stats of both programs" "^pid .*total +2 " \
+	"$(chroot "$bare" /opt/resolv-k8s/bin/resolv-k8s stats /stats.prom 2>&1)"
 
 # The node image with a config in its usual place, answering from a zone.
 root=$WORK/node/rootfs
