@@ -33,9 +33,9 @@ test-podman: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl
 	tests/podman/podman_test.sh $(B)
 
 # The arm64 images under qemu-user (tests/images/arm64_test.sh), with arm64
-# gai-probes of the arm64 make.
+# gai-probes of the arm64 make (one linked with the static archive).
 TESTS += test-arm64
 .PHONY: test-arm64
 test-arm64: images
-	+$(ARM64_MAKE) $(ARM64)/tests/gai-probe-glibc $(ARM64)/tests/gai-probe-musl
+	+$(ARM64_MAKE) $(ARM64)/tests/gai-probe-glibc $(ARM64)/tests/gai-probe-musl $(ARM64)/tests/gai-probe-musl-rk8s
 	tests/images/arm64_test.sh $(B)

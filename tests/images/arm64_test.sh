@@ -53,6 +53,12 @@ done
 for image in node webhook; do
 	check "$image: the arm64 loader" yes "$([[ -e $WORK/$image/rootfs/lib/ld-linux-aarch64.so.1 ]] && echo yes)"
 done
+# exports SO: its dynamic symbols defined.
+exports() { readelf -W --dyn-syms "$1" | awk '$7 != "UND" && $5 == "GLOBAL" { print $8 }' | sort | xargs; }
+for libc in glibc musl; do
+	check "init: the arm64 $libc library exports what the amd64 one does (libc entry points only)" \
+		"$(exports "$build/$libc/libresolv-k8s.so")" "$(exports "$WORK/init/rootfs/resolv-k8s/$libc/libresolv-k8s.so")"
+done
 
 if [[ -z $qemu ]]; then
 	echo "SKIP - arm64: no qemu-aarch64-static (Debian's qemu-user-static): nothing arm64 run"
@@ -113,7 +119,8 @@ web.shop.svc.cluster.local AAAA: NOERROR fd00:10:96::110
 nope.shop.svc.cluster.local A: NXDOMAIN " "$answers" "$(cat "$WORK/node.err")"
 
 # The pods: the arm64 server behind every nameserver (tests/pod/lib.sh),
-# the arm64 probes of each libc, without and with that libc's arm64 library.
+# the arm64 probes of each libc, without and with that libc's arm64 library
+# (for musl also linked with the static archive, libresolv-k8s.a).
 cat > "$WORK/server" <<EOF
 #!/bin/sh
 exec "$qemu" -L "$root" "$root/usr/bin/resolv-k8s-server" "\$@"
@@ -126,14 +133,20 @@ names=(web kubernetes.default www.example.com nope)
 for libc in glibc musl; do
 	probe=$arm64/tests/gai-probe-$libc
 	check "$libc: the probe is arm64" "AArch64" "$(readelf -h "$probe" | sed -n 's/^ *Machine: *//p')"
-	pod "$WORK/$libc.log" on "$conf" -- "$qemu" -L / "$probe" "${names[@]}" > "$WORK/plain" 2>&1
+	pod "$WORK/$libc.log" on "$conf" -- "$qemu" -L / "$probe" "${names[@]}" > "$WORK/plain-$libc" 2>&1
 	pod "$WORK/$libc.log" on "$conf" -- "$qemu" -L / -E LD_PRELOAD="$arm64/$libc/libresolv-k8s.so" \
 		-E RESOLV_K8S_DEBUG=1 "$probe" "${names[@]}" > "$WORK/out" 2> "$WORK/err"
 	check "$libc: an arm64 program resolves through the arm64 library as $libc does" \
-		"$(< "$WORK/plain")" "$(< "$WORK/out")" "$(cat "$WORK/err")"
+		"$(< "$WORK/plain-$libc")" "$(< "$WORK/out")" "$(cat "$WORK/err")"
 	check_match "$libc: ... with answers" "web: inet[^\n]* 10\.96\.1\.10 .*www\.example\.com: inet[^\n]* 93\.184\.216\.34" \
 		"$(< "$WORK/out")"
 	check "$libc: ... the library answering each, by autopath" ${#names[@]} "$(grep -c 'answered by autopath' "$WORK/err")" \
 		"$(cat "$WORK/err")"
 done
+pod "$WORK/static.log" on "$conf" -- "$qemu" -E RESOLV_K8S_DEBUG=1 "$arm64/tests/gai-probe-musl-rk8s" "${names[@]}" \
+	> "$WORK/out" 2> "$WORK/err"
+check "musl: a static arm64 program with libresolv-k8s.a resolves as musl does" "$(< "$WORK/plain-musl")" \
+	"$(< "$WORK/out")" "$(cat "$WORK/err")"
+check "musl: ... the archive answering each, by autopath" ${#names[@]} "$(grep -c 'answered by autopath' "$WORK/err")" \
+	"$(cat "$WORK/err")"
 summary
