@@ -36,8 +36,8 @@ unpack() {
 }
 # machines ROOT: "MACHINE COUNT" for the ELF files under ROOT.
 machines() {
-	find "$1" -type f -exec sh -c 'head -c4 "$1" | grep -q ELF && echo "$1"' - {} \; |
-		xargs -r readelf -h 2>/dev/null | sed -n 's/^ *Machine: *//p' | sort | uniq -c | awk '{$1=$1; print}'
+	find "$1" -type f -exec sh -c 'for f; do head -c4 "$f" | grep -q ELF && readelf -h "$f"; done' - {} + |
+		sed -n 's/^ *Machine: *//p' | sort | uniq -c | awk '{$1=$1; print}'
 }
 
 for image in init node webhook; do
@@ -94,14 +94,9 @@ done
 root=$WORK/node/rootfs
 mkdir -p "$root/etc/resolv-k8s"
 cp "$POD_ROOT/tests/fixtures/cluster.json" "$POD_ROOT/tests/fixtures/example.com.zone" "$root/etc/resolv-k8s/"
-cat > "$root/etc/resolv-k8s/config.yaml" <<'EOF'
-listen: ["127.0.0.53:53"]
-servers:
-  - name: data
-    zones: [cluster.local, example.com]
-    clusterFile: cluster.json
-    zoneFiles: [example.com.zone]
-EOF
+printf '%s\n' 'listen: ["127.0.0.53:53"]' 'servers:' \
+	'- {name: data, zones: [cluster.local, example.com], clusterFile: cluster.json, zoneFiles: [example.com.zone]}' \
+	> "$root/etc/resolv-k8s/config.yaml"
 cp "$qemu" "$root/qemu-aarch64-static"
 answers=$(unshare --net --mount --pid --fork bash -c 'ip link set lo up
 	chroot "$1" /qemu-aarch64-static /usr/bin/resolv-k8s-server --config /etc/resolv-k8s/config.yaml 2> "$2" &
@@ -126,7 +121,7 @@ cat > "$WORK/server" <<EOF
 exec "$qemu" -L "$root" "$root/usr/bin/resolv-k8s-server" "\$@"
 EOF
 chmod +x "$WORK/server"
-POD_SERVER=$WORK/server
+export POD_SERVER=$WORK/server
 conf=$WORK/resolv.conf
 printf 'search shop.svc.cluster.local svc.cluster.local cluster.local\nnameserver 127.0.0.53\noptions ndots:5\n' > "$conf"
 names=(web kubernetes.default www.example.com nope)
