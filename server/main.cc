@@ -90,8 +90,8 @@ int serve(const ServerConfig& config, int argc, char** argv) {
                        double seconds) {
     metrics.count(info);
     metrics.duration(server_label, info.rcode, seconds);
-    query_log.write(address_text(client.addr), info, reply, seconds);
-    if (test_log) test_log->write(address_text(client.addr), info, reply, seconds);
+    query_log.write(client.addr, info, reply, seconds);
+    if (test_log) test_log->write(client.addr, info, reply, seconds);
   };
   ServeAtOnce at_once = [&](rk8s::Bytes query, const Client& client, std::vector<uint8_t>& reply) {
     QueryInfo info;

@@ -29,7 +29,7 @@ class Runtime {
   bool ready() const;
   // Sends the loop probes (loop_guard.h) to our listener at `listen`.
   void probe_loops(const Endpoint& listen) const { loops_.send(listen); }
-  // What it serves, in words: "24 names from files, 2 forwarding zones".
+  // What it serves, in words: "24 names from files, 2 forwarders, the marker".
   std::string serving() const;
   // Distinct for every Runtime of the process: the packet cache keeps a
   // reply for the one that made it.

@@ -30,10 +30,8 @@ std::string now_rfc3339() {
   return text;
 }
 
-}  // namespace
-
-std::string query_log_line(const std::string& client, const QueryInfo& info) {
-  std::string line = client + " " + (info.has_question ? name_text(info.qname) : "-") + " " +
+std::string line_of(const sockaddr_storage& client, const QueryInfo& info) {
+  std::string line = address_text(client) + " " + (info.has_question ? name_text(info.qname) : "-") + " " +
                      type_to_text(info.qtype) + " opt=" + (info.has_option ? "yes " : "no ") +
                      (info.dropped ? "dropped" : rcode_to_text(info.rcode));
   const char* status = info.autopath ? autopath::status_name(info.autopath->status) : nullptr;
@@ -42,6 +40,8 @@ std::string query_log_line(const std::string& client, const QueryInfo& info) {
             std::to_string(info.autopath->index) + " walked=" + std::to_string(info.walked);
   return line;
 }
+
+}  // namespace
 
 QueryLog::QueryLog(const std::string& path) : level_(LogLevel::trace), timed_(false) { open(path); }
 
@@ -63,13 +63,13 @@ void QueryLog::configure(LogLevel level, const std::string& path) {
   level_ = level;
 }
 
-void QueryLog::write(const std::string& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
+void QueryLog::write(const sockaddr_storage& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
                      double seconds) {
   LogLevel level = level_;
   if (level == LogLevel::normal) return;
   bool error = info.dropped || (info.rcode != dns::kNoError && info.rcode != dns::kNxDomain);
   if (level == LogLevel::debug && !error && !denial(info, reply)) return;
-  std::string line = query_log_line(client, info);
+  std::string line = line_of(client, info);
   if (timed_) {
     char took[32];
     snprintf(took, sizeof took, " %.6f", seconds);

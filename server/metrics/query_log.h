@@ -16,10 +16,9 @@
 
 #include "server/answer/handler.h"
 #include "server/config/config.h"
+#include "server/net/socket.h"
 
 namespace rk8s::server {
-
-std::string query_log_line(const std::string& client, const QueryInfo& info);
 
 class QueryLog {
  public:
@@ -31,7 +30,8 @@ class QueryLog {
   // From the config, at start and on each reload. Throws std::runtime_error
   // when the file cannot be opened; the log is then as it was.
   void configure(LogLevel level, const std::string& path);
-  void write(const std::string& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
+  // The client's address is formatted only for a line that is written.
+  void write(const sockaddr_storage& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
              double seconds);
 
  private:
