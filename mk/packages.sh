@@ -9,6 +9,8 @@ packages=(
 	libgtest-dev libbenchmark-dev valgrind libyaml-cpp-dev libjsoncpp-dev libevent-dev libssl-dev
 	libnl-route-3-dev libnftables-dev
 	dnsutils dnsperf unbound iproute2 util-linux curl buildah skopeo umoci podman runc nftables
+	# podman's pause container runs catatonit, which podman only Recommends.
+	catatonit
 	dpkg-dev
 	python3 python3-yaml python3-jsonpatch openssl nodejs default-jre-headless
 	python3-dnspython ruby golang-go
@@ -36,13 +38,33 @@ missing=()
 for p in "${packages[@]}"; do
 	grep -qx -- "$p" <<<"$installed" || missing+=("$p")
 done
-((${#missing[@]})) || exit 0
 
-echo "deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-# Serialises concurrent "make deps" runs (several build directories).
-exec 9>/run/lock/libresolv-k8s-apt
-flock 9
-dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
-apt-get update -qq
-apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends "${missing[@]}" >/dev/null
+if ((${#missing[@]})); then
+	echo "deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	# Serialises concurrent "make deps" runs (several build directories).
+	exec 9>/run/lock/libresolv-k8s-apt
+	flock 9
+	dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+	apt-get update -qq
+	apt-get install -y -qq -o DPkg::Lock::Timeout=300 --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# What the build, the tests and the demo run, and the helpers the container
+# tools exec: a package installed without one (a recommend left out) fails
+# here, by name, not in the middle of a test.
+programs=(
+	g++ gcc clang++ make cmake pkg-config nm objdump readelf file musl-gcc dpkg-source
+	aarch64-linux-gnu-g++ aarch64-linux-musl-gcc qemu-aarch64-static
+	valgrind dig dnsperf unbound ip unshare nsenter curl nft
+	buildah skopeo umoci podman runc conmon catatonit
+	python3 openssl node npm java ruby go kubectl getent
+)
+absent=()
+for p in "${programs[@]}"; do
+	command -v "$p" >/dev/null || absent+=("$p")
+done
+if ((${#absent[@]})); then
+	echo "deps: installed, yet missing: ${absent[*]}" >&2
+	exit 1
+fi
