@@ -56,11 +56,11 @@ HOST_FLAGS := -std=c++20 -O2 -g $(WARN) -Iinclude -Ilibresolv-k8s -I. -pthread
 FUZZ_FLAGS := -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Ilibresolv-k8s -I.
 
 # Objects, by the build they belong to: the core's two (glibc PIC for the
-# .so, musl headers for the musl .so and the static archive), the host's,
-# the fuzzers'.
-$(B)/obj/glibc/%.o: %.cc
+# .so, bound to old symbol versions by mk/glibc-floor.h; musl headers for
+# the musl .so and the static archive), the host's, the fuzzers'.
+$(B)/obj/glibc/%.o: %.cc mk/glibc-floor.h
 	@mkdir -p $(@D)
-	$(CXX) $(CORE_FLAGS) -MMD -MP -c $< -o $@
+	$(CXX) $(CORE_FLAGS) -include mk/glibc-floor.h -MMD -MP -c $< -o $@
 $(B)/obj/musl/%.o: %.cc
 	@mkdir -p $(@D)
 	$(CXX) $(CORE_FLAGS) $(MUSL_FLAGS) -MMD -MP -c $< -o $@

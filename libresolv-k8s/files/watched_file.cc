@@ -4,8 +4,9 @@
 
 #include <fcntl.h>
 #include <pthread.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+#include "util/file_stat.h"
 
 namespace rk8s {
 
@@ -40,7 +41,7 @@ bool read_file(const char* path, FileBytes& out) {
 
 FileIdentity identity_of(const char* path) {
   struct stat st;
-  if (stat(path, &st) != 0) return FileIdentity{};
+  if (!stat_path(path, &st)) return FileIdentity{};
   return FileIdentity{st.st_dev, st.st_ino, st.st_size, st.st_mtim, st.st_ctim, true};
 }
 

@@ -2,8 +2,9 @@
 #include "util/kept_sockets.h"
 
 #include <pthread.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+#include "util/file_stat.h"
 
 namespace rk8s {
 namespace {
@@ -35,14 +36,14 @@ void register_atfork() { pthread_atfork(lock_shelf, unlock_shelf, close_in_child
 
 bool still_ours(const KeptSocket& s) {
   struct stat st;
-  return fstat(s.fd, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == s.dev && st.st_ino == s.ino;
+  return stat_fd(s.fd, &st) && S_ISSOCK(st.st_mode) && st.st_dev == s.dev && st.st_ino == s.ino;
 }
 
 }  // namespace
 
 bool identify(KeptSocket& s) {
   struct stat st;
-  if (fstat(s.fd, &st) != 0) return false;
+  if (!stat_fd(s.fd, &st)) return false;
   s.dev = st.st_dev;
   s.ino = st.st_ino;
   return true;

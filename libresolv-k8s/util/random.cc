@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Query IDs from the kernel's random pool (random.h).
 #include <sys/random.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,9 +22,11 @@ static uint16_t fallback_id() {
   return uint16_t(x ^ x >> 31);
 }
 
+// The system call: glibc's getrandom() is 2.25's, above the preload
+// library's floor (mk/glibc-floor.h).
 uint16_t random_query_id() {
   uint16_t id;
-  if (getrandom(&id, sizeof id, GRND_NONBLOCK) == sizeof id) return id;
+  if (syscall(SYS_getrandom, &id, sizeof id, GRND_NONBLOCK) == sizeof id) return id;
   return fallback_id();
 }
 
