@@ -10,6 +10,6 @@ $(B)/tests/lookup-bench: $(B)/obj/host/tests/bench/lookup_bench.o
 	$(CXX) -pthread -o $@ $^ -lbenchmark
 
 .PHONY: bench
-bench: $(B)/tests/lookup-storm $(B)/tests/lookup-bench $(GAI_PROBES) $(PRELOAD_SO) $(SERVER_BIN)
+bench: $(B)/tests/lookup-storm $(B)/tests/lookup-bench $(GAI_PROBES) $(PRELOAD_DEPS) $(SERVER_BIN)
 	tests/bench/bench.sh $(B)
 	$(MAKE) --no-print-directory bench-node

@@ -4,5 +4,5 @@
 
 .PHONY: demo
 demo: deps
-	$(MAKE) --no-print-directory $(B)/glibc/libresolv-k8s.so $(SERVER_BIN) $(TOOL_BIN)
+	$(MAKE) --no-print-directory $(PRELOAD_DEPS) $(SERVER_BIN) $(TOOL_BIN)
 	@tools/demo.sh $(B)

@@ -10,10 +10,6 @@ IMAGES := $(B)/images/init.tar $(B)/images/node.tar $(B)/images/webhook.tar
 ARM64 := $(B)/arm64
 ARM64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 B=$(ARM64) TP_SRC=$(TP_SRC)
 
-$(B)/images/copier: container/images/copier.c include/resolv-k8s.h
-	@mkdir -p $(@D)
-	$(MUSL_CC) -static -Os -Wall -Wextra -Iinclude -o $@ $<
-
 # What an image holds, of this ARCH.
 .PHONY: images image-files test-images
 image-files: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN) $(TOOL_STATIC)

@@ -9,7 +9,7 @@ NODE_TESTS := $(NODE_FAMILIES:%=test-node-%)
 TESTS += test-node
 .PHONY: test-node $(NODE_TESTS)
 test-node: $(NODE_TESTS)
-$(NODE_TESTS): test-node-%: $(SERVER_BIN) $(PRELOAD_SO) $(MUSL_PROBE) $(B)/tests/gai-probe-glibc \
+$(NODE_TESTS): test-node-%: $(SERVER_BIN) $(PRELOAD_DEPS) $(MUSL_PROBE) $(B)/tests/gai-probe-glibc \
     $(B)/tests/gai-probe-musl
 	tests/node/$*_test.sh $(B)
 

@@ -23,7 +23,7 @@ $(B)/tests/res-dump: tests/pod/res-dump.c
 	gcc $(PROBE_CFLAGS) $< -o $@ -lresolv
 ALL += $(B)/tests/res-dump
 
-POD_TEST_DEPS := $(B)/glibc/libresolv-k8s.so $(SERVER_BIN) $(B)/tests/gai-probe-glibc
+POD_TEST_DEPS := $(PRELOAD_DEPS) $(SERVER_BIN) $(B)/tests/gai-probe-glibc
 
 TESTS += test-pod-harness test-glibc-diff test-glibc-autopath test-programs test-hostent test-route test-musl
 TESTS += test-res-search
@@ -43,16 +43,16 @@ test-glibc-autopath: $(POD_TEST_DEPS)
 test-programs: $(POD_TEST_DEPS)
 	tests/pod/programs_test.sh $(B)
 
-test-hostent: $(POD_TEST_DEPS) $(PRELOAD_SO) $(B)/tests/gai-probe-musl
+test-hostent: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl
 	tests/pod/hostent_test.sh $(B)
 
 test-res-search: $(POD_TEST_DEPS) $(B)/tests/res-dump
 	tests/pod/res_search_test.sh $(B)
 
-test-route: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl $(B)/musl/libresolv-k8s.so
+test-route: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl
 	tests/pod/route_test.sh $(B)
 
-test-musl: $(MUSL_STATIC) $(MUSL_PROBE) $(B)/musl/libresolv-k8s.so $(B)/tests/gai-probe-musl \
+test-musl: $(MUSL_STATIC) $(MUSL_PROBE) $(PRELOAD_DEPS) $(B)/tests/gai-probe-musl \
     $(SERVER_BIN)
 	tests/musl/static_test.sh $(B)
 	tests/musl/musl_diff_test.sh $(B)

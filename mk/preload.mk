@@ -30,6 +30,23 @@ endef
 $(eval $(call preload_so,glibc,$(CC)))
 $(eval $(call preload_so,musl,$(MUSL_CC)))
 
+# What inject lays in a pod's volume, in the build tree: both builds and
+# the links that make $(PRELOAD) right for every libc (the copier's, of
+# container/images/copier.c, the init image's entrypoint). The tests
+# preload $(PRELOAD) and need $(PRELOAD_DEPS).
+PRELOAD_DIR := $(B)/preload
+PRELOAD := $(abspath $(PRELOAD_DIR))/$$LIB/libresolv-k8s.so
+PRELOAD_DEPS := $(PRELOAD_SO) $(PRELOAD_DIR)/.laid
+ALL += $(PRELOAD_DIR)/.laid
+$(B)/images/copier: container/images/copier.c include/resolv-k8s.h
+	@mkdir -p $(@D)
+	$(MUSL_CC) -static -Os -Wall -Wextra -Iinclude -o $@ $<
+$(PRELOAD_DIR)/.laid: $(B)/images/copier
+	@rm -rf $(@D) && mkdir -p $(@D)
+	ln -s ../glibc $(@D)/glibc && ln -s ../musl $(@D)/musl
+	$(B)/images/copier --links $(@D)
+	@touch $@
+
 # Nothing imported above the glibc floor (mk/glibc-floor.h): 2.17, the
 # oldest glibc of aarch64 and the one x86_64 programs of RHEL 7 were built for.
 GLIBC_FLOOR := 2.17

@@ -54,8 +54,8 @@ std::string options_for(const Json::Value& pod, const std::string& ns, InjectOpt
   std::string mode = text(annotations, kAutopathKey), libc = text(annotations, kLibcKey);
   if (!mode.empty() && mode != "option" && mode != "marker")
     return std::string("annotation ") + kAutopathKey + ": '" + mode + "' is neither option nor marker";
-  if (!libc.empty() && libc != "glibc" && libc != "musl")
-    return std::string("annotation ") + kLibcKey + ": '" + libc + "' is neither glibc nor musl";
+  if (!libc.empty() && libc != "auto" && libc != "glibc" && libc != "musl")
+    return std::string("annotation ") + kLibcKey + ": '" + libc + "' is none of auto, glibc and musl";
   if (!mode.empty()) o.marker = mode == "marker";
   if (!libc.empty()) o.libc = libc;
   if (!ns.empty()) o.default_namespace = ns;

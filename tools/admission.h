@@ -15,7 +15,7 @@ namespace cli {
 // The annotations (and, for the opt-out, labels) a pod is read with.
 constexpr const char* kInjectKey = "resolv-k8s.io/inject";      // "disabled": left alone
 constexpr const char* kAutopathKey = "resolv-k8s.io/autopath";  // "option" or "marker"
-constexpr const char* kLibcKey = "resolv-k8s.io/libc";          // "glibc" or "musl"
+constexpr const char* kLibcKey = "resolv-k8s.io/libc";          // "auto", "glibc" or "musl"
 
 struct Admission {
   enum Outcome { patched, unchanged, refused } outcome = refused;

@@ -38,7 +38,7 @@ inside() {
 	for prog in getent python3; do
 		for name in web kubernetes.default www.example.com nosuch.example.com; do
 			local -a row=()
-			for shim in "" "$build/glibc/libresolv-k8s.so"; do
+			for shim in "" "$build/preload/\$LIB/libresolv-k8s.so"; do
 				local before after t0 ms answer
 				before=$(wc -l < "$log")
 				t0=$EPOCHREALTIME

@@ -12,7 +12,9 @@ namespace cli {
 
 struct InjectOptions {
   std::string image;              // the init container's
-  std::string libc;               // "glibc" or "musl": the build LD_PRELOAD names
+  // The build LD_PRELOAD names: "auto" (the one path that is each libc's
+  // own build, container/images/copier.c), or "glibc" or "musl" alone.
+  std::string libc;
   // The node-local cache, then what a pod falls back to (kube-dns's
   // ClusterIP), at most 3; none: kubelet's DNS stays.
   std::vector<std::string> nameservers;
@@ -31,7 +33,7 @@ struct InjectOptions {
   bool remove = false;
 };
 
-// The command line's defaults: our init image of this version, glibc,
+// The command line's defaults: our init image of this version, auto,
 // kubelet's DNS, cluster.local.
 InjectOptions default_inject_options();
 

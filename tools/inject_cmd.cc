@@ -68,7 +68,7 @@ bool read_input(const std::string& input, std::string& text) {
 }  // namespace
 
 InjectOptions default_inject_options() {
-  return InjectOptions{"libresolv-k8s-init:" RK8S_VERSION, "glibc", {}, "cluster.local", ""};
+  return InjectOptions{"libresolv-k8s-init:" RK8S_VERSION, "auto", {}, "cluster.local", ""};
 }
 
 bool read_inject_flag(const char* cmd, const Args& args, size_t& i, InjectOptions& o) {
@@ -82,7 +82,7 @@ bool read_inject_flag(const char* cmd, const Args& args, size_t& i, InjectOption
     o.image = value();
   } else if (flag == "--libc") {
     o.libc = value();
-    if (o.libc != "glibc" && o.libc != "musl") bad("--libc is glibc or musl");
+    if (o.libc != "auto" && o.libc != "glibc" && o.libc != "musl") bad("--libc is auto, glibc or musl");
   } else if (flag == "--nameserver") {
     const std::string& ip = value();
     if (!is_ip(ip)) bad("--nameserver '" + ip + "' is not an IP address");

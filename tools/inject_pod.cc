@@ -265,7 +265,8 @@ void inject_pod(YAML::Node pod, const std::string& path, const InjectOptions& op
   if (options.marker) return use_nameserver(pod, path, options, ns, notes);
   add_volume(pod, path);
   add_init_container(pod, path, options);
-  std::string library = std::string(kMountPath) + "/" + options.libc + "/libresolv-k8s.so";
+  std::string library = std::string(kMountPath) + "/" + (options.libc == "auto" ? "$LIB" : options.libc) +
+                        "/libresolv-k8s.so";
   for (size_t i = 0; i < containers.size(); i++) {
     std::string where = path + ".containers[" + std::to_string(i) + "]";
     if (!containers[i].IsMap()) fail(containers[i], where + ": not a map");

@@ -21,6 +21,15 @@ check "the staged tree" \
 755 usr/lib/resolv-k8s/glibc/libresolv-k8s.so
 644 usr/lib/resolv-k8s/musl/libresolv-k8s.a
 755 usr/lib/resolv-k8s/musl/libresolv-k8s.so" "$(find "$stage" -type f -printf '%m %P\n' | sort -k2)"
+# The one preload path: each $LIB of glibc's loaders names the glibc build,
+# the literal one (musl's loader expands nothing) the musl build.
+check "the preload links" \
+"\$LIB/libresolv-k8s.so musl
+lib/aarch64-linux-gnu/libresolv-k8s.so glibc
+lib/libresolv-k8s.so glibc
+lib/x86_64-linux-gnu/libresolv-k8s.so glibc
+lib64/libresolv-k8s.so glibc" "$(cd "$stage/usr/lib/resolv-k8s" && find . -type l -printf '%P ' -exec sh -c \
+	'basename "$(dirname "$(readlink -f "$1")")"' _ {} \; | sort)"
 
 # The staged tree as the system's: its /usr/lib and /usr/include are kept.
 export PKG_CONFIG_LIBDIR=$stage/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage \

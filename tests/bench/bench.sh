@@ -39,7 +39,7 @@ variant() {
 	musl) mode=off cmd=("$build/tests/gai-probe-musl") gbench=() ;;
 	shim-off) mode=off cmd=(env LD_PRELOAD="$SHIM" "$PROBE") gbench=(env LD_PRELOAD="$SHIM" "$BENCH") ;;
 	autopath) mode=on cmd=(env LD_PRELOAD="$SHIM" "$PROBE") gbench=(env LD_PRELOAD="$SHIM" "$BENCH") ;;
-	musl-autopath) mode=on cmd=(env LD_PRELOAD="$build/musl/libresolv-k8s.so" "$build/tests/gai-probe-musl")
+	musl-autopath) mode=on cmd=(env LD_PRELOAD="$SHIM" "$build/tests/gai-probe-musl")
 		gbench=() ;;
 	esac
 }

@@ -214,8 +214,8 @@ for i in 0 1; do
 	check "deployment: container $i mounts it read-only" '{"mountPath":"/opt/resolv-k8s","name":"resolv-k8s","readOnly":true}' \
 		"$(field "$out" "$pod.containers[$i].volumeMounts[name=resolv-k8s]")"
 done
-check "deployment: LD_PRELOAD ours, then the app's own; a new one in the other container" \
-	'"/opt/resolv-k8s/glibc/libresolv-k8s.so:/usr/lib/x86_64-linux-gnu/libjemalloc.so.2" "/opt/resolv-k8s/glibc/libresolv-k8s.so"' \
+check "deployment: LD_PRELOAD ours (each libc's own build), then the app's own; a new one in the other container" \
+	'"/opt/resolv-k8s/$LIB/libresolv-k8s.so:/usr/lib/x86_64-linux-gnu/libjemalloc.so.2" "/opt/resolv-k8s/$LIB/libresolv-k8s.so"' \
 	"$(field "$out" "$pod.containers[0].env[name=LD_PRELOAD].value") $(field "$out" "$pod.containers[1].env[name=LD_PRELOAD].value")"
 check "deployment: strings stay strings, blocks blocks" '"5" "off" "" "ulimit -n 65536\nexec /app/web --port 8080\n"' \
 	"$(field "$out" "$pod.containers[0].env[name=WORKERS].value") $(field "$out" "$pod.containers[0].env[name=DEBUG].value") $(field "$out" "$pod.containers[1].env[name=EMPTY].value") $(field "$out" "$pod.containers[0].command[2]")"
@@ -255,6 +255,13 @@ check "cronjob: the init container in the job template" '"resolv-k8s-init"' \
 	"$(field "$work/cronjob.out.yaml" spec.jobTemplate.spec.template.spec.initContainers[0].name)"
 check "musl: the musl build first; the glibc one gone, the app's own kept" \
 	'"/opt/resolv-k8s/musl/libresolv-k8s.so:/usr/lib/libmimalloc.so"' "$(field "$work/musl.out.yaml" "$pod.containers[0].env[name=LD_PRELOAD].value")"
+inject "$inputs/musl.yaml" > "$work/musl-auto.yaml"
+check "musl, no --libc: the path for every libc in place of the glibc build" \
+	'"/opt/resolv-k8s/$LIB/libresolv-k8s.so:/usr/lib/libmimalloc.so"' \
+	"$(field "$work/musl-auto.yaml" "$pod.containers[0].env[name=LD_PRELOAD].value")"
+inject --libc glibc "$inputs/pod.yaml" > "$work/pod-glibc.yaml"
+check "--libc glibc: the glibc build alone" '"/opt/resolv-k8s/glibc/libresolv-k8s.so"' \
+	"$(field "$work/pod-glibc.yaml" spec.containers[0].env[name=LD_PRELOAD].value)"
 again=$work/again.yaml
 inject --image registry.example.com/libresolv-k8s-init:2 --libc musl "$work/deployment.out.yaml" > "$again"
 check "again with another image and libc: ours updated, not added" \

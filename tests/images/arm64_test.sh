@@ -83,7 +83,8 @@ check "node: resolv-k8s-server --version, arm64, from its root" "resolv-k8s-serv
 check "webhook: resolv-k8s --version, arm64, from its root" "resolv-k8s $version" \
 	"$(chroot_arm64 "$WORK/webhook/rootfs" /usr/bin/resolv-k8s --version 2>&1)"
 root=$WORK/init/rootfs
-mkdir -p "$root/target"
+libs=$root/target
+mkdir -p "$libs"
 chroot_arm64 "$root" /copier /target > /dev/null
 for libc in glibc musl; do
 	check "init: the arm64 copier copies the $libc library" yes \
@@ -115,7 +116,8 @@ nope.shop.svc.cluster.local A: NXDOMAIN " "$answers" "$(cat "$WORK/node.err")"
 
 # The pods: the arm64 server behind every nameserver (tests/pod/lib.sh),
 # the arm64 probes of each libc, without and with that libc's arm64 library
-# (for musl also linked with the static archive, libresolv-k8s.a).
+# (for musl also linked with the static archive, libresolv-k8s.a), by the
+# path inject writes, in what the arm64 copier laid.
 cat > "$WORK/server" <<EOF
 #!/bin/sh
 exec "$qemu" -L "$root" "$root/usr/bin/resolv-k8s-server" "\$@"
@@ -129,7 +131,7 @@ for libc in glibc musl; do
 	probe=$arm64/tests/gai-probe-$libc
 	check "$libc: the probe is arm64" "AArch64" "$(readelf -h "$probe" | sed -n 's/^ *Machine: *//p')"
 	pod "$WORK/$libc.log" on "$conf" -- "$qemu" -L / "$probe" "${names[@]}" > "$WORK/plain-$libc" 2>&1
-	pod "$WORK/$libc.log" on "$conf" -- "$qemu" -L / -E LD_PRELOAD="$arm64/$libc/libresolv-k8s.so" \
+	pod "$WORK/$libc.log" on "$conf" -- "$qemu" -L / -E LD_PRELOAD="$libs/\$LIB/libresolv-k8s.so" \
 		-E RESOLV_K8S_DEBUG=1 "$probe" "${names[@]}" > "$WORK/out" 2> "$WORK/err"
 	check "$libc: an arm64 program resolves through the arm64 library as $libc does" \
 		"$(< "$WORK/plain-$libc")" "$(< "$WORK/out")" "$(cat "$WORK/err")"

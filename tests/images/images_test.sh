@@ -59,13 +59,20 @@ unshare --mount --pid --fork bash -c 'mount --bind "$1" "$2/rootfs/target" 2>/de
 check "init: copies both libraries and resolv-k8s" "bin/resolv-k8s
 glibc/libresolv-k8s.so
 musl/libresolv-k8s.so" "$(cd "$libs" && find . -type f | sed 's|^\./||' | sort)"
+check "init: the links of the one preload path, glibc's \$LIB folders and musl's literal one" \
+"\$LIB/libresolv-k8s.so -> ../musl/libresolv-k8s.so
+lib/aarch64-linux-gnu/libresolv-k8s.so -> ../../glibc/libresolv-k8s.so
+lib/libresolv-k8s.so -> ../glibc/libresolv-k8s.so
+lib/x86_64-linux-gnu/libresolv-k8s.so -> ../../glibc/libresolv-k8s.so
+lib64/libresolv-k8s.so -> ../glibc/libresolv-k8s.so" "$(cd "$libs" && find . -type l -printf '%P -> %l\n' | sort)"
 
-# A program of each libc resolves through what it copied.
+# A program of each libc resolves through what it copied, by the path
+# inject writes.
 conf=$WORK/resolv.conf
 printf 'search shop.svc.cluster.local svc.cluster.local cluster.local\nnameserver 127.0.0.53\noptions ndots:5\n' > "$conf"
 for libc in glibc musl; do
 	pod "$WORK/$libc.log" on "$conf" -- "$build/tests/gai-probe-$libc" web > "$WORK/plain"
-	pod "$WORK/$libc.log" on "$conf" -- env LD_PRELOAD="$libs/$libc/libresolv-k8s.so" \
+	pod "$WORK/$libc.log" on "$conf" -- env LD_PRELOAD="$libs/\$LIB/libresolv-k8s.so" \
 		RESOLV_K8S_DEBUG=1 RESOLV_K8S_STATS="$WORK/stats.prom" "$build/tests/gai-probe-$libc" web \
 		> "$WORK/out" 2> "$WORK/err"
 	check "init: a $libc program resolves through the copied library, as $libc does" \

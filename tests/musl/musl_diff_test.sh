@@ -16,9 +16,9 @@ resolv=$POD_ROOT/tests/pod/cases/resolv
 cp "$here/hosts" "$WORK/hosts"
 PROBE=$build/tests/gai-probe-musl
 declare -A shim=(
-	[so]="env LD_PRELOAD=$build/musl/libresolv-k8s.so RESOLV_K8S_DEBUG=1 $PROBE"
+	[so]="env LD_PRELOAD=$build/preload/\$LIB/libresolv-k8s.so RESOLV_K8S_DEBUG=1 $PROBE"
 	[static]="env RESOLV_K8S_DEBUG=1 $build/tests/gai-probe-musl-rk8s"
-	[so-off]="env LD_PRELOAD=$build/musl/libresolv-k8s.so RESOLV_K8S=off $PROBE"
+	[so-off]="env LD_PRELOAD=$build/preload/\$LIB/libresolv-k8s.so RESOLV_K8S=off $PROBE"
 	[static-off]="env RESOLV_K8S=off $build/tests/gai-probe-musl-rk8s"
 )
 

@@ -34,8 +34,8 @@ groups=(
 	"-F canonname chain.example.com payments web"
 )
 declare -A shim=(
-	[glibc]="env LD_PRELOAD=$SHIM_GLIBC $PROBE_GLIBC"
-	[musl-so]="env LD_PRELOAD=$SHIM_MUSL $PROBE_MUSL"
+	[glibc]="env LD_PRELOAD=$SHIM $PROBE_GLIBC"
+	[musl-so]="env LD_PRELOAD=$SHIM $PROBE_MUSL"
 	[musl-static]=$PROBE_MUSL_STATIC
 )
 declare -A plain

@@ -73,8 +73,8 @@ status "no leak: the walk again" "$(reply 0 3)" "$(ans www.example.com A 93.184.
 	www.example.com.shop.svc.cluster.local "$(opt 0 "${k8s[@]}")"
 
 # A pod of namespace default asks `web` after shop's pods did.
-check_match "shop's pod: shop's web" "10\.96\.1\.10" "$(pod shop env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" web)"
-default_web=$(pod default env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" web)
+check_match "shop's pod: shop's web" "10\.96\.1\.10" "$(pod shop env LD_PRELOAD="$SHIM" "$PROBE_GLIBC" web)"
+default_web=$(pod default env LD_PRELOAD="$SHIM" "$PROBE_GLIBC" web)
 check "default's pod: default's answer" "$(pod default "$PROBE_GLIBC" web)" "$default_web"
 check_match -v "default's pod: not shop's web" "10\.96\.1\.10|fd00:10:96::110" "$default_web"
 status "default's walk for web" "$(reply 0 3)" "$(ans web.corp.example A 10.1.1.1)" -- \

@@ -48,8 +48,8 @@ BURST=$NODE_ROOT/tests/node/burst.py
 PROBE_GLIBC=$BUILD/tests/gai-probe-glibc
 PROBE_MUSL=$BUILD/tests/gai-probe-musl
 PROBE_MUSL_STATIC=$BUILD/tests/gai-probe-musl-rk8s
-SHIM_GLIBC=$BUILD/glibc/libresolv-k8s.so
-SHIM_MUSL=$BUILD/musl/libresolv-k8s.so
+# The one LD_PRELOAD value inject writes: each libc's loader finds its build.
+SHIM=$BUILD/preload/\$LIB/libresolv-k8s.so
 FIXTURES=$NODE_ROOT/tests/fixtures
 CLUSTER_SERVER='{name: cluster, zones: [cluster.local, in-addr.arpa, ip6.arpa], forwardPlugin:
   {upstreams: [127.0.0.53, 127.0.0.55], policy: Sequential, protocolStrategy: TCP}}'

@@ -39,8 +39,8 @@ declare -A cmd=(
 	[dnspython]="/usr/bin/python3 $NODE_ROOT/tests/node/clients/dnspython_probe.py"
 	[ruby]="ruby $NODE_ROOT/tests/node/clients/ruby_probe.rb"
 	[res_search]="$BUILD/tests/res-probe"
-	[shim]="env LD_PRELOAD=$SHIM_GLIBC $PROBE_GLIBC"
-	[res_search+shim]="env LD_PRELOAD=$SHIM_GLIBC $BUILD/tests/res-probe"
+	[shim]="env LD_PRELOAD=$SHIM $PROBE_GLIBC"
+	[res_search+shim]="env LD_PRELOAD=$SHIM $BUILD/tests/res-probe"
 )
 # Queries each sends for a name: both families, but dnspython and res-probe
 # ask for A alone and Ruby asks for AAAA only on a host with an IPv6 address; the

@@ -49,7 +49,7 @@ check "running: kube-dns heard only the cache's forward" 1 "$(answered_by kubedn
 check "running: nothing of it in conntrack" 0 \
 	"$(conntrack -L -p udp --dport 53 2>/dev/null | grep -c 'dst=10\.96\.0\.10')"
 check_match "running: the shim in the pod, autopath through the cache" "10\.96\.1\.10" \
-	"$(pod clusterip env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" -f inet web)"
+	"$(pod clusterip env LD_PRELOAD="$SHIM" "$PROBE_GLIBC" -f inet web)"
 check "running: one autopath query for it" 1 "$(logged "$WORK/cache.log" '^10\.0\.0\.2[^ ]* web\.shop\.svc\.cluster\.local\. A .*autopath=MATCHED')"
 
 ip addr del 10.96.0.10/32 dev nodecache
@@ -66,7 +66,7 @@ check_match "after: the ClusterIP reaches kube-dns again" "$(ans db-0.db.shop.sv
 	"$(from_pod @10.96.0.10 db-0.db.shop.svc.cluster.local)"
 check "after: kube-dns answered" 1 "$(answered_by kubedns db-0.db.shop.svc.cluster.local)"
 check_match "after: the shim in the pod still resolves" "10\.96\.1\.10" \
-	"$(pod clusterip env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" -f inet web)"
+	"$(pod clusterip env LD_PRELOAD="$SHIM" "$PROBE_GLIBC" -f inet web)"
 
 # The link-local address alone (kube-proxy in IPVS mode), kube-dns second.
 node_config "$WORK/linklocal.yaml" 169.254.25.10 "$setup" "$cluster_to_kubedns"
@@ -74,13 +74,13 @@ start linklocal "$SERVER" --config "$WORK/linklocal.yaml" --query-log "$WORK/lin
 names=(web kubernetes.default www.example.com nosuch)
 for name in "${names[@]}"; do
 	check "second nameserver, cache up: the shim as glibc: $name" \
-		"$(pod second "$PROBE_GLIBC" "$name")" "$(pod second env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" "$name")"
+		"$(pod second "$PROBE_GLIBC" "$name")" "$(pod second env LD_PRELOAD="$SHIM" "$PROBE_GLIBC" "$name")"
 done
 stop linklocal
 for name in "${names[@]}"; do
 	want=$(pod second "$PROBE_GLIBC" "$name")
 	check_match "second nameserver, cache killed: glibc resolves $name" "inet|EAI_NONAME" "$want"
 	check "second nameserver, cache killed: the shim as glibc: $name" \
-		"$want" "$(pod second env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" "$name")"
+		"$want" "$(pod second env LD_PRELOAD="$SHIM" "$PROBE_GLIBC" "$name")"
 done
 summary

@@ -13,9 +13,9 @@ FAILURES=(REFUSED NOTIMP FORMERR SERVFAIL drop)
 SUFFIXES=(shop.svc.cluster.local svc.cluster.local cluster.local "")
 declare -A CLIENT=(
 	[glibc]="$PROBE_GLIBC"
-	[glibc-shim]="env LD_PRELOAD=$SHIM_GLIBC $PROBE_GLIBC"
+	[glibc-shim]="env LD_PRELOAD=$SHIM $PROBE_GLIBC"
 	[musl]="$PROBE_MUSL"
-	[musl-shim]="env LD_PRELOAD=$SHIM_MUSL $PROBE_MUSL"
+	[musl-shim]="env LD_PRELOAD=$SHIM $PROBE_MUSL"
 )
 
 # base FAILURE AT CLIENT: a name of the wildcard *.wild.example.com, found

@@ -62,7 +62,7 @@ a.slow.test.: inet stream 6 10.7.7.7 0"
 check "slow TCP upstream, through the cache: the answers" "${slow_answers//a./b.}" \
 	"$(pod shop "$PROBE_GLIBC" -t stream b.slow.test.)"
 check "slow TCP upstream, through the cache with the shim: the answers" "${slow_answers//a./c.}" \
-	"$(pod shop env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" -t stream c.slow.test.)"
+	"$(pod shop env LD_PRELOAD="$SHIM" "$PROBE_GLIBC" -t stream c.slow.test.)"
 for n in 1 2 3 4 5 6; do q "d$n.slow.test" > /dev/null; done
 # A connection per worker loop (one per core), kept for every query after.
 workers=$(nproc)
@@ -86,6 +86,6 @@ check "an upstream that closes: new connections" 0 \
 # The shim's own TCP (use-vc): the A and AAAA queries on one connection.
 printf 'nameserver 127.0.0.57\noptions use-vc\n' > "$WORK/vc.conf"
 check "slow TCP upstream, the shim over TCP: the answers" "$slow_answers" \
-	"$(pod vc env LD_PRELOAD="$SHIM_GLIBC" "$PROBE_GLIBC" -t stream a.slow.test.)"
+	"$(pod vc env LD_PRELOAD="$SHIM" "$PROBE_GLIBC" -t stream a.slow.test.)"
 check "slow TCP upstream: every message in one piece" 0 "$(logged "$WORK/slow.log" '^split')"
 summary

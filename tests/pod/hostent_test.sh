@@ -70,7 +70,7 @@ per_name() { grep -F -- "$2: " <<<"$1" | grep -- "^$2: " || true; }
 
 # run LIBC MODE FAULT NAMES...
 run() {
-	local libc=$1 mode=$2 fault=$3 probe=$build/tests/gai-probe-$1 so=$build/$1/libresolv-k8s.so
+	local libc=$1 mode=$2 fault=$3 probe=$build/tests/gai-probe-$1 so=$SHIM
 	shift 3
 	local -a f=() m
 	[[ $fault == - ]] || f=("$fault")
@@ -100,7 +100,7 @@ for libc in glibc musl; do
 	done
 	check "$libc: autopath sends fewer queries ($sent of $classic)" yes "$( ((sent < classic)) && echo yes)"
 	# RESOLV_K8S=off: libc's own functions answer.
-	out=$(pod "$WORK/x.log" off "$conf" -- env RESOLV_K8S=off LD_PRELOAD="$build/$libc/libresolv-k8s.so" \
+	out=$(pod "$WORK/x.log" off "$conf" -- env RESOLV_K8S=off LD_PRELOAD="$SHIM" \
 		"$build/tests/gai-probe-$libc" -H -R web nosuch 2>&1)
 	check "$libc RESOLV_K8S=off" "$(pod "$WORK/x.log" off "$conf" -- "$build/tests/gai-probe-$libc" -H -R web nosuch 2>&1)" "$out"
 done

@@ -29,7 +29,8 @@ pod_init() {
 	export POD_SERVER=$build/bin/resolv-k8s-server
 	PROBE=$build/tests/gai-probe-glibc
 	# POD_SHIM= (empty) runs the "with shim" side without it: harness checks.
-	SHIM=${POD_SHIM-$build/glibc/libresolv-k8s.so}
+	# The one LD_PRELOAD value inject writes: glibc's loader finds its build.
+	SHIM=${POD_SHIM-$build/preload/\$LIB/libresolv-k8s.so}
 	local f
 	for f in $SHIM; do [[ -e $f ]] || { echo "no $f" >&2; exit 1; }; done
 	: "${POD_DATA:=--cluster $POD_ROOT/tests/fixtures/cluster.json

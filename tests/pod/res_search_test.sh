@@ -26,7 +26,7 @@ run() {
 	pod "$WORK/$name.log" "$mode" "$conf" "${faults[@]}" -- env "$@" RESOLV_K8S_DEBUG=1 \
 		"$RES" "${args[@]}" > "$WORK/$name" 2> "$WORK/$name.trace"
 }
-shim=(LD_PRELOAD="$build/glibc/libresolv-k8s.so")
+shim=(LD_PRELOAD="$build/preload/\$LIB/libresolv-k8s.so")
 count() { wc -l < "$1"; }
 
 # Lines: [conf=edns0] [fault=FLAG] [many] PROBE_ARGS. `many`: glibc's

@@ -29,7 +29,7 @@ for libc in glibc musl; do
 	probe=$build/tests/gai-probe-$libc
 	plain=$(in_pod "$probe" "${names[@]}" 2>&1)
 	check_match "$libc: both subnets answered" "fd00:1::5" "$plain"
-	with=$(in_pod env LD_PRELOAD="$build/$libc/libresolv-k8s.so" "$probe" "${names[@]}" 2>&1)
+	with=$(in_pod env LD_PRELOAD="$SHIM" "$probe" "${names[@]}" 2>&1)
 	check "$libc: the order of every lookup" "$plain" "$with"
 done
 summary
