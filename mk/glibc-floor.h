@@ -18,8 +18,12 @@
 #error "the glibc floor of this architecture is not known"
 #endif
 
-/* Moved into libc.so.6 by 2.34, under a new default version. */
+/* Moved into libc.so.6 by 2.34, under a new default version. libc.so.6's
+ * pthread_atfork rather than libc_nonshared.a's, which calls
+ * __register_atfork: musl lacks that, and a musl program given the glibc
+ * build must start (the build steps aside there, preload/env.cc). */
 RK8S_FLOOR(dlsym)
+RK8S_FLOOR(pthread_atfork)
 RK8S_FLOOR(pthread_once)
 RK8S_FLOOR(pthread_key_create)
 RK8S_FLOOR(pthread_getspecific)

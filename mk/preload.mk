@@ -58,3 +58,14 @@ test-glibc-floor: $(B)/glibc/libresolv-k8s.so
 	  done); \
 	  [ -z "$$above" ] || { echo "$< imports above GLIBC_$(GLIBC_FLOOR):" $$above; exit 1; }; \
 	  echo "$<: nothing imported above GLIBC_$(GLIBC_FLOOR)"
+
+TESTS += test-exports
+.PHONY: test-exports
+# Exactly the libc entry points, nothing of c-ares, mimalloc or C++.
+test-exports: $(PRELOAD_SO)
+	@for so in $^; do \
+	  case $$so in */glibc/*) want="$(sort $(ENTRY_POINTS))" ;; *) want="$(sort $(MUSL_ENTRY_POINTS))" ;; esac; \
+	  got=$$(nm -D --defined-only $$so | awk '{print $$3}' | sort | xargs); \
+	  [ "$$got" = "$$want" ] || { echo "$$so exports: $$got"; exit 1; }; \
+	  echo "$$so exports: $$got"; \
+	done

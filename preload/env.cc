@@ -3,6 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+// Weak: musl has no such function, and resolves it to null.
+extern "C" __attribute__((weak)) const char* gnu_get_libc_version(void) __THROW;
+#endif
+
 #include "libc.h"
 
 namespace rk8s {
@@ -24,7 +30,11 @@ int debug_flag = -1;
 
 }  // namespace
 
-bool switched_off() { return flag(off_flag, "RESOLV_K8S", "off"); }
+#ifdef __GLIBC__
+bool stepped_aside() { return !gnu_get_libc_version || flag(off_flag, "RESOLV_K8S", "off"); }
+#else
+bool stepped_aside() { return flag(off_flag, "RESOLV_K8S", "off"); }
+#endif
 bool debug_on() { return flag(debug_flag, "RESOLV_K8S_DEBUG", "1"); }
 
 }  // namespace rk8s

@@ -8,7 +8,7 @@
 EXPORT int getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
                        struct addrinfo** res) __THROW {
   using namespace rk8s;
-  if (switched_off()) return libc_resolver().getaddrinfo(node, service, hints, res);
+  if (stepped_aside()) return libc_resolver().getaddrinfo(node, service, hints, res);
   start_transport();
   return timed([&] {
     int rc = maybe_traced(debug_on(), node, [&](ExchangeFn ex, ResolveTrace* trace) {
@@ -22,4 +22,8 @@ EXPORT int getaddrinfo(const char* node, const char* service, const struct addri
 
 // Our lists are laid out as the libc lays out its own, so one free serves
 // both, whoever made the list.
-EXPORT void freeaddrinfo(struct addrinfo* ai) __THROW { rk8s::gai_free(rk8s::kLibc, ai); }
+EXPORT void freeaddrinfo(struct addrinfo* ai) __THROW {
+  using namespace rk8s;
+  if (stepped_aside()) return libc_resolver().freeaddrinfo(ai);
+  gai_free(kLibc, ai);
+}

@@ -28,7 +28,7 @@ int reentrant(bool v2, const char* name, int af, hostent* h, char* buf, size_t l
     return v2 ? libc.gethostbyname2_r(name, af, h, buf, len, result, herr)
               : libc.gethostbyname_r(name, h, buf, len, result, herr);
   };
-  if (switched_off()) return by_libc();
+  if (stepped_aside()) return by_libc();
   return timed([&] {
     int rc = lookup(name, af, h, buf, len, result, herr);
     if (rc != kHostentLibc) return rc;
@@ -76,7 +76,7 @@ int fill_musl(const char* name, int af, hostent** result, int* herr) {
 hostent* plain(bool v2, const char* name, int af) {
   const LibcResolver& libc = libc_resolver();
   auto by_libc = [&] { return v2 ? libc.gethostbyname2(name, af) : libc.gethostbyname(name); };
-  if (switched_off()) return by_libc();
+  if (stepped_aside()) return by_libc();
   return timed([&]() -> hostent* {
     hostent* result = nullptr;
     int herr = 0;

@@ -37,8 +37,10 @@ const LibcResolver& libc_resolver();
 // c-ares on our own allocator, once, before the first lookup.
 void start_transport();
 
-// RESOLV_K8S=off: a pure pass-through. Read before anything else is touched.
-bool switched_off();
+// A pure pass-through, read before anything else is touched: RESOLV_K8S=off,
+// or the glibc build in a process whose libc is not glibc (a musl program
+// given it), where the build loads but must not serve.
+bool stepped_aside();
 
 // RESOLV_K8S_DEBUG=1: each lookup's plan, queries, replies and outcome on stderr.
 bool debug_on();

@@ -84,15 +84,19 @@ int search(res_state statp, const char* name, int klass, int type, unsigned char
 EXPORT int res_nsearch(res_state statp, const char* name, int klass, int type,
                        unsigned char* answer, int anslen) __THROW {
   using namespace rk8s;
-  if (switched_off()) return libc_resolver().res_nsearch(statp, name, klass, type, answer, anslen);
+  if (stepped_aside()) return libc_resolver().res_nsearch(statp, name, klass, type, answer, anslen);
   return timed([&] { return search(statp, name, klass, type, answer, anslen); });
 }
+
+// Weak: the build loads in a musl program too (and steps aside there), and
+// musl names it res_init.
+extern "C" __attribute__((weak)) int __res_init(void) __THROW;
 
 // _res, initialised from resolv.conf first as glibc's res_search does.
 EXPORT int res_search(const char* name, int klass, int type, unsigned char* answer,
                       int anslen) __THROW {
   using namespace rk8s;
-  if (switched_off()) return libc_resolver().res_search(name, klass, type, answer, anslen);
+  if (stepped_aside()) return libc_resolver().res_search(name, klass, type, answer, anslen);
   return timed([&] {
     if (!(_res.options & RES_INIT) && res_init() < 0) {
       count_libc_call();

@@ -26,7 +26,7 @@ Counters at_fork;
 void forked() { at_fork = counters(); }
 
 __attribute__((constructor)) void watch_forks() {
-  if (!switched_off()) pthread_atfork(nullptr, nullptr, forked);
+  if (!stepped_aside()) pthread_atfork(nullptr, nullptr, forked);
 }
 
 constexpr uint64_t kEverySeconds = 5;
@@ -45,7 +45,7 @@ const char* stats_path() {
   static const char* cached;  // "" for none
   const char* path = __atomic_load_n(&cached, __ATOMIC_RELAXED);
   if (!path) {
-    const char* e = switched_off() || getauxval(AT_SECURE) ? nullptr : getenv("RESOLV_K8S_STATS");
+    const char* e = stepped_aside() || getauxval(AT_SECURE) ? nullptr : getenv("RESOLV_K8S_STATS");
     path = e ? e : "";
     __atomic_store_n(&cached, path, __ATOMIC_RELAXED);
   }

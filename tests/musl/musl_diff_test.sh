@@ -5,8 +5,9 @@
 # and musl's own answers. Every case of diff.cases (those whose line holds
 # PATTERN) against --autopath off servers: the preloaded .so and the static
 # probe give musl's output and musl's queries, the option at most once per
-# family (musl's SERVFAIL resends aside); with RESOLV_K8S=off, no option at
-# all. Then the differences the README lists.
+# family (musl's SERVFAIL resends aside); with RESOLV_K8S=off, and with the
+# glibc build preloaded (the wrong libc: it steps aside), no option at all.
+# Then the differences the README lists.
 set -uo pipefail
 source "$(dirname "$0")/../pod/lib.sh"
 pod_init "${1:?usage: musl_diff_test.sh BUILD_DIR [PATTERN]}"
@@ -20,6 +21,7 @@ declare -A shim=(
 	[static]="env RESOLV_K8S_DEBUG=1 $build/tests/gai-probe-musl-rk8s"
 	[so-off]="env LD_PRELOAD=$build/preload/\$LIB/libresolv-k8s.so RESOLV_K8S=off $PROBE"
 	[static-off]="env RESOLV_K8S=off $build/tests/gai-probe-musl-rk8s"
+	[glibc-so]="env LD_PRELOAD=$build/glibc/libresolv-k8s.so $PROBE"
 )
 
 # run VARIANT MODE CONF FAULTS ARGS...: $out.VARIANT, .VARIANT.log, .VARIANT.err
@@ -53,12 +55,12 @@ diff_case() {
 	read -ra args <<<"$3"
 	run musl off "$resolv/$1.conf" "$2" "${args[@]}"
 	check "$id: musl sends no option" "0 0" "$(opt_count "$out.musl.log" A) $(opt_count "$out.musl.log" AAAA)"
-	for v in so static so-off static-off; do
+	for v in so static so-off static-off glibc-so; do
 		run $v off "$resolv/$1.conf" "$2" "${args[@]}"
 		check "$id: $v output" "$(< "$out.musl")" "$(< "$out.$v")" "$(head -40 "$out.$v.err")"
 		check "$id: $v queries" "$(queries "$out.musl.log" | $same)" "$(queries "$out.$v.log" | $same)" \
 			"$(cut -d' ' -f2- "$out.$v.log")"
-		[[ $v == *-off ]] && max=0 || max=1
+		[[ $v == *-off || $v == glibc-so ]] && max=0 || max=1
 		a=$(opt_count "$out.$v.log" A) aaaa=$(opt_count "$out.$v.log" AAAA)
 		check "$id: $v option at most $max per family" ok \
 			"$( ((a <= max && aaaa <= max)) && echo ok || echo "A $a, AAAA $aaaa")"
