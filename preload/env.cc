@@ -3,11 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef __GLIBC__
-#include <gnu/libc-version.h>
-// Weak: musl has no such function, and resolves it to null.
-extern "C" __attribute__((weak)) const char* gnu_get_libc_version(void) __THROW;
-#endif
 
 #include "libc.h"
 

@@ -9,7 +9,7 @@ EXPORT int getaddrinfo(const char* node, const char* service, const struct addri
                        struct addrinfo** res) __THROW {
   using namespace rk8s;
   if (stepped_aside()) return libc_resolver().getaddrinfo(node, service, hints, res);
-  start_transport();
+  start_library();
   return timed([&] {
     int rc = maybe_traced(debug_on(), node, [&](ExchangeFn ex, ResolveTrace* trace) {
       return resolve_addrinfo(node, service, hints, res, ex, trace);

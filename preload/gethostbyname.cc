@@ -13,7 +13,7 @@ namespace {
 
 int lookup(const char* name, int af, hostent* h, char* buf, size_t len, hostent** result,
            int* herr) {
-  start_transport();
+  start_library();
   return maybe_traced(debug_on(), name, [&](ExchangeFn ex, ResolveTrace* trace) {
     return resolve_hostent(name, af, h, buf, len, result, herr, ex, trace);
   });

@@ -15,6 +15,11 @@
 #endif
 #define EXPORT extern "C" __attribute__((visibility("default")))
 
+#ifdef __GLIBC__
+// Weak: the glibc build loads in musl programs too, where it is null.
+extern "C" __attribute__((weak)) const char* gnu_get_libc_version(void) __THROW;
+#endif
+
 namespace rk8s {
 
 struct LibcResolver {
@@ -34,8 +39,13 @@ struct LibcResolver {
 // The next definitions after ours (dlsym RTLD_NEXT), looked up once.
 const LibcResolver& libc_resolver();
 
-// c-ares on our own allocator, once, before the first lookup.
-void start_transport();
+// Once, before the first lookup: c-ares on our own allocator, and the
+// release of the running libc told to the core.
+void start_library();
+
+// The release of the libc the process runs with (util/base.h): libc.cc
+// asks the loaded libc, static/libc.cc what musl's own code does.
+uint32_t detect_libc_release();
 
 // A pure pass-through, read before anything else is touched: RESOLV_K8S=off,
 // or the glibc build in a process whose libc is not glibc (a musl program

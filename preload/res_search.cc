@@ -60,7 +60,7 @@ bool state_is(const struct __res_state& s, const Config& conf) {
 
 int search(res_state statp, const char* name, int klass, int type, unsigned char* answer,
            int anslen) {
-  start_transport();
+  start_library();
   Config conf;
   current_config(conf);
   int herr = HOST_NOT_FOUND;

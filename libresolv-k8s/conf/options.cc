@@ -53,21 +53,23 @@ static void project_word(Str w, Config& c) {
 
 // glibc's res_setoptions: blank-separated words matched by prefix; a number
 // is read by atoi() from right after the colon, across blanks if need be.
+// A word newer than the running release is one it does not know.
 void glibc_options(Str s, Config& c) {
   static const struct {
     const char* name;
     bool Options::*flag;
+    uint32_t since;
   } flags[] = {
-      {"rotate", &Options::rotate},
-      {"edns0", &Options::edns0},
-      {"single-request-reopen", &Options::single_request_reopen},
-      {"single-request", &Options::single_request},
-      {"no_tld_query", &Options::no_tld_query},
-      {"no-tld-query", &Options::no_tld_query},
-      {"no-reload", &Options::no_reload},
-      {"use-vc", &Options::use_vc},
-      {"trust-ad", &Options::trust_ad},
-      {"no-aaaa", &Options::no_aaaa},
+      {"rotate", &Options::rotate, 0},
+      {"edns0", &Options::edns0, 0},
+      {"single-request-reopen", &Options::single_request_reopen, 0},
+      {"single-request", &Options::single_request, 0},
+      {"no_tld_query", &Options::no_tld_query, 0},
+      {"no-tld-query", &Options::no_tld_query, 0},
+      {"no-reload", &Options::no_reload, 0},
+      {"use-vc", &Options::use_vc, 0},
+      {"trust-ad", &Options::trust_ad, release(2, 31)},
+      {"no-aaaa", &Options::no_aaaa, release(2, 36)},
   };
   for (s = skip(s, is_blank); s.size; s = skip(s, is_blank)) {
     if (starts_with(s, "ndots:")) {
@@ -81,7 +83,7 @@ void glibc_options(Str s, Config& c) {
     } else {
       bool known = false;
       for (const auto& f : flags) {
-        if (starts_with(s, f.name)) {
+        if (starts_with(s, f.name) && c.release >= f.since) {
           c.opt.*f.flag = known = true;
           break;
         }

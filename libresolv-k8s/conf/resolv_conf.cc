@@ -9,6 +9,7 @@ namespace rk8s {
 void parse_conf(Dialect dialect, const char* text, size_t len, const ConfEnv& env, Config& out) {
   out = Config{};
   out.dialect = dialect;
+  out.release = env.release ? env.release : reference_release(dialect);
   Str file{text, text ? len : 0};
   if (dialect == Dialect::glibc)
     conf::parse_glibc(file, env, out);

@@ -49,6 +49,7 @@ struct Options {
 
 struct Config {
   Dialect dialect = Dialect::glibc;
+  uint32_t release = reference_release(Dialect::glibc);  // of the dialect's libc (ConfEnv)
   Options opt;
   FixedVec<IpAddr, kMaxNameservers> ns;
   // Search domain i is search_text[search_start[i] .. search_start[i] + search_len[i]),
@@ -72,6 +73,7 @@ struct ConfEnv {
   const char* localdomain = nullptr;  // LOCALDOMAIN (glibc only; nullptr = unset)
   const char* res_options = nullptr;  // RES_OPTIONS (glibc only; nullptr = unset)
   const char* hostname = nullptr;     // for glibc's default domain
+  uint32_t release = 0;               // the libc's (base.h); 0: the dialect's reference
 };
 
 // Reads `text` as `dialect` would; never fails: bad input ends as the libc

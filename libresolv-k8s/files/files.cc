@@ -7,6 +7,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "util/release.h"
+
 namespace rk8s {
 
 const char* resolver_env(const char* name) {
@@ -24,6 +26,7 @@ namespace {
 bool parse_resolv_conf(Str text, Config& out) {
   char host[256] = {};
   ConfEnv e;
+  e.release = libc_release();
   e.localdomain = resolver_env("LOCALDOMAIN");
   e.res_options = resolver_env("RES_OPTIONS");
   if (kLibc == Dialect::glibc && gethostname(host, sizeof host - 1) == 0) e.hostname = host;

@@ -14,8 +14,10 @@
 namespace rk8s {
 
 // The current /etc/resolv.conf (with LOCALDOMAIN, RES_OPTIONS and the
-// hostname for glibc), copied into `out`; not out.complete when the file
-// exists but cannot be read now (then the libc answers).
+// hostname for glibc), as the running release (util/release.h) reads it,
+// copied into `out`;
+// not out.complete when the file exists but cannot be read now (then the
+// libc answers).
 void current_config(Config& out);
 
 // The current /etc/hosts, held while in scope; empty when the file is

@@ -11,8 +11,20 @@
 
 namespace rk8s {
 
-// The two resolvers we stand in for: glibc 2.36 and musl 1.2.3.
+// The two resolvers we stand in for.
 enum class Dialect : uint8_t { glibc, musl };
+
+// A release of one, for comparisons: where the rules changed between
+// releases (glibc 2.28-2.41, musl 1.2.2-1.2.5), the running one's hold.
+constexpr uint32_t release(uint32_t major, uint32_t minor, uint32_t patch = 0) {
+  return major << 16 | minor << 8 | patch;
+}
+
+// The release whose rules hold where nothing else is known: the ones the
+// core was first written against, Debian bookworm's.
+constexpr uint32_t reference_release(Dialect d) {
+  return d == Dialect::glibc ? release(2, 36) : release(1, 2, 3);
+}
 
 // The dialect of the libc this copy of the core was compiled against.
 #ifdef __GLIBC__

@@ -2,6 +2,10 @@
 // A static program has no RTLD_NEXT: musl's own entry points are linked
 // into our archive under these names, renamed in a copy of the machine's
 // libc.a objects (mk/musl.mk).
+#include <resolv.h>
+#include <stdio.h>
+#include <wchar.h>
+
 #include "../libc.h"
 
 #define MUSL(f) __rk8s_musl_##f
@@ -14,6 +18,18 @@ DECLARE(gethostbyname_r)
 DECLARE(gethostbyname2_r)
 
 namespace rk8s {
+
+// A static program has no symbols to ask for: what the linked musl's own
+// code does. res_mkquery refuses "a.." from 1.2.4 on (001c1afb); snprintf
+// writes the NUL of a %lc from 1.2.5 on (7b6a6516), the format out of the
+// compiler's sight, which would fold the call. 1.2.2 and 1.2.3 resolve alike.
+uint32_t detect_libc_release() {
+  unsigned char query[280];
+  if (res_mkquery(0, "a..", 1, 1, nullptr, 0, nullptr, query, sizeof query) != -1) return release(1, 2, 3);
+  static const char* volatile lc = "%lc";
+  char out[4];
+  return snprintf(out, sizeof out, lc, wint_t(0)) == 1 ? release(1, 2, 5) : release(1, 2, 4);
+}
 
 const LibcResolver& libc_resolver() {
   static const LibcResolver musl = {

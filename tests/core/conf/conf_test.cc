@@ -18,12 +18,6 @@ using D = Dialect;
 // Which part of the Config a case looks at, rendered as text.
 enum class Aspect { search, search_size, nameservers, options, project };
 
-struct Env {
-  const char* localdomain = nullptr;
-  const char* res_options = nullptr;
-  const char* hostname = nullptr;
-};
-
 struct Case {
   const char* name;
   D dialect;
@@ -31,7 +25,7 @@ struct Case {
   Aspect aspect;
   std::string expect;
   uint32_t warnings = 0;
-  Env env = {};
+  ConfEnv env = {};
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -192,6 +186,9 @@ const std::vector<Case> kCases = {
     {"GlibcOptionsAttemptsZeroSendsNothing", D::glibc, "options attempts:0\n", Aspect::options, "ndots:1 timeout:5 attempts:0", kWarnAttemptsZero},
     {"GlibcOptionsAttemptsZeroOverridden", D::glibc, "options attempts:0\noptions attempts:3\n", Aspect::options, "ndots:1 timeout:5 attempts:3"},
     {"GlibcOptionsFlagsByPrefix", D::glibc, "options rotatex edns0 use-vc trust-ad no-aaaa no-reload\n", Aspect::options, kAll + " rotate edns0 no-reload use-vc trust-ad no-aaaa"},
+    // Words newer than the running glibc are words it does not know.
+    {"Glibc235NoAaaaUnknown", D::glibc, "options trust-ad no-aaaa\n", Aspect::options, kAll + " trust-ad", 0, {nullptr, nullptr, nullptr, release(2, 35)}},
+    {"Glibc230TrustAdUnknown", D::glibc, "options trust-ad no-aaaa\n", Aspect::options, kAll, 0, {nullptr, nullptr, nullptr, release(2, 30)}},
     {"GlibcOptionsReopenIsNotSingleRequest", D::glibc, "options single-request-reopen\n", Aspect::options, kAll + " single-request-reopen"},
     {"GlibcOptionsSingleRequest", D::glibc, "options single-request\n", Aspect::options, kAll + " single-request"},
     {"GlibcOptionsNoTldQueryBothSpellings", D::glibc, "options no_tld_query\noptions no-tld-query\n", Aspect::options, kAll + " no-tld-query"},
@@ -231,9 +228,8 @@ class ConfRule : public testing::TestWithParam<Case> {};
 
 TEST_P(ConfRule, Holds) {
   const Case& c = GetParam();
-  ConfEnv env{c.env.localdomain, c.env.res_options, c.env.hostname};
   Config cfg;
-  parse_conf(c.dialect, c.text.data(), c.text.size(), env, cfg);
+  parse_conf(c.dialect, c.text.data(), c.text.size(), c.env, cfg);
   EXPECT_EQ(render(cfg, c.aspect), c.expect);
   EXPECT_EQ(cfg.warnings, c.warnings);
   EXPECT_EQ(cfg.dialect, c.dialect);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// start_transport of libc.h, shared by the preload and static builds.
+// start_library of libc.h, shared by the preload and static builds.
 #include <ares.h>
 #include <pthread.h>
 
 #include "libc.h"
+#include "util/release.h"
 
 // mimalloc.h wants libstdc++ headers in C++; these three are all we use.
 extern "C" void* mi_malloc(size_t size);
@@ -13,14 +14,17 @@ extern "C" void mi_free(void* p);
 namespace rk8s {
 namespace {
 
-pthread_once_t ares_once = PTHREAD_ONCE_INIT;
+pthread_once_t start_once = PTHREAD_ONCE_INIT;
 
 // Our c-ares copy allocates from our mimalloc copy: the application's
 // allocator never sees the resolver's internals.
-void init_ares() { ares_library_init_mem(ARES_LIB_INIT_ALL, mi_malloc, mi_free, mi_realloc); }
+void start() {
+  ares_library_init_mem(ARES_LIB_INIT_ALL, mi_malloc, mi_free, mi_realloc);
+  set_libc_release(detect_libc_release());
+}
 
 }  // namespace
 
-void start_transport() { pthread_once(&ares_once, init_ares); }
+void start_library() { pthread_once(&start_once, start); }
 
 }  // namespace rk8s
