@@ -177,7 +177,9 @@ static void hosts_musl(const HostsQuery& q, Str text, Str name, HostsResult& out
       case 0:
         continue;
       default:
-        out.error = EAI_NONAME;
+        out.error = (q.release ? q.release : reference_release(q.dialect)) >= release(1, 2, 4)
+                        ? EAI_NODATA  // 85050ac5
+                        : EAI_NONAME;
     }
     if (have_canon) continue;
     Str first = word(skip(drop(Str{line, len}, addr.size + 1), is_space), is_space);

@@ -28,11 +28,13 @@ struct HostsQuery {
   // AF_UNSPEC.
   int family = AF_UNSPEC;
   bool multi = false;  // glibc: every matching line (host.conf `multi on`, RESOLV_MULTI)
+  uint32_t release = 0;  // of the dialect's libc (base.h); 0: its reference
 };
 
 struct HostsResult {
   FixedVec<IpAddr, kMaxHostsAddrs> addrs;  // file order; musl keeps %scope
-  // musl: EAI_NONAME when the name only matched lines of the other family
+  // musl: EAI_NONAME (EAI_NODATA from 1.2.4) when the name only matched
+  // lines of the other family
   // (or with a bad %scope): musl then fails without asking DNS.
   int error = 0;
   // False when the file held more than we do (addresses, aliases, name

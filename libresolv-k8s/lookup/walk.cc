@@ -210,7 +210,10 @@ void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
     if (take_canon) out_.canon = a.canon, have_canon = true;
   }
   if (!have_canon) candidate_name(conf_, plan_, i, out_.canon);
-  out_.status = out_.addrs.count ? Status::found : Status::host_not_found;
+  // musl: NOERROR without addresses is NODATA, EAI_NONAME before 1.2.4.
+  out_.status = out_.addrs.count                    ? Status::found
+                : conf_.dialect == Dialect::musl ? Status::no_data
+                                                  : Status::host_not_found;
   out_.empty_answer = out_.addrs.count == 0;
   if (replied(r, 0)) {
     out_.aliases = r.answer[0].aliases;

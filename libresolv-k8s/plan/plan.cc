@@ -120,9 +120,13 @@ static void plan_musl(const Config& conf, Str name, Plan& out) {
   for (size_t i = 0; i < conf.search_count(); i++) {
     if (conf.search(i).size >= 255 - l) continue;  // musl skips a domain too long for its buffer
     if (marker_domain(conf.search(i))) continue;
-    // res_mkquery failing is EAI_NONAME: the walk ends there.
+    // res_mkquery failing is EAI_NONAME, which ends the walk; from 1.2.4 on
+    // the candidate counts as not existing, and the walk goes on (1e7fb12f).
     dns::Name domain, candidate;
-    if (!musl_name(conf.search(i), domain) || !dns::name_concat(out.base, domain, candidate)) return;
+    if (!musl_name(conf.search(i), domain) || !dns::name_concat(out.base, domain, candidate)) {
+      if (conf.release < release(1, 2, 4)) return;
+      continue;
+    }
     out.suffix.push(uint8_t(i));
   }
   out.suffix.push(kAsIs);

@@ -9,6 +9,7 @@
 #include "files/hosts.h"
 #include "resolve/resolve.h"
 #include "results/addrinfo.h"
+#include "util/release.h"
 
 namespace rk8s {
 namespace {
@@ -40,6 +41,7 @@ int from_hosts(const GaiRequest& req, Found& found) {
   if (!hosts) return 0;
   HostsQuery q;
   q.dialect = kLibc;
+  q.release = req.release;
   q.multi = kLibc == Dialect::glibc && hosts_multi();
   bool two_steps = kLibc == Dialect::glibc && req.family == AF_INET6 && req.want_a;
   q.family = two_steps                      ? AF_INET6
@@ -67,11 +69,14 @@ int from_hosts(const GaiRequest& req, Found& found) {
 }
 
 // glibc's verdict when no walk found anything (gaih_inet's no_data and
-// no_inet6_data), or musl's.
+// no_inet6_data), or musl's (NODATA is EAI_NODATA from 1.2.4 on).
 int error_of(Status a, Status b) {
   if (a == Status::pass_through || b == Status::pass_through) return kLetLibcAnswer;
   if (a == Status::system || b == Status::system) return EAI_SYSTEM;
-  if (kLibc == Dialect::musl) return a == Status::try_again ? EAI_AGAIN : EAI_NONAME;
+  if (kLibc == Dialect::musl) {
+    if (a == Status::try_again) return EAI_AGAIN;
+    return a == Status::no_data && libc_release() >= release(1, 2, 4) ? EAI_NODATA : EAI_NONAME;
+  }
   if (a == Status::try_again && b == Status::try_again) return EAI_AGAIN;
   bool a_nodata = a == Status::try_again || a == Status::no_data;
   bool b_nodata = b == Status::try_again || b == Status::no_data;

@@ -10,6 +10,7 @@
 #include "resolve/resolve.h"
 #include "results/addrinfo.h"
 #include "results/hostent.h"
+#include "util/release.h"
 #include "util/text.h"
 
 namespace rk8s {
@@ -174,7 +175,8 @@ int glibc_lookup(const char* name, int af, hostent* h, char* buf, size_t len, ho
 }
 
 // musl's gethostbyname2_r: __lookup_name(name, af, AI_CANONNAME) is what
-// getaddrinfo asks for one socket type.
+// getaddrinfo asks for one socket type. From 1.2.4 on a name not found is
+// no error of the call (f081d533).
 int musl_lookup(const char* name, int af, hostent* h, char* buf, size_t len, hostent** result,
                 int* herr, ExchangeFn exchange, ResolveTrace* trace) {
   addrinfo hints = {};
@@ -185,7 +187,8 @@ int musl_lookup(const char* name, int af, hostent* h, char* buf, size_t len, hos
   switch (resolve_addrinfo(name, nullptr, &hints, &res, exchange, trace)) {
     case 0: break;
     case kLetLibcAnswer: return kHostentLibc;
-    case EAI_NONAME: *herr = HOST_NOT_FOUND; return ENOENT;
+    case EAI_NONAME: *herr = HOST_NOT_FOUND; return libc_release() >= release(1, 2, 4) ? 0 : ENOENT;
+    case EAI_NODATA: *herr = NO_DATA; return 0;
     case EAI_AGAIN: *herr = TRY_AGAIN; return EAGAIN;
     case EAI_MEMORY:
     case EAI_SYSTEM: *herr = NO_RECOVERY; return errno;

@@ -75,7 +75,10 @@ int musl_addrconfig(GaiRequest& req) {
       case 1: continue;
       case -1: return EAI_SYSTEM;
     }
-    if (req.family == kFamilies[i]) return EAI_NONAME;
+    if (req.family == kFamilies[i]) {
+      if (req.release < release(1, 2, 4)) return EAI_NONAME;
+      req.no_family = true;  // 7d568410, 85050ac5
+    }
     req.family = kFamilies[1 - i];
   }
   return 0;

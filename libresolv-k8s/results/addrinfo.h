@@ -38,6 +38,10 @@ struct GaiRequest {
   bool want_aaaa = false;
   // glibc AF_INET6 with AI_V4MAPPED and no AI_ALL: A only when no AAAA.
   bool a_only_without_aaaa = false;
+  // musl 1.2.4 on: AI_ADDRCONFIG found the family asked for missing and
+  // looks the other up; what it finds ends in EAI_NODATA.
+  bool no_family = false;
+  uint32_t release = 0;  // of the dialect's libc (base.h), set by gai_start
 };
 
 // EAI_* codes are negative in both libcs.

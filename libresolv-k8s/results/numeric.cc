@@ -41,11 +41,11 @@ int glibc_numeric(const GaiRequest& req, const char* name, IpAddr& a, bool& foun
   return req.flags & AI_NUMERICHOST ? EAI_NONAME : 0;
 }
 
-int musl_numeric(const char* name, int family, IpAddr& a) {
+int musl_numeric(const char* name, int family, uint32_t release, IpAddr& a) {
   Literal l = parse_ip_literal(Dialect::musl, str(name), a);
   if (l == Literal::none) return 0;
   if ((family == AF_INET && a.family == AF_INET6) || (family == AF_INET6 && a.family == AF_INET))
-    return EAI_NONAME;
+    return release >= rk8s::release(1, 2, 4) ? EAI_NODATA : EAI_NONAME;  // 85050ac5
   return l == Literal::ok ? 1 : EAI_NONAME;
 }
 

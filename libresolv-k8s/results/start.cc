@@ -6,6 +6,7 @@
 
 #include "results/sort.h"
 #include "results/steps.h"
+#include "util/release.h"
 
 namespace rk8s {
 namespace {
@@ -126,7 +127,7 @@ int musl_start(const char* node, const char* service, const struct addrinfo* hin
   int family = req.family == AF_INET6 && (flags & AI_V4MAPPED) ? AF_UNSPEC : req.family;
   IpAddr addrs[2];
   if (!node) return gai_finish(req, addrs, wildcard_addrs(req, family, addrs), nullptr, res);
-  rc = musl_numeric(node, family, addrs[0]);
+  rc = musl_numeric(node, family, req.release, addrs[0]);
   if (rc == 1) return gai_finish(req, addrs, 1, nullptr, res);
   if (rc < 0) return rc;
   if (flags & AI_NUMERICHOST) return EAI_NONAME;
@@ -139,6 +140,7 @@ int musl_start(const char* node, const char* service, const struct addrinfo* hin
 
 int gai_finish(const GaiRequest& req, const IpAddr* addrs, size_t count, const char* canon,
                struct addrinfo** res) {
+  if (req.no_family) return EAI_NODATA;
   IpAddr* a = static_cast<IpAddr*>(malloc((count ? count : 1) * sizeof(IpAddr)));
   if (!a) return EAI_MEMORY;
   memcpy(a, addrs, count * sizeof(IpAddr));
@@ -159,6 +161,7 @@ int gai_start(Dialect dialect, const char* node, const char* service, const stru
               GaiRequest& req, struct addrinfo** res) {
   req = GaiRequest{};
   req.dialect = dialect;
+  req.release = dialect == kLibc ? libc_release() : reference_release(dialect);
   return dialect == Dialect::glibc ? glibc_start(node, service, hints, req, res)
                                    : musl_start(node, service, hints, req, res);
 }

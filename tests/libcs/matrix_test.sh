@@ -9,7 +9,9 @@
 # option; the cases below against --autopath off servers give the libc's
 # own output and queries; glibc's getent does too; a preload value naming
 # no file changes nothing but one line on stderr. A static program ignores
-# LD_PRELOAD: only its output is compared.
+# LD_PRELOAD: only its output is compared; linked with libresolv-k8s.a
+# (-rk8s), it is checked as the preloaded ones are, against the same
+# program linked with musl alone.
 set -uo pipefail
 source "$(dirname "$0")/../pod/lib.sh"
 pod_init "${1:?usage: matrix_test.sh BUILD_DIR}"
@@ -46,21 +48,25 @@ no-aaaa | - | web.shop
 search-dot | - | www.example.com
 '
 
-# use_libc NAME: the suite's root, loader (the command before a program)
-# and probe of NAME.
+# use_libc NAME: the suite's root, loader (the command before a program),
+# probe of NAME, and what stands for it with us: `ours` preloading `shim`.
 use_libc() {
 	local suite
 	case $1 in
-	*-2.31 | *-1.2.2) suite=bullseye ;;
+	*-2.31 | *-1.2.2*) suite=bullseye ;;
 	*) suite=trixie ;;
 	esac
 	root=$libcs/$suite/root
+	shim=$preload
 	case $1 in
 	glibc-*) loader=("$root/lib64/ld-linux-x86-64.so.2" --library-path "$root/lib/x86_64-linux-gnu")
 		probe=$libcs/$suite/gai-probe-glibc ;;
 	musl-*-static) loader=() probe=$libcs/$suite/gai-probe-musl-static ;;
+	musl-*-rk8s) loader=() probe=$libcs/$suite/gai-probe-musl-static shim= ;;
 	musl-*) loader=("$root/lib/ld-musl-x86_64.so.1") probe=$libcs/$suite/gai-probe-musl ;;
 	esac
+	ours=$probe
+	[[ $1 == *-rk8s ]] && ours=$libcs/$suite/gai-probe-musl-rk8s
 }
 
 # What the loader says it is.
@@ -106,7 +112,7 @@ matrix() {
 	libc=$1
 	use_libc "$libc"
 	local static=
-	[[ $libc == *-static ]] && static=1
+	[[ $libc == *-static || $libc == *-rk8s ]] && static=1
 	echo "== $libc: $probe"
 	[[ $static ]] || check "$libc: loader version" "${libc#*-}" "$(loader_version)"
 	local needed=libc.so
@@ -116,14 +122,14 @@ matrix() {
 		"$(objdump -p "$probe" | awk '$1 == "NEEDED" { print $2 }')"
 
 	run libc "" off k8s - "$probe" web www.example.com
-	run pre "$preload" on k8s - "$probe" web www.example.com
+	run pre "$shim" on k8s - "$ours" web www.example.com
 	check "$libc: starts with the preload" "exit 0" "$(tail -1 "$out.pre")" "$(head -5 "$out.pre.err")"
 	if [[ $(tail -1 "$out.pre") != "exit 0" ]]; then
 		echo "    ($libc: its other checks skipped)"
 		return
 	fi
 	check "$libc: autopath: the libc's answers" "$(< "$out.libc")" "$(< "$out.pre")" "$(head -20 "$out.pre.err")"
-	if [[ ! $static ]]; then
+	if [[ ! $static || $libc == *-rk8s ]]; then
 		check "$libc: autopath: at most 2 queries a lookup" ok \
 			"$(queries_per_lookup "$out.pre.log" web www.example.com | awk '$1 <= 2 && $2 <= 2 { print "ok"; next } 1')" \
 			"$(cut -d' ' -f2- "$out.pre.log")"
@@ -139,7 +145,15 @@ matrix() {
 		same=cat
 		[[ $libc == musl-* && $faults == *SERVFAIL* ]] && same=uniq
 		run libc "" off "$conf" "$faults" "$probe" "${args[@]}"
-		run pre "$preload" off "$conf" "$faults" "$probe" "${args[@]}"
+		run pre "$shim" off "$conf" "$faults" "$ours" "${args[@]}"
+		# A "." search domain before musl 1.2.4: musl sends a malformed query
+		# and waits it out; we end the walk there (README: deliberate).
+		if [[ $libc == musl-1.2.2* && $conf == search-dot ]]; then
+			check "$libc: $conf | ${args[*]}: the walk ends at the \".\" domain, as the README says" \
+				"www.example.com: error EAI_NONAME exit 0 www.example.com.shop.svc.cluster.local." \
+				"$(head -1 "$out.pre") $(tail -1 "$out.pre") $(queries "$out.pre.log" | awk '{ print $1 }' | uniq | xargs)"
+			continue
+		fi
 		same_as_libc "$libc: $conf | $faults | ${args[*]}" $same
 	done <<<"$cases"
 
@@ -160,7 +174,7 @@ matrix() {
 	done
 }
 
-for libc in glibc-2.31 glibc-2.41 musl-1.2.2 musl-1.2.5 musl-1.2.5-static; do
+for libc in glibc-2.31 glibc-2.41 musl-1.2.2 musl-1.2.5 musl-1.2.5-static musl-1.2.2-rk8s musl-1.2.5-rk8s; do
 	matrix $libc
 done
 summary

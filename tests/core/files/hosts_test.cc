@@ -22,11 +22,12 @@ struct Case {
   std::string file;
   std::string name;
   std::string expect;  // "addr addr | canon | alias alias", "none", "EAI_NONAME", "incomplete"
+  uint32_t release = 0;
 };
 
 std::string render(const HostsResult& r) {
   if (!r.complete) return "incomplete";
-  if (r.error) return r.error == EAI_NONAME ? "EAI_NONAME" : "error?";
+  if (r.error) return r.error == EAI_NONAME ? "EAI_NONAME" : r.error == EAI_NODATA ? "EAI_NODATA" : "error?";
   if (!r.found()) return "none";
   std::string s;
   for (const IpAddr& a : r.addrs) {
@@ -101,6 +102,8 @@ const Case kCases[] = {
     {"musl_other_family_only_fails", D::musl, V6, false, "1.1.1.1 a\n", "a", "EAI_NONAME"},
     {"musl_other_family_line_skipped_when_found", D::musl, V6, false, "1.1.1.1 a\n::1 a\n", "a", "::1 | a"},
     {"musl_af_inet_skips_ipv6", D::musl, V4, false, "::1 a\n", "a", "EAI_NONAME"},
+    {"musl124_other_family_only_nodata", D::musl, V6, false, "1.1.1.1 a\n", "a", "EAI_NODATA", release(1, 2, 4)},
+    {"musl124_bad_scope_nodata", D::musl, U, false, "2001:db8::1%lo a\n", "a", "EAI_NODATA", release(1, 2, 4)},
     {"musl_numeric_scope", D::musl, U, false, "fe80::1%2 a\n", "a", "fe80::1%2 | a"},
     {"musl_interface_scope_link_local", D::musl, U, false, "fe80::1%lo a\n", "a", "fe80::1%1 | a"},
     {"musl_interface_scope_not_link_local", D::musl, U, false, "2001:db8::1%lo a\n", "a", "EAI_NONAME"},
@@ -119,7 +122,7 @@ class HostsRule : public testing::TestWithParam<Case> {};
 TEST_P(HostsRule, Lookup) {
   const Case& c = GetParam();
   HostsResult r;
-  HostsQuery q{c.dialect, c.family, c.multi};
+  HostsQuery q{c.dialect, c.family, c.multi, c.release};
   size_t n = hosts_lookup(q, Str{c.file.data(), c.file.size()}, Str{c.name.data(), c.name.size()}, r);
   EXPECT_EQ(n, r.addrs.count);
   EXPECT_EQ(render(r), c.expect);

@@ -398,7 +398,7 @@ TEST_F(LookupTest, GlibcAsIsFirstErrorWinsOverLaterNodata) {
 TEST_F(LookupTest, MuslNodataStopsTheWalk) {
   f.zone["web.s1.test"] = {{dns::kTypeAAAA, "fd00::1"}};
   Outcome r = run(config(Dialect::musl, kPod), "web", kInet, 1);
-  EXPECT_EQ(r.result.status, Status::host_not_found);
+  EXPECT_EQ(r.result.status, Status::no_data);
   EXPECT_EQ(r.log, (std::vector<std::string>{"web.s1.test A +opt"}));
 }
 
@@ -406,7 +406,7 @@ TEST_F(LookupTest, MuslAutopathStopsOnExists) {
   f.mode = Mode::autopath;
   f.zone["web.s1.test"] = {{dns::kTypeAAAA, "fd00::1"}};
   Outcome r = run(config(Dialect::musl, kPod), "web", kInet, 1);
-  EXPECT_EQ(r.result.status, Status::host_not_found);
+  EXPECT_EQ(r.result.status, Status::no_data);
   EXPECT_EQ(r.log.size(), 1u);
 }
 
