@@ -75,9 +75,11 @@ void run_one(const uint8_t* data, size_t size) {
 size_t padded_answer(Bytes query, bool tcp, uint8_t* out, size_t cap) {
   size_t n = fdiff::raw_answer(query, tcp, out, cap);
   Answer musl;
-  if (n == 0 || n > 512 || cap < 512 || read_musl_answers(Bytes{out, n}, musl)) return n;
+  uint16_t qtype = load16(query.data + query.size - 4);  // musl's queries end with the question
+  uint32_t v = reference_release(Dialect::musl);        // the musl of libc.a
+  if (n == 0 || n > 512 || cap < 512 || read_musl_answers(Bytes{out, n}, qtype, v, musl)) return n;
   memset(out + n, 0, 512 - n);
-  if (!tcp) past_end |= !read_musl_answers(Bytes{out, 512}, musl);
+  if (!tcp) past_end |= !read_musl_answers(Bytes{out, 512}, qtype, v, musl);
   return 512;
 }
 

@@ -100,20 +100,30 @@ void AliasNames::drop_first() {
   host_name >>= 1;
 }
 
-// musl's __dns_parse with dns_parse_callback: owner names are skipped by
-// musl's rule, never read (bytes 1-127, then a terminator or a pointer's two
-// bytes); a record's type is its low byte; the walk ends at the first record
-// musl refuses.
-bool read_musl_answers(Bytes msg, Answer& out) {
+// musl's __dns_parse with dns_parse_callback, release by release. Owner
+// names are skipped by musl's rule, never read (bytes 1-127, then a
+// terminator or a pointer's two bytes); a record's type is its low byte.
+// Up to 1.2.4 a reply of more than 64 records is refused, and so is a
+// pointer past offset 510 (8c086e76, 83b858f8). Up to 1.2.3 the 48th
+// address or a record musl refuses ends the walk, and an address of either
+// type counts; from 1.2.4 on only the question's type counts, bounds are
+// exact, CNAMEs are read past the 48th address (41603c77, 0a7b4323,
+// 12590c8b), and the reply is read as far as musl's buffer holds it: 768
+// bytes, 4800 from 1.2.5 (8c408937, a4ecaf89).
+bool read_musl_answers(Bytes msg, uint16_t qtype, uint32_t musl, Answer& out) {
+  bool exact = musl >= release(1, 2, 4), unlimited = musl >= release(1, 2, 5);
+  size_t buffer = unlimited ? 4800 : 768;
   const uint8_t* m = msg.data;
-  size_t size = msg.size;
+  size_t size = exact && msg.size > buffer ? buffer : msg.size;
   if (size < dns::kHeaderSize) return true;
   uint32_t qdcount = load16(m + 4), ancount = load16(m + 6);
-  if ((m[3] & 15) || qdcount + ancount > 64) return true;
+  if ((m[3] & 15) || (!unlimited && qdcount + ancount > 64)) return true;
   size_t p = dns::kHeaderSize;
   for (uint32_t i = 0; i < qdcount + ancount; i++) {
     while (p < size && m[p] - 1u < 127) p++;
-    if (p + 6 > size || m[p] > 193 || (m[p] == 193 && m[p + 1] == 255)) return true;
+    size_t least = i >= qdcount && exact ? 12 : 6;
+    if (p + least > size) return true;
+    if (!unlimited && (m[p] > 193 || (m[p] == 193 && m[p + 1] == 255))) return true;
     p += m[p] ? 2 : 1;
     if (i < qdcount) {
       p += 4;
@@ -122,26 +132,30 @@ bool read_musl_answers(Bytes msg, Answer& out) {
     if (p + 10 > size) return false;
     uint8_t type = m[p + 1];
     size_t rdata = p + 10, len = load16(m + p + 8);
-    if (p + len > size) return true;  // musl's bound, 10 bytes short
+    if ((exact ? rdata : p) + len > size) return true;  // before 1.2.4, 10 bytes short
     if (rdata + len > size) return false;
     p = rdata + len;
-    if (out.addrs.count == kMuslMaxAddresses) return true;
+    if (!exact && out.addrs.count == kMuslMaxAddresses) return true;
     IpAddr a;
-    if (type == dns::kTypeA || type == dns::kTypeAAAA) {
-      if (!address_of(type, Bytes{m + rdata, len}, a)) return true;
-      out.addrs.push(a);
-    } else if (type == dns::kTypeCNAME) {
+    if (type == dns::kTypeCNAME) {
       dns::Name target;
       if (dns::Reader(m, size).name_at(rdata, target) && musl_hostname_ok(target = cut_at_nul(target)))
         out.canon = target, out.has_canon = true;
+    } else if (type != dns::kTypeA && type != dns::kTypeAAAA) {
+      continue;
+    } else if (exact && (type != (qtype & 0xff) || out.addrs.count == kMuslMaxAddresses)) {
+      continue;
+    } else if (!address_of(type, Bytes{m + rdata, len}, a)) {
+      return true;
+    } else {
+      out.addrs.push(a);
     }
   }
   return true;
 }
 
-bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name& qname,
-                 uint16_t qtype, uint16_t option_code, const autopath::QueryOption* sent,
-                 Answer& out) {
+bool read_answer(const Config& conf, bool in_class_only, Bytes msg, const dns::Name& qname,
+                 uint16_t qtype, const autopath::QueryOption* sent, Answer& out) {
   out = Answer{};
   dns::Reader reader(msg.data, msg.size);
   dns::Header h;
@@ -155,7 +169,7 @@ bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name
   // moves the expected owner; addresses must sit at the expected owner.
   // musl reads the answer section its own way (read_musl_answers); here it
   // only follows the chain a BOTH reply's AAAA records hang from.
-  bool glibc = dialect == Dialect::glibc;
+  bool glibc = conf.dialect == Dialect::glibc;
   FixedVec<dns::Name, kMaxChain> chain;
   chain.push(q.name);
   dns::Name expected = q.name;
@@ -203,7 +217,7 @@ bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name
       dns::Edns edns;
       Bytes value;
       if (r.type == dns::kTypeOPT && sent && dns::edns_from_record(reader, r, edns) &&
-          dns::edns_option(edns.options, option_code, value))
+          dns::edns_option(edns.options, conf.opt.autopath_code, value))
         out.has_option = autopath::decode_reply(value, *sent, out.option);
       IpAddr a;
       if (r.type == dns::kTypeAAAA && in_chain(chain, r.name) && address_of(r.type, rdata, a))
@@ -211,7 +225,7 @@ bool read_answer(Dialect dialect, bool in_class_only, Bytes msg, const dns::Name
     }
   }
   if (!glibc) {
-    read_musl_answers(msg, out);
+    read_musl_answers(msg, qtype, conf.release, out);
     return true;
   }
   if (!reader.ok() && answers < h.ancount) out.bad_answers = true;

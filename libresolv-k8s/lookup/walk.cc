@@ -26,9 +26,8 @@ void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qt
                      rep.status == Reply::refused || rep.status == Reply::notimp ||
                      rep.status == Reply::lame;
     r.answer_ok[q] = came_back && rep.msg &&
-                     read_answer(conf.dialect, conf.dialect == Dialect::glibc && r.nq == 1,
-                                 Bytes{rep.msg, rep.len}, qname, qtypes[q],
-                                 conf.opt.autopath_code, sent, r.answer[q]);
+                     read_answer(conf, conf.dialect == Dialect::glibc && r.nq == 1,
+                                 Bytes{rep.msg, rep.len}, qname, qtypes[q], sent, r.answer[q]);
   }
 }
 
@@ -187,7 +186,11 @@ size_t ClassicWalk::next_after(size_t i) const {
 void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
   out_.addrs.clear();
   bool have_canon = false;
-  for (size_t q = 0; q < r.nq; q++) {
+  bool musl = conf_.dialect == Dialect::musl;
+  // musl reads the replies A first, AAAA first from 1.2.4 on (8c408937).
+  bool aaaa_first = musl && conf_.release >= release(1, 2, 4);
+  for (size_t k = 0; k < r.nq; k++) {
+    size_t q = aaaa_first ? r.nq - 1 - k : k;
     if (!replied(r, q)) continue;
     const Answer& a = r.answer[q];
     // glibc's gaih_getanswer reads no further than a first reply whose
@@ -198,15 +201,12 @@ void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
       out_.status = Status::pass_through;
       return;
     }
-    size_t cap = conf_.dialect == Dialect::musl ? kMuslMaxAddresses : kMaxAddresses;
+    size_t cap = musl ? kMuslMaxAddresses : kMaxAddresses;
     for (const IpAddr& addr : a.addrs)
       if (out_.addrs.count < cap) out_.addrs.push(addr);
     // glibc keeps the name of the first reply with addresses; musl lets
-    // every CNAME it reads overwrite the name, and reads the replies last
-    // first (name_from_dns): the first reply's CNAME wins.
-    bool take_canon = conf_.dialect == Dialect::musl
-                          ? a.has_canon && !have_canon
-                          : a.has_canon && a.addrs.count > 0 && !have_canon;
+    // every CNAME it reads overwrite the name: the last reply's wins.
+    bool take_canon = musl ? a.has_canon : a.has_canon && a.addrs.count > 0 && !have_canon;
     if (take_canon) out_.canon = a.canon, have_canon = true;
   }
   if (!have_canon) candidate_name(conf_, plan_, i, out_.canon);

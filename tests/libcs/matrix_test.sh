@@ -29,7 +29,8 @@ out=$WORK/run
 # other way round), a CNAME's canonical name, as-is first (ndots:1),
 # SERVFAIL at a candidate, gethostbyname, /etc/hosts, AI_ADDRCONFIG with
 # loopback only. Then what changed between the versions: options no-aaaa
-# (glibc 2.36), a "." in the search list (musl 1.2.4 walks past it).
+# (glibc 2.36), a "." in the search list (musl 1.2.4 walks past it), 40
+# addresses, past UDP's 512 bytes (musl 1.2.4 asks again over TCP).
 cases='
 k8s | - | web
 k8s | - | kubernetes.default
@@ -46,6 +47,7 @@ k8s | - | MyHost.Local
 k8s | - | -F addrconfig web.shop
 no-aaaa | - | web.shop
 search-dot | - | www.example.com
+k8s | - | -f inet -t stream big.example.com.
 '
 
 # use_libc NAME: the suite's root, loader (the command before a program),
@@ -152,6 +154,13 @@ matrix() {
 			check "$libc: $conf | ${args[*]}: the walk ends at the \".\" domain, as the README says" \
 				"www.example.com: error EAI_NONAME exit 0 www.example.com.shop.svc.cluster.local." \
 				"$(head -1 "$out.pre") $(tail -1 "$out.pre") $(queries "$out.pre.log" | awk '{ print $1 }' | uniq | xargs)"
+			continue
+		fi
+		# 40 addresses before 1.2.4: musl reads the truncated UDP reply; we
+		# ask again over TCP (README: deliberate).
+		if [[ $libc == musl-1.2.2* && ${args[*]} == *big.example.com* ]]; then
+			check "$libc: ${args[*]}: all 40 addresses, over TCP, as the README says" 40 \
+				"$(grep -c ' 198\.51\.100\.' "$out.pre")"
 			continue
 		fi
 		same_as_libc "$libc: $conf | $faults | ${args[*]}" $same

@@ -24,12 +24,16 @@ std::string reply(std::initializer_list<std::pair<uint16_t, std::string>> record
   return m;
 }
 
-Answer read(Dialect dialect, const std::string& msg) {
+// `release`: the libc's (0: the dialect's reference).
+Answer read(Dialect dialect, const std::string& msg, uint32_t release = 0) {
   dns::Name web;
   EXPECT_TRUE(dns::name_from_text(Str{"web", 3}, web));
+  Config conf;
+  conf.dialect = dialect;
+  conf.release = release ? release : reference_release(dialect);
   Answer a;
-  EXPECT_TRUE(read_answer(dialect, false, Bytes{(const uint8_t*)msg.data(), msg.size()}, web,
-                          dns::kTypeA, 0, nullptr, a));
+  EXPECT_TRUE(read_answer(conf, false, Bytes{(const uint8_t*)msg.data(), msg.size()}, web,
+                          dns::kTypeA, nullptr, a));
   return a;
 }
 
@@ -62,6 +66,44 @@ TEST(Answer, MuslSkipsAnOwnerItCannotRead) {
   }
   std::string msg = reply({{dns::kTypeA, kTen}}, {char(0xc2), 12});
   EXPECT_EQ(read(Dialect::musl, msg).addrs.count, 0u);
+  EXPECT_EQ(read(Dialect::musl, msg, release(1, 2, 4)).addrs.count, 0u);
+  EXPECT_EQ(read(Dialect::musl, msg, release(1, 2, 5)).addrs.count, 1u);  // 83b858f8
+}
+
+const uint32_t kMusl124 = release(1, 2, 4);
+const std::string kV6(16, '\x20');
+
+// From 1.2.4 on only records of the question's type count (41603c77).
+TEST(Answer, Musl124CountsTheQuestionsTypeOnly) {
+  std::string msg = reply({{dns::kTypeAAAA, kV6}, {dns::kTypeA, kTen}});
+  EXPECT_EQ(read(Dialect::musl, msg).addrs.count, 2u);
+  EXPECT_EQ(read(Dialect::musl, msg, kMusl124).addrs.count, 1u);
+}
+
+// Before 1.2.4 a record's data may run 10 bytes past the reply, and musl
+// reads on into its buffer (we stop); from 1.2.4 on the bounds are exact.
+TEST(Answer, Musl124BoundsAreExact) {
+  std::string msg = reply({{dns::kTypeA, kTen}, {dns::kTypeA, kEleven}});
+  msg.resize(msg.size() - 2);
+  dns::Name web;
+  EXPECT_TRUE(dns::name_from_text(Str{"web", 3}, web));
+  Answer a;
+  EXPECT_FALSE(read_musl_answers(Bytes{(const uint8_t*)msg.data(), msg.size()}, dns::kTypeA,
+                                 reference_release(Dialect::musl), a));
+  a = Answer{};
+  EXPECT_TRUE(read_musl_answers(Bytes{(const uint8_t*)msg.data(), msg.size()}, dns::kTypeA, kMusl124, a));
+  EXPECT_EQ(a.addrs.count, 1u);
+}
+
+// More than 64 records: refused up to 1.2.4, read from 1.2.5 on (8c086e76);
+// 1.2.4 reads the first 768 bytes alone.
+TEST(Answer, MuslRecordLimitsByRelease) {
+  std::string msg = {0, 1, char(0x81), char(0x80), 0, 1, 0, 70, 0, 0, 0, 0};
+  msg += std::string("\3web\0\0\1\0\1", 9);
+  for (int i = 0; i < 70; i++) msg += std::string{char(0xc0), 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4} + kTen;
+  EXPECT_EQ(read(Dialect::musl, msg).addrs.count, 0u);
+  EXPECT_EQ(read(Dialect::musl, msg, kMusl124).addrs.count, 0u);
+  EXPECT_EQ(read(Dialect::musl, msg, release(1, 2, 5)).addrs.count, size_t(kMuslMaxAddresses));
 }
 
 }  // namespace
