@@ -53,7 +53,8 @@ static void project_word(Str w, Config& c) {
 
 // glibc's res_setoptions: blank-separated words matched by prefix; a number
 // is read by atoi() from right after the colon, across blanks if need be.
-// A word newer than the running release is one it does not know.
+// A word newer than the running release is one it does not know; from
+// 2.41 on a leading '-' clears a flag (95f61610f3).
 void glibc_options(Str s, Config& c) {
   static const struct {
     const char* name;
@@ -70,6 +71,7 @@ void glibc_options(Str s, Config& c) {
       {"use-vc", &Options::use_vc, 0},
       {"trust-ad", &Options::trust_ad, release(2, 31)},
       {"no-aaaa", &Options::no_aaaa, release(2, 36)},
+      {"strict-error", &Options::strict_error, release(2, 41)},
   };
   for (s = skip(s, is_blank); s.size; s = skip(s, is_blank)) {
     if (starts_with(s, "ndots:")) {
@@ -81,10 +83,12 @@ void glibc_options(Str s, Config& c) {
     } else if (starts_with(s, "attempts:")) {
       c.opt.attempts = capped(glibc_atoi(drop(s, 9)), 5, c);
     } else {
-      bool known = false;
+      bool known = false, off = c.release >= release(2, 41) && s.data[0] == '-';
+      Str w = drop(s, off);
       for (const auto& f : flags) {
-        if (starts_with(s, f.name) && c.release >= f.since) {
-          c.opt.*f.flag = known = true;
+        if (starts_with(w, f.name) && c.release >= f.since) {
+          c.opt.*f.flag = !off;
+          known = true;
           break;
         }
       }

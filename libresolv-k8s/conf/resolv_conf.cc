@@ -25,6 +25,7 @@ void parse_conf(Dialect dialect, const char* text, size_t len, const ConfEnv& en
     // glibc then sends nothing, which is what we do too; musl divides by it.
     if (dialect == Dialect::musl) out.opt.attempts = 1;
   }
+  if (out.opt.strict_error) out.complete = false;
   if (!out.complete) out.warnings |= kWarnTooLarge;
 }
 

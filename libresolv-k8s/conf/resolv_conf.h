@@ -39,6 +39,7 @@ struct Options {
   bool use_vc = false;
   bool trust_ad = false;
   bool no_aaaa = false;
+  bool strict_error = false;  // glibc 2.41: not emulated, so libc answers (Config::complete)
   // The project's own words, read in both dialects:
   //   k8s-autopath:on | k8s-autopath:off | k8s-autopath-code:N
   // No glibc option name is a prefix of them, and they hold none of the
@@ -60,8 +61,8 @@ struct Config {
   char search_text[kSearchBytes] = {};
   uint32_t warnings = 0;
   // False when the search list that won went beyond what we hold
-  // (kMaxSearch, kSearchBytes): the entry points then hand the whole lookup
-  // to libc.
+  // (kMaxSearch, kSearchBytes), or an option asks for what we do not
+  // emulate: the entry points then hand the whole lookup to libc.
   bool complete = true;
 
   size_t search_count() const { return search_start.count; }

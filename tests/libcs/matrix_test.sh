@@ -29,7 +29,8 @@ out=$WORK/run
 # other way round), a CNAME's canonical name, as-is first (ndots:1),
 # SERVFAIL at a candidate, gethostbyname, /etc/hosts, AI_ADDRCONFIG with
 # loopback only. Then what changed between the versions: options no-aaaa
-# (glibc 2.36), a "." in the search list (musl 1.2.4 walks past it), 40
+# (glibc 2.36), cleared by -no-aaaa (2.41), strict-error (2.41, which libc
+# answers), a "." in the search list (musl 1.2.4 walks past it), 40
 # addresses, past UDP's 512 bytes (musl 1.2.4 asks again over TCP).
 cases='
 k8s | - | web
@@ -46,6 +47,8 @@ k8s | - | -H web.shop
 k8s | - | MyHost.Local
 k8s | - | -F addrconfig web.shop
 no-aaaa | - | web.shop
+no-aaaa-cleared | - | web.shop
+strict-error | - | web.shop
 search-dot | - | www.example.com
 k8s | - | -f inet -t stream big.example.com.
 '

@@ -61,7 +61,8 @@ std::string render(const Config& c, Aspect a) {
       const std::pair<bool, const char*> flags[] = {
           {o.rotate, "rotate"}, {o.edns0, "edns0"}, {o.single_request, "single-request"},
           {o.single_request_reopen, "single-request-reopen"}, {o.no_tld_query, "no-tld-query"},
-          {o.no_reload, "no-reload"}, {o.use_vc, "use-vc"}, {o.trust_ad, "trust-ad"}, {o.no_aaaa, "no-aaaa"}};
+          {o.no_reload, "no-reload"}, {o.use_vc, "use-vc"}, {o.trust_ad, "trust-ad"}, {o.no_aaaa, "no-aaaa"},
+          {o.strict_error, "strict-error"}};
       for (auto [on, name] : flags)
         if (on) s += std::string(" ") + name;
       return s;
@@ -188,6 +189,11 @@ const std::vector<Case> kCases = {
     {"GlibcOptionsFlagsByPrefix", D::glibc, "options rotatex edns0 use-vc trust-ad no-aaaa no-reload\n", Aspect::options, kAll + " rotate edns0 no-reload use-vc trust-ad no-aaaa"},
     // Words newer than the running glibc are words it does not know.
     {"Glibc235NoAaaaUnknown", D::glibc, "options trust-ad no-aaaa\n", Aspect::options, kAll + " trust-ad", 0, {nullptr, nullptr, nullptr, release(2, 35)}},
+    {"Glibc241MinusClearsAFlag", D::glibc, "options rotate edns0\noptions -rotate -ndots:3 --edns0\n", Aspect::options, kAll + " edns0", 0, {nullptr, nullptr, nullptr, release(2, 41)}},
+    {"Glibc240MinusUnknown", D::glibc, "options rotate\noptions -rotate\n", Aspect::options, kAll + " rotate", 0, {nullptr, nullptr, nullptr, release(2, 40)}},
+    {"Glibc241StrictErrorGoesToLibc", D::glibc, "options strict-error\n", Aspect::options, kAll + " strict-error", kWarnTooLarge, {nullptr, nullptr, nullptr, release(2, 41)}},
+    {"Glibc241StrictErrorClearedServed", D::glibc, "options strict-error\n", Aspect::options, kAll, 0, {nullptr, "-strict-error", nullptr, release(2, 41)}},
+    {"Glibc236StrictErrorUnknown", D::glibc, "options strict-error\n", Aspect::options, kAll, 0},
     {"Glibc230TrustAdUnknown", D::glibc, "options trust-ad no-aaaa\n", Aspect::options, kAll, 0, {nullptr, nullptr, nullptr, release(2, 30)}},
     {"GlibcOptionsReopenIsNotSingleRequest", D::glibc, "options single-request-reopen\n", Aspect::options, kAll + " single-request-reopen"},
     {"GlibcOptionsSingleRequest", D::glibc, "options single-request\n", Aspect::options, kAll + " single-request"},
