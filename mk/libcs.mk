@@ -16,7 +16,7 @@ $(LIBCS)/fetched: mk/fetch-libcs.sh
 	mk/fetch-libcs.sh $(LIBCS)
 	@touch $@
 
-# In a recipe of the rules below, $* is the suite.
+# In a recipe of the probes' rules, $* is the suite.
 libc_root = $(LIBCS)/$*/root
 musl_lib = $(libc_root)/usr/lib/x86_64-linux-musl
 # gcc's own library directories come before the sysroot's: -B and -L put
@@ -27,15 +27,35 @@ $(LIBCS)/%/gai-probe-glibc: tests/pod/gai-probe.c $(LIBCS)/fetched
 # bullseye's libc.so is in /lib only, beside the loader it also is.
 musl_link = gcc -nostdinc -isystem $(libc_root)/usr/include/x86_64-linux-musl -isystem $(GCC_INC) \
   -nostdlib -L$(libc_root)/lib/x86_64-linux-musl -L$(musl_lib) $(PROBE_CFLAGS)
+# $(call musl_static,OBJECTS...): a static program of them and the suite's libc.a.
+musl_static = $(musl_link) -static $(musl_lib)/crt1.o $(musl_lib)/crti.o $(1) -lc -lgcc $(musl_lib)/crtn.o
 $(LIBCS)/%/gai-probe-musl: tests/pod/gai-probe.c $(LIBCS)/fetched
 	$(musl_link) $(musl_lib)/Scrt1.o $(musl_lib)/crti.o $< -lc -lgcc $(musl_lib)/crtn.o \
 	  -Wl,--dynamic-linker=/lib/ld-musl-x86_64.so.1 -o $@
 $(LIBCS)/%/gai-probe-musl-static: tests/pod/gai-probe.c $(LIBCS)/fetched
-	$(musl_link) -static $(musl_lib)/crt1.o $(musl_lib)/crti.o $< -lc -lgcc $(musl_lib)/crtn.o -o $@
+	$(call musl_static,$<) -o $@
 $(LIBCS)/%/gai-probe-musl-rk8s: tests/pod/gai-probe.c $(MUSL_STATIC) $(LIBCS)/fetched
-	$(musl_link) -static $(musl_lib)/crt1.o $(musl_lib)/crti.o $< $(MUSL_STATIC) -lc -lgcc $(musl_lib)/crtn.o -o $@
+	$(call musl_static,$< $(MUSL_STATIC)) -o $@
+
+# The musl differential drivers of mk/fuzz-diff.mk again, linked with
+# trixie's musl 1.2.5 (in $(LIBCS)/trixie/, so that $* is the suite):
+# conf_musl_diff as it is, dns_musl_diff told the release it runs with.
+# test-libcs replays their seeds.
+FDIFF_MUSL125 := $(LIBCS)/trixie/conf_musl_diff $(LIBCS)/trixie/dns_musl_diff
+$(B)/obj/musl125/%.o: %.cc
+	@mkdir -p $(@D)
+	$(CXX) $(CORE_FLAGS) $(MUSL_FLAGS) -I. -DRK8S_MUSL_RELEASE='release(1, 2, 5)' -MMD -MP -c $< -o $@
+FDIFF_MUSL125_DEPS := $(FDIFF_MUSL_OBJ) $(CORE_MUSL_A) $(call THIRD_PARTY_LIBS,musl) $(LIBCS)/fetched
+$(LIBCS)/%/dns_musl_diff: FDIFF_LDFLAGS := -Wl,--wrap=__res_msend_rc
+$(LIBCS)/%/conf_musl_diff: $(B)/obj/musl/fuzz/diff/conf_musl_diff.o $(FDIFF_MUSL125_DEPS)
+	$(call musl_static,$(FDIFF_LDFLAGS) $(filter %.o %.a,$^)) -o $@
+$(LIBCS)/%/dns_musl_diff: $(B)/obj/musl125/fuzz/diff/dns_musl_diff.o $(FDIFF_MUSL125_DEPS)
+	$(call musl_static,$(FDIFF_LDFLAGS) $(filter %.o %.a,$^)) -o $@
 
 TESTS += test-libcs
 .PHONY: test-libcs
-test-libcs: $(LIBC_PROBES) $(SERVER_BIN) $(PRELOAD_DEPS)
+test-libcs: $(LIBC_PROBES) $(SERVER_BIN) $(PRELOAD_DEPS) $(FDIFF_MUSL125)
 	tests/libcs/matrix_test.sh $(B)
+	@for f in $(FDIFF_MUSL125); do n=$$(basename $$f); echo "fuzz-diff $$n (musl 1.2.5)"; \
+	  $$f -max_total_time=0 fuzz/corpus/$${n/_musl_/_glibc_} > $$f.log 2>&1 || { tail -40 $$f.log; exit 1; }; \
+	  grep -h '^fuzz-diff: tolerated' $$f.log || true; done
