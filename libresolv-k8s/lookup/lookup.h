@@ -25,6 +25,9 @@ struct LookupResult {
   Status status = Status::host_not_found;
   AddressList addrs;  // the libc's order before sorting
   dns::Name canon;
+  // musl: a CNAME named `canon` (not autopath's own, to the candidate):
+  // then written as dn_expand writes it, else as the candidate was typed.
+  bool canon_from_cname = false;
   // glibc's gethostbyname3_r reads more of the walk: the reply's names, a
   // reply that ended the walk with answers but no address (NO_RECOVERY),
   // and whether the last query went unanswered (errno then ETIMEDOUT).

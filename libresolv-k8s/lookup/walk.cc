@@ -207,7 +207,12 @@ void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
     // glibc keeps the name of the first reply with addresses; musl lets
     // every CNAME it reads overwrite the name: the last reply's wins.
     bool take_canon = musl ? a.has_canon : a.has_canon && a.addrs.count > 0 && !have_canon;
-    if (take_canon) out_.canon = a.canon, have_canon = true;
+    if (!take_canon) continue;
+    out_.canon = a.canon, have_canon = true;
+    dns::Name candidate;
+    bool synthesized = a.has_option && a.option.status == autopath::kMatched && a.option.index > 0;
+    out_.canon_from_cname =
+        musl && !(synthesized && candidate_name(conf_, plan_, i, candidate) && dns::name_equal(candidate, a.canon));
   }
   if (!have_canon) candidate_name(conf_, plan_, i, out_.canon);
   // musl: NOERROR without addresses is NODATA, EAI_NONAME before 1.2.4.

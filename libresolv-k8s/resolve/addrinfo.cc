@@ -84,11 +84,12 @@ int error_of(Status a, Status b) {
 }
 
 // The canonical name: glibc's escaped as ns_name_ntop escapes it; musl's
-// as dn_expand writes it, unescaped, and when no CNAME moved it the
+// as dn_expand writes it, unescaped, and when no CNAME named it the
 // candidate as name_from_dns_search wrote it: the name typed less one
 // final dot, then the search domain as written, its final dot kept.
-void canon_text(const Config& conf, const Plan& plan, const char* node, const dns::Name& canon,
+void canon_text(const Config& conf, const Plan& plan, const char* node, const LookupResult& r,
                 char (&out)[kHostsNameBytes]) {
+  const dns::Name& canon = r.canon;
   if (conf.dialect != Dialect::musl) {
     dns::name_to_text(canon, out, sizeof out);
     return;
@@ -101,6 +102,7 @@ void canon_text(const Config& conf, const Plan& plan, const char* node, const dn
     n += canon.wire[p];
   }
   out[n] = 0;
+  if (r.canon_from_cname) return;
   dns::Name c;
   for (size_t i = 0; candidate_name(conf, plan, i, c); i++) {
     if (!dns::name_equal(c, canon)) continue;
@@ -122,7 +124,7 @@ Status walk(const Config& conf, const Plan& plan, const char* node, const uint16
   LookupResult r;
   dns_lookup(conf, plan, qtypes, nq, exchange, r, trace);
   if (r.status != Status::found) return r.status;
-  if (found.count == 0) canon_text(conf, plan, node, r.canon, found.canon);
+  if (found.count == 0) canon_text(conf, plan, node, r, found.canon);
   found.take(r.addrs);
   return found.complete ? Status::found : Status::pass_through;
 }
