@@ -46,7 +46,6 @@ InjectOptions parse_options(const Args& args, std::string& input) {
   }
   if (input.empty()) usage_error("inject: one FILE (or - for stdin) is needed");
   check_inject_options("inject", o);
-  if (!o.marker && o.default_namespace.empty()) o.default_namespace = "default";
   return o;
 }
 

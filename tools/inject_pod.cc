@@ -136,9 +136,15 @@ void add_init_container(YAML::Node pod, const std::string& path, const InjectOpt
   pod["initContainers"] = prepend({container}, inits);
 }
 
+// Ours is an emptyDir and nothing more: a volume of the pod's own under that
+// name would be emptied of what it held, and is refused.
 void add_volume(YAML::Node pod, const std::string& path) {
   YAML::Node volumes = list_at(pod, "volumes", path);
-  if (find_named(volumes, kVolume)) return;
+  if (YAML::Node volume = find_named(volumes, kVolume)) {
+    if (volume.size() == 2 && get(volume, "emptyDir").IsMap()) return;
+    fail(volume, child(path, "volumes") + ": a volume of the pod's own is named " + kVolume +
+                     ", which inject's emptyDir needs: rename it");
+  }
   YAML::Node volume;
   volume["name"] = kVolume;
   volume["emptyDir"] = YAML::Node(YAML::NodeType::Map);
@@ -157,9 +163,15 @@ std::string preload_list(const std::string& library, const std::string& value) {
   return out;
 }
 
-// The volume read-only at kMountPath and `library` preloaded.
+// The volume read-only at kMountPath and `library` preloaded; a container
+// mounting something else there is refused (the API server would refuse
+// two mounts at one path).
 void preload(YAML::Node container, const std::string& path, const std::string& library) {
   YAML::Node mounts = list_at(container, "volumeMounts", path);
+  for (const YAML::Node& m : mounts)
+    if (text_at(m, "mountPath") == kMountPath && text_at(m, "name") != kVolume)
+      fail(m, path + ": volume " + text_at(m, "name") + " is mounted at " + kMountPath +
+                  ", where inject's library goes: mount it elsewhere");
   YAML::Node mount = find_named(mounts, kVolume);
   if (!mount) {
     mount.reset(YAML::Node());
@@ -197,7 +209,7 @@ void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions
   std::string policy = text_at(pod, "dnsPolicy");
   bool host_network = text_at(pod, "hostNetwork") == "true";
   auto leave = [&](const std::string& why) {
-    if (options.marker) notes.push_back(InjectError{pod.Mark(), path + ": " + why + ", left as it is"});
+    notes.push_back(InjectError{pod.Mark(), path + ": " + why + ", its DNS left as it is"});
   };
   // The node's network: the marker path leaves it; ClusterFirstWithHostNet
   // asks cluster DNS there, and the library's nameserver stands for it.
@@ -210,7 +222,7 @@ void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions
   if (injected) return leave("the marker path's DNS already");
   if (policy != "" && policy != "ClusterFirst" && policy != "ClusterFirstWithHostNet")
     return leave("its own DNS (dnsPolicy " + policy + ")");
-  if (options.marker && ns.empty())
+  if (ns.empty())
     fail(pod, path + ": no namespace: the object has no metadata.namespace and --namespace is not given");
   pod["dnsPolicy"] = "None";
   YAML::Node dns = map_at(pod, "dnsConfig", path);
@@ -259,10 +271,27 @@ const PodPlace* place_of(const YAML::Node& object) {
 const char kOriginal[] = "resolv-k8s.io/original-pod-spec";
 
 // Everything inject gives a pod spec.
+// Why a pod gets nothing at all, or "": one for Windows nodes, and one on
+// the node's network with the node's DNS (kubelet gives it no cluster DNS).
+std::string not_for_us(const YAML::Node& pod) {
+  if (text_at(get(pod, "os"), "name") == "windows" ||
+      text_at(get(pod, "nodeSelector"), "kubernetes.io/os") == "windows")
+    return "for Windows nodes";
+  if (text_at(pod, "hostNetwork") == "true" && text_at(pod, "dnsPolicy") != "ClusterFirstWithHostNet")
+    return "on the node's network with the node's DNS (hostNetwork)";
+  return "";
+}
+
 void inject_pod(YAML::Node pod, const std::string& path, const InjectOptions& options, const std::string& ns,
                 std::vector<InjectError>& notes) {
   YAML::Node containers = list_at(pod, "containers", path);
-  if (options.marker) return use_nameserver(pod, path, options, ns, notes);
+  std::string why = not_for_us(pod);
+  if (!why.empty()) return notes.push_back(InjectError{pod.Mark(), path + ": " + why + ", left as it is"});
+  if (options.marker) {
+    if (find_named(get(pod, "initContainers"), "resolv-k8s-init"))
+      notes.push_back(InjectError{pod.Mark(), path + ": the library injected before stays (--remove takes it out)"});
+    return use_nameserver(pod, path, options, ns, notes);
+  }
   add_volume(pod, path);
   add_init_container(pod, path, options);
   std::string library = std::string(kMountPath) + "/" + (options.libc == "auto" ? "$LIB" : options.libc) +
@@ -295,6 +324,23 @@ void restore(YAML::Node object, YAML::Node parent, const char* key, const std::s
   if (annotations.size() == 0) object["metadata"].remove("annotations");
 }
 
+// The DNS settings the pod had before it was first injected (the spec
+// kept in the annotation).
+void dns_as_it_was(YAML::Node pod, const std::string& kept) {
+  YAML::Node original;
+  try {
+    original.reset(yaml_of(rk8s::server::JsonDoc(kept, kOriginal).root()));
+  } catch (const rk8s::server::LoadError& e) {
+    fail(pod, std::string(kOriginal) + " is not the JSON inject wrote: " + e.what());
+  }
+  for (const char* key : {"dnsPolicy", "dnsConfig"}) {
+    if (YAML::Node value = get(original, key))
+      pod[key] = value;
+    else if (pod.IsMap())
+      pod.remove(key);
+  }
+}
+
 }  // namespace
 
 void inject_object(YAML::Node object, const InjectOptions& options, std::vector<InjectError>& notes) {
@@ -305,7 +351,15 @@ void inject_object(YAML::Node object, const InjectOptions& options, std::vector<
     return;
   }
   const PodPlace* place = place_of(object);
-  if (!place) return;
+  if (!place) {
+    // A kind of another API with a pod template (an Argo Rollout, say):
+    // its pods get nothing, which deserves a word.
+    if (get(get(get(get(object, "spec"), "template"), "spec"), "containers"))
+      notes.push_back(InjectError{object.Mark(), text_at(object, "kind") + " (" + text_at(object, "apiVersion") +
+                                                     "): not a kind inject knows, left as it is; the webhook "
+                                                     "injects the pods it creates"});
+    return;
+  }
   YAML::Node pod = object, parent = object, deepest = object;  // the last that is there, for messages
   std::string path;
   for (const char* key : place->path) {
@@ -322,7 +376,27 @@ void inject_object(YAML::Node object, const InjectOptions& options, std::vector<
   if (ns.empty()) ns = options.default_namespace;
   std::string before = emit_yaml(pod);
   Json::Value original = json_of(pod);
-  inject_pod(pod, path, options, ns, notes);
+  std::string kept = text_at(get(get(object, "metadata"), "annotations"), kOriginal);
+  if (kept.empty()) {
+    inject_pod(pod, path, options, ns, notes);
+  } else {
+    // Injected before: the DNS settings are worked out anew from the pod as
+    // it was, so that they follow this run's flags, and replace the pod's
+    // where they differ.
+    YAML::Node fresh = YAML::Clone(pod);
+    dns_as_it_was(fresh, kept);
+    inject_pod(fresh, path, options, ns, notes);
+    std::vector<InjectError> again;
+    inject_pod(pod, path, options, ns, again);
+    for (const char* key : {"dnsPolicy", "dnsConfig"}) {
+      YAML::Node want = get(fresh, key);
+      if (json_of(want) == json_of(get(pod, key))) continue;
+      if (want)
+        pod[key] = want;
+      else
+        pod.remove(key);
+    }
+  }
   // The first injection keeps what it changed; a later one finds it there.
   if (emit_yaml(pod) != before && text_at(get(get(object, "metadata"), "annotations"), kOriginal).empty())
     object["metadata"]["annotations"][kOriginal] = text_node(json_text(original));

@@ -43,7 +43,7 @@ const char kHelp[] =
     "                                with --nameserver (the node-local cache, then up to\n"
     "                                two to fall back to, kube-dns's ClusterIP), dnsPolicy\n"
     "                                None and the DNS kubelet would write for the\n"
-    "                                object's namespace (else NS, default \"default\")\n"
+    "                                object's namespace (else NS; without one, refused)\n"
     "                                in DOMAIN (default cluster.local). The init\n"
     "                                container asks --init-cpu (10m) and --init-memory\n"
     "                                (16Mi), requests and limits alike. A List's items\n"

@@ -187,8 +187,8 @@ for name in "${names[@]}"; do
 	# shellcheck disable=SC2086 # flags are words
 	for ns in "" 169.254.20.10; do
 		out=$work/$name${ns:+-ns}.out.yaml
-		inject ${flags[$name]:-} ${ns:+--nameserver $ns} "$inputs/$name.yaml" > "$out" || stable+="$name: exit $? "
-		inject ${flags[$name]:-} ${ns:+--nameserver $ns} "$out" | cmp -s - "$out" || stable+="$name${ns:+ $ns}: changed "
+		inject ${flags[$name]:-} ${ns:+--nameserver $ns --namespace default} "$inputs/$name.yaml" > "$out" || stable+="$name: exit $? "
+		inject ${flags[$name]:-} ${ns:+--nameserver $ns --namespace default} "$out" | cmp -s - "$out" || stable+="$name${ns:+ $ns}: changed "
 		outputs+=("$out")
 	done
 done
@@ -232,12 +232,18 @@ kubelet_dns() {
 }
 check "pod --nameserver: kubelet's DNS for its namespace, the cache its nameserver" "$(kubelet_dns shop)" \
 	"$(dns_of "$work/pod-ns.out.yaml" spec)"
-check "deployment --nameserver: namespace default when it names none" "$(kubelet_dns default)" \
-	"$(dns_of "$work/deployment-ns.out.yaml" "$pod")"
+check "deployment --nameserver --namespace default: that namespace where the object names none" \
+	"$(kubelet_dns default)" "$(dns_of "$work/deployment-ns.out.yaml" "$pod")"
+check "deployment --nameserver without a namespace: an error, nothing written" \
+	"1 0 resolv-k8s: inject: $inputs/deployment.yaml:21: document 1: $pod: no namespace: the object has no metadata.namespace and --namespace is not given" \
+	"$(out=$(inject --nameserver 169.254.20.10 "$inputs/deployment.yaml" 2> "$work/err"); echo "$? ${#out} $(cat "$work/err")")"
+inject --nameserver 169.254.20.10 --nameserver 10.96.0.10 --namespace default "$work/pod-ns.out.yaml" > "$work/again-ns.yaml"
+check "pod again with other --nameserver: ours replaced in place, the pod's own kept" \
+	"$(kubelet_dns shop '' ',"10.96.0.10"')" "$(dns_of "$work/again-ns.yaml" spec)"
 inject --nameserver 169.254.20.10 --namespace ops --cluster-domain k8s.example. "$inputs/deployment.yaml" > "$work/ops.yaml"
 check "deployment --nameserver --namespace --cluster-domain" "$(kubelet_dns ops '' '' k8s.example)" \
 	"$(dns_of "$work/ops.yaml" "$pod")"
-inject --nameserver 169.254.20.10 --nameserver 10.96.0.10 "$inputs/deployment.yaml" > "$work/fallback.yaml"
+inject --nameserver 169.254.20.10 --nameserver 10.96.0.10 --namespace default "$inputs/deployment.yaml" > "$work/fallback.yaml"
 check "deployment, two --nameserver: the cache, then kube-dns to fall back to" "$(kubelet_dns default '' ',"10.96.0.10"')" \
 	"$(dns_of "$work/fallback.yaml" "$pod")"
 check_match "four --nameserver: an error" "at most 3" \
@@ -344,10 +350,14 @@ check "pod --autopath marker: the marker, kubelet's list, the node's domains; no
 check "deployment --autopath marker: --namespace where the object has none" '"search.ops.cluster.local.ap.k8s.io"' \
 	"$(field "$work/deployment-marker.out.yaml" "$pod.dnsConfig.searches[0]")"
 check_match "replicaset --autopath marker: dnsPolicy Default left, with a note" \
-	"document 1: spec.template.spec: its own DNS \(dnsPolicy Default\), left as it is" \
+	"document 1: spec.template.spec: its own DNS \(dnsPolicy Default\), its DNS left as it is" \
 	"$(inject "${marker[@]}" "$inputs/replicaset.yaml" 2>&1 > /dev/null)"
-check_match "--autopath marker again: a note, nothing changed" "the marker path's DNS already, left as it is" \
-	"$(inject "${marker[@]}" "$work/pod-marker.out.yaml" 2>&1 > /dev/null)"
+inject --autopath marker --nameserver 169.254.20.11 --nameserver 10.96.0.10 "$work/pod-marker.out.yaml" > "$work/marker-again.yaml"
+check "--autopath marker again with another --nameserver: ours replaced in place" \
+	'["169.254.20.11","10.96.0.10"] ["search.shop.cluster.local.ap.k8s.io","shop.svc.cluster.local","svc.cluster.local","cluster.local"]' \
+	"$(field "$work/marker-again.yaml" spec.dnsConfig.nameservers) $(field "$work/marker-again.yaml" spec.dnsConfig.searches)"
+check_match "--autopath marker over the library: a note that it stays" "the library injected before stays" \
+	"$(inject "${marker[@]}" "$work/pod.out.yaml" 2>&1 > /dev/null)"
 check "--autopath marker without a namespace: an error, nothing written" \
 	"1 0 resolv-k8s: inject: $inputs/deployment.yaml:21: document 1: $pod: no namespace: the object has no metadata.namespace and --namespace is not given" \
 	"$(out=$(inject "${marker[@]}" "$inputs/deployment.yaml" 2> "$work/err"); echo "$? ${#out} $(cat "$work/err")")"
@@ -369,6 +379,25 @@ check "malformed: the file, the line, the document" \
 	"1 0 resolv-k8s: inject: $inputs/malformed.yaml:12: document 2: end of map not found" "$(refused "$inputs/malformed.yaml")"
 check "malformed on stdin" "1 0 resolv-k8s: inject: stdin:12: document 2: end of map not found" \
 	"$(refused - < "$inputs/malformed.yaml")"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {namespace: a}\nspec:\n  containers:\n  - name: a\n  volumes:\n  - name: resolv-k8s\n    configMap: {name: c}\n' > "$work/vol.yaml"
+check "a volume of the pod's own named resolv-k8s: refused, the fix named" \
+	"1 0 resolv-k8s: inject: $work/vol.yaml:8: document 1: spec.volumes: a volume of the pod's own is named resolv-k8s, which inject's emptyDir needs: rename it" \
+	"$(refused "$work/vol.yaml")"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {namespace: a}\nspec:\n  containers:\n  - name: a\n    volumeMounts:\n    - {name: tools, mountPath: /opt/resolv-k8s}\n' > "$work/mount.yaml"
+check "a container mounting another volume at /opt/resolv-k8s: refused, the fix named" \
+	"1 0 resolv-k8s: inject: $work/mount.yaml:8: document 1: spec.containers[0]: volume tools is mounted at /opt/resolv-k8s, where inject's library goes: mount it elsewhere" \
+	"$(refused "$work/mount.yaml")"
+# Left as they are, byte for byte, with a note: pods for Windows nodes, on
+# the node's network with its DNS, and another API's workload.
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {namespace: a}\nspec:\n  os: {name: windows}\n  containers:\n  - name: a\n' > "$work/windows.yaml"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {namespace: a}\nspec:\n  hostNetwork: true\n  containers:\n  - name: a\n' > "$work/hostnet.yaml"
+printf 'apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: r}\nspec:\n  template:\n    spec:\n      containers:\n      - name: a\n' > "$work/rollout.yaml"
+for c in "windows:for Windows nodes, left as it is" "hostnet:on the node's network with the node's DNS (hostNetwork), left as it is" \
+	"rollout:Rollout (argoproj.io/v1alpha1): not a kind inject knows, left as it is"; do
+	inject --nameserver 169.254.20.10 "$work/${c%%:*}.yaml" > "$work/${c%%:*}.out" 2> "$work/err"
+	check "${c%%:*}: the object as it was, and the note" "same ${c#*:}" \
+		"$(cmp -s "$work/${c%%:*}.yaml" "$work/${c%%:*}.out" && echo same) $(sed -n 's/.*document 1: \(spec: \)\{0,1\}//p' "$work/err" | cut -d';' -f1)"
+done
 printf 'kind: ConfigMap\n---\napiVersion: v1\nkind: Pod\nspec:\n  containers: 5\n' > "$work/shape.yaml"
 check "a Pod of the wrong shape" "1 0 resolv-k8s: inject: $work/shape.yaml:6: document 2: spec.containers: not a list" \
 	"$(refused "$work/shape.yaml")"

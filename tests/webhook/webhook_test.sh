@@ -125,7 +125,7 @@ left_alone "kube-system" "$work/pod.yaml" kube-system CREATE "resolv-k8s: not in
 left_alone "an update" "$work/pod.yaml" shop UPDATE
 pod '  annotations: {resolv-k8s.io/autopath: marker}' 'hostNetwork: true' > "$work/host.yaml"
 left_alone "marker, on the node's network" "$work/host.yaml" shop CREATE \
-	"resolv-k8s: spec: on the node's network (hostNetwork), left as it is"
+	"resolv-k8s: spec: on the node's network with the node's DNS (hostNetwork), left as it is"
 pod '  annotations: {resolv-k8s.io/autopath: sideways}' > "$work/bad-mode.yaml"
 left_alone "an unknown mode" "$work/bad-mode.yaml" shop CREATE \
 	"resolv-k8s: not injected: annotation resolv-k8s.io/autopath: 'sideways' is neither option nor marker"
