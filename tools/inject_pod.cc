@@ -324,6 +324,12 @@ void restore(YAML::Node object, YAML::Node parent, const char* key, const std::s
   if (annotations.size() == 0) object["metadata"].remove("annotations");
 }
 
+// `node` as the annotation would keep it, JSON text, where the settings
+// worked out anew come from: both sides of a comparison alike.
+Json::Value as_kept(const YAML::Node& node) {
+  return rk8s::server::JsonDoc(json_text(Json::Value(json_of(node))), kOriginal).root();
+}
+
 // The DNS settings the pod had before it was first injected (the spec
 // kept in the annotation).
 void dns_as_it_was(YAML::Node pod, const std::string& kept) {
@@ -390,7 +396,7 @@ void inject_object(YAML::Node object, const InjectOptions& options, std::vector<
     inject_pod(pod, path, options, ns, again);
     for (const char* key : {"dnsPolicy", "dnsConfig"}) {
       YAML::Node want = get(fresh, key);
-      if (json_of(want) == json_of(get(pod, key))) continue;
+      if (json_of(want) == as_kept(get(pod, key))) continue;
       if (want)
         pod[key] = want;
       else

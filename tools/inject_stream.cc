@@ -34,6 +34,11 @@ std::string inject_stream(const std::string& stream, const InjectOptions& option
     auto error = [&](const YAML::Mark& mark, const std::string& what) {
       return StreamError{number, doc.first_line + std::max(mark.line, 0), what};
     };
+    // The API server takes UTF-8 only, and so does the JSON the first
+    // injection keeps the pod spec in.
+    if (size_t bad = invalid_utf8(doc.text); bad != std::string_view::npos)
+      throw StreamError{number, doc.first_line + int(std::count(doc.text.begin(), doc.text.begin() + long(bad), '\n')),
+                        "not UTF-8 text, which the Kubernetes API takes only"};
     try {
       YAML::Node object = YAML::Load(doc.text);
       if (YAML::Node key = complex_key(object))

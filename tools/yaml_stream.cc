@@ -96,6 +96,24 @@ void emit(YAML::Emitter& out, const YAML::Node& node, bool key) {
 
 }  // namespace
 
+size_t invalid_utf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    uint8_t b = uint8_t(text[i]);
+    // The length of the sequence b starts, and the range of its second
+    // byte (no overlong forms, no surrogates, nothing past U+10FFFF).
+    size_t n = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    uint8_t lo = b == 0xe0 ? 0xa0 : b == 0xf0 ? 0x90 : 0x80;
+    uint8_t hi = b == 0xed ? 0x9f : b == 0xf4 ? 0x8f : 0xbf;
+    if (n == 0 || i + n > text.size()) return i;
+    for (size_t k = 1; k < n; k++) {
+      uint8_t c = uint8_t(text[i + k]);
+      if (c < (k == 1 ? lo : 0x80) || c > (k == 1 ? hi : 0xbf)) return i;
+    }
+    i += n;
+  }
+  return std::string_view::npos;
+}
+
 std::vector<YamlDocument> split_documents(const std::string& stream) {
   std::vector<YamlDocument> docs{{"", 1}};
   bool started = false;  // the last document has a separator or content

@@ -20,6 +20,9 @@ struct YamlDocument {
 // Every document of `stream`; their texts put together are `stream`.
 std::vector<YamlDocument> split_documents(const std::string& stream);
 
+// The offset of the first byte of `text` that is not UTF-8, or npos.
+size_t invalid_utf8(std::string_view text);
+
 // `node` as YAML text: a scalar that was quoted (or a block) when read is
 // written quoted (or as a block), so "5" and "on" stay strings.
 std::string emit_yaml(const YAML::Node& node);

@@ -398,6 +398,10 @@ for c in "windows:for Windows nodes, left as it is" "hostnet:on the node's netwo
 	check "${c%%:*}: the object as it was, and the note" "same ${c#*:}" \
 		"$(cmp -s "$work/${c%%:*}.yaml" "$work/${c%%:*}.out" && echo same) $(sed -n 's/.*document 1: \(spec: \)\{0,1\}//p' "$work/err" | cut -d';' -f1)"
 done
+printf 'kind: ConfigMap\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: caf\xe9}\n' > "$work/latin1.yaml"
+check "a document that is not UTF-8: refused, its line named" \
+	"1 0 resolv-k8s: inject: $work/latin1.yaml:5: document 2: not UTF-8 text, which the Kubernetes API takes only" \
+	"$(refused "$work/latin1.yaml")"
 printf 'kind: ConfigMap\n---\napiVersion: v1\nkind: Pod\nspec:\n  containers: 5\n' > "$work/shape.yaml"
 check "a Pod of the wrong shape" "1 0 resolv-k8s: inject: $work/shape.yaml:6: document 2: spec.containers: not a list" \
 	"$(refused "$work/shape.yaml")"
