@@ -24,6 +24,35 @@ bool glibc_hostname_ok(const dns::Name& n) {
   return true;
 }
 
+// musl's dn_expand of the name at `src` in `msg`: a byte with either high
+// bit set is a pointer (0x40 and 0x80 too), a label must end before the
+// message does, and the text holds 254 bytes at most; a loop ends after as
+// many steps as the message has byte pairs. False where musl fails, or the
+// name is longer than a Name holds.
+bool musl_dn_expand(const uint8_t* msg, size_t size, size_t src, dns::Name& out) {
+  size_t p = src, text = 0, at = 0;
+  if (p >= size) return false;
+  for (size_t i = 0; i < size; i += 2) {
+    if (msg[p] & 0xc0) {
+      if (p + 1 == size) return false;
+      p = size_t(msg[p] & 0x3f) << 8 | msg[p + 1];
+      if (p >= size) return false;
+    } else if (msg[p]) {
+      text += text != 0;
+      size_t n = msg[p++];
+      if (n >= size - p || n >= 254 - text || at + n + 2 > dns::kMaxName) return false;
+      out.wire[at] = uint8_t(n);
+      memcpy(out.wire + at + 1, msg + p, n);
+      at += n + 1, p += n, text += n;
+    } else {
+      out.wire[at] = 0;
+      out.len = uint8_t(at + 1);
+      return true;
+    }
+  }
+  return false;
+}
+
 // musl's dn_expand writes a C string: a label's NUL byte ends the name
 // there (the label cut at it, dropped when nothing of it is left).
 dns::Name cut_at_nul(const dns::Name& n) {
@@ -139,7 +168,7 @@ bool read_musl_answers(Bytes msg, uint16_t qtype, uint32_t musl, Answer& out) {
     IpAddr a;
     if (type == dns::kTypeCNAME) {
       dns::Name target;
-      if (dns::Reader(m, size).name_at(rdata, target) && musl_hostname_ok(target = cut_at_nul(target)))
+      if (musl_dn_expand(m, size, rdata, target) && musl_hostname_ok(target = cut_at_nul(target)))
         out.canon = target, out.has_canon = true;
     } else if (type != dns::kTypeA && type != dns::kTypeAAAA) {
       continue;
