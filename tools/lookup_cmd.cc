@@ -85,6 +85,7 @@ int lookup_command(const Args& args) {
   Args names;
   for (size_t i = 0; i < args.size(); i++) {
     if (args[i] == "-f" && i + 1 < args.size()) family = parse_family(args[++i]);
+    else if (args[i] == "-f") usage_error("lookup: -f needs a value");
     else if (args[i].starts_with("-")) usage_error("lookup: unexpected '" + args[i] + "'");
     else names.push_back(args[i]);
   }

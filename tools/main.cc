@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <new>
@@ -132,6 +133,11 @@ int main(int argc, char** argv) {
   }
   if (cmd == "--version") {
     puts("resolv-k8s " RK8S_VERSION);
+    return 0;
+  }
+  // `resolv-k8s COMMAND --help`: the help, which covers every command.
+  if (std::find(args.begin(), args.end(), "--help") != args.end()) {
+    fputs(cli::kHelp, stdout);
     return 0;
   }
   // The trace goes to stderr: our lines must come out in order with it.

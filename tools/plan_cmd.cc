@@ -70,6 +70,7 @@ int plan_command(const Args& args) {
     if (a == "--musl") dialect = RK8S_DIALECT_MUSL;
     else if (a == "--conf" && has_value) path = args[++i];
     else if (a == "-f" && has_value) family = parse_family(args[++i]);
+    else if (a == "--conf" || a == "-f") usage_error("plan: " + a + " needs a value");
     else if (a.starts_with("-") || !name.empty()) usage_error("plan: unexpected '" + a + "'");
     else name = a;
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/config/flags.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -67,6 +68,12 @@ CommandLine read_command_line(int argc, char** argv) {
       (flag == "--version" ? f.version : f.help) = true;
       continue;
     }
+    static const char* const kTakeValues[] = {"--config",   "--listen",     "--metrics", "--cluster",
+                                              "--cluster-domain", "--zone", "--autopath", "--autopath-code",
+                                              "--marker",   "--host-search", "--delay-ms", "--query-log",
+                                              "--rcode",    "--drop"};
+    if (std::none_of(std::begin(kTakeValues), std::end(kTakeValues), [&](const char* f) { return flag == f; }))
+      throw std::runtime_error("unknown flag " + flag + " (see --help)");
     if (i + 1 == argc) throw std::runtime_error(flag + ": missing value (see --help)");
     std::string v = argv[++i];
     unsigned long n;
@@ -108,8 +115,6 @@ CommandLine read_command_line(int argc, char** argv) {
       if (!f.faults.add_rcode(v)) throw bad();
     } else if (flag == "--drop") {
       if (!f.faults.add_drop(v)) throw bad();
-    } else {
-      throw std::runtime_error("unknown flag " + flag + " (see --help)");
     }
     if (describes_closed_world(flag, v)) cl.closed_world_flags.push_back(flag);
   }
@@ -117,7 +122,8 @@ CommandLine read_command_line(int argc, char** argv) {
 }
 
 void require_listen(const ServerFlags& f) {
-  if (f.listen.empty()) throw std::runtime_error("--listen is required (see --help)");
+  if (f.listen.empty())
+    throw std::runtime_error("give --config FILE (as the DaemonSet does) or --listen ADDR:PORT (see --help)");
 }
 
 // One closed world for every name (the root zone), as the flags describe it.

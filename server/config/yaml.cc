@@ -319,7 +319,7 @@ ServerConfig parse_config(std::string_view yaml_text, const std::string& file,
 
 ServerConfig load_config_file(const std::string& path) {
   FileBytes file;
-  if (!read_file(path.c_str(), file)) throw LoadError(path, 1, strerror(errno));
+  if (!read_file(path.c_str(), file)) throw std::runtime_error(path + ": " + strerror(errno));
   std::string text(file.data, file.size);
   free(file.data);
   size_t slash = path.rfind('/');

@@ -65,6 +65,12 @@ for bad in "" "nosuch" "plan" "plan -f inet7 web" "conf a b" "stats"; do
 	out=$(cli "$build" $bad 2>&1)
 	check "bad usage '$bad': exit 2, one line" "2 1" "$? $(wc -l <<<"$out")"
 done
+check "a flag without its value: named" "2 resolv-k8s: plan: -f needs a value (resolv-k8s --help)" \
+	"$(out=$(cli "$build" plan web -f 2>&1); echo "$? $out")"
+for cmd in conf plan lookup stats inject webhook; do
+	check "$cmd --help: the help, exit 0" "0 usage: resolv-k8s COMMAND [ARGS]" \
+		"$(out=$(cli "$build" $cmd --help 2>&1); echo "$? $(head -1 <<<"$out")")"
+done
 
 # kubernetes.default is candidate 2: the server walks to it.
 log=$WORK/lookup.log
