@@ -18,14 +18,17 @@ B ?= build
 # compilers (`make ARCH=arm64 B=build/arm64 TARGET...`; the images build
 # it so). CROSS prefixes the compilers and binutils, MUSL_CC is musl-gcc of
 # that arch (the cross gcc with Debian's musl specs for arm64).
+# GLIBC_FLOOR_VERSION: the oldest symbol version of ARCH's glibc (mk/preload.mk).
 ARCH ?= amd64
 ifeq ($(ARCH),amd64)
 CROSS :=
+GLIBC_FLOOR_VERSION := GLIBC_2.2.5
 MUSL_CC := musl-gcc
 MUSL_TRIPLE := x86_64-linux-musl
 DEV_LIBS = $(1)
 else ifeq ($(ARCH),arm64)
 CROSS := aarch64-linux-gnu-
+GLIBC_FLOOR_VERSION := GLIBC_2.17
 MUSL_CC := aarch64-linux-musl-gcc
 MUSL_TRIPLE := aarch64-linux-musl
 # gcc's outline atomics start with libgcc's __getauxval call, which musl
@@ -56,11 +59,11 @@ HOST_FLAGS := -std=c++20 -O2 -g $(WARN) -Iinclude -Ilibresolv-k8s -I. -pthread
 FUZZ_FLAGS := -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Ilibresolv-k8s -I.
 
 # Objects, by the build they belong to: the core's two (glibc PIC for the
-# .so, bound to old symbol versions by mk/glibc-floor.h; musl headers for
-# the musl .so and the static archive), the host's, the fuzzers'.
-$(B)/obj/glibc/%.o: %.cc mk/glibc-floor.h
+# .so, musl headers for the musl .so and the static archive), the host's,
+# the fuzzers'.
+$(B)/obj/glibc/%.o: %.cc
 	@mkdir -p $(@D)
-	$(CXX) $(CORE_FLAGS) -include mk/glibc-floor.h -MMD -MP -c $< -o $@
+	$(CXX) $(CORE_FLAGS) -MMD -MP -c $< -o $@
 $(B)/obj/musl/%.o: %.cc
 	@mkdir -p $(@D)
 	$(CXX) $(CORE_FLAGS) $(MUSL_FLAGS) -MMD -MP -c $< -o $@

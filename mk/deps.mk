@@ -41,9 +41,9 @@ $(TP_SRC)/.fetched: mk/fetch-source.sh | deps-packages
 	@mk/fetch-source.sh $(@D) $(CARES_DEB) $(MIMALLOC_DEB) $(JSONCPP_DEB)
 	@touch $@
 
-$(TP)/%/lib/libcares.a: $(TP_SRC)/.fetched mk/third-party.sh mk/glibc-floor.h
+$(TP)/%/lib/libcares.a: $(TP_SRC)/.fetched mk/third-party.sh
 	+@mk/third-party.sh $(ARCH) $* $(CARES_SRC) $(TP)/work/$*/c-ares $(TP)/$* $(CARES_CMAKE)
-$(TP)/%/lib/libmimalloc.a: $(TP_SRC)/.fetched mk/third-party.sh mk/glibc-floor.h
+$(TP)/%/lib/libmimalloc.a: $(TP_SRC)/.fetched mk/third-party.sh
 	+@mk/third-party.sh $(ARCH) $* $(MIMALLOC_SRC) $(TP)/work/$*/mimalloc $(TP)/$* $(MIMALLOC_CMAKE)
 
 # The archives in use: a static musl program, a musl .so preloaded into a

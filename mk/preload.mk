@@ -17,15 +17,27 @@ $(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o): CORE_FLAGS += $(call THIRD_PARTY_FLAGS,g
 $(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): CORE_FLAGS += $(call THIRD_PARTY_FLAGS,musl)
 $(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o) $(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): | $(TP_LIBS)
 
-# Linked by the C driver: the link fails if anything needs a C++ runtime.
-# The glibc build names libpthread.so.0 and libdl.so.2, where glibc kept
-# the pthread and dl functions before 2.34 (mk/glibc-floor.h).
+# The glibc build loads into glibc 2.17 and later. Its objects, joined in
+# one, have their calls of the functions whose default version is newer
+# than that bound to the version they had then, which glibc keeps
+# exporting; before 2.34 they lived in libpthread.so.0 and libdl.so.2,
+# which the build names. pthread_atfork is libc.so.6's, not that of
+# libc_nonshared.a, which calls __register_atfork: musl lacks that, and a
+# musl program given the glibc build must start (preload/env.cc). stat,
+# fstat and getrandom, newer than 2.17 altogether, are not called
+# (util/file_stat.h, util/random.cc). Static links of the core keep plain
+# names: libc.a has no versions.
+GLIBC_FLOOR_SYMS := dlsym pthread_atfork pthread_once pthread_key_create pthread_getspecific pthread_setspecific
+PRELOAD_FLOOR_glibc := $(foreach s,$(GLIBC_FLOOR_SYMS),--redefine-sym $(s)=$(s)@$(GLIBC_FLOOR_VERSION))
 PRELOAD_NEEDED_glibc := -Wl,--push-state,--no-as-needed -l:libpthread.so.0 -l:libdl.so.2 -Wl,--pop-state
+# Linked by the C driver: the link fails if anything needs a C++ runtime.
 define preload_so
 $(B)/$(1)/libresolv-k8s.so: $(PRELOAD_SRC_$(1):%.cc=$(B)/obj/$(1)/%.o) $(B)/$(1)/libresolv-k8s-core.a \
     preload/exports.map $(call THIRD_PARTY_LIBS,$(1))
-	$(2) -shared -o $$@ $$(filter %.o %.a,$$^) -Wl,--version-script=preload/exports.map \
-	  -Wl,-z,defs -pthread $(PRELOAD_NEEDED_$(1))
+	$(CROSS)ld -r -o $$@.o $$(filter %.o,$$^) --start-group $$(filter %.a,$$^) --end-group
+	$(if $(PRELOAD_FLOOR_$(1)),$(CROSS)objcopy $(PRELOAD_FLOOR_$(1)) $$@.o)
+	$(2) -shared -o $$@ $$@.o -Wl,--version-script=preload/exports.map -Wl,-z,defs -pthread $(PRELOAD_NEEDED_$(1))
+	rm $$@.o
 endef
 $(eval $(call preload_so,glibc,$(CC)))
 $(eval $(call preload_so,musl,$(MUSL_CC)))
@@ -47,8 +59,8 @@ $(PRELOAD_DIR)/.laid: $(B)/images/copier
 	$(B)/images/copier --links $(@D)
 	@touch $@
 
-# Nothing imported above the glibc floor (mk/glibc-floor.h): 2.17, the
-# oldest glibc of aarch64 and the one x86_64 programs of RHEL 7 were built for.
+# Nothing imported above the glibc floor: 2.17, the oldest glibc of
+# aarch64 and the one x86_64 programs of RHEL 7 were built for.
 GLIBC_FLOOR := 2.17
 TESTS += test-glibc-floor
 .PHONY: test-glibc-floor

@@ -5,17 +5,15 @@
 # musl-gcc; arm64: Debian's cross gcc, alone and with Debian's musl specs)
 # as static, PIC, hidden-visibility archives, and copies its headers and .a
 # files into PREFIX/include and PREFIX/lib. RelWithDebInfo: -O2 -g -DNDEBUG
-# (without NDEBUG mimalloc builds its debug checks); glibc's objects bound to
-# the floor's symbol versions (glibc-floor.h). The build joins make's
+# (without NDEBUG mimalloc builds its debug checks). The build joins make's
 # jobserver.
 set -euo pipefail
 arch=$1 libc=$2 src=$3 work=$4 prefix=$5; shift 5
 cross=() cflags='-fPIC -fvisibility=hidden'
-floor=$(cd "$(dirname "$0")" && pwd)/glibc-floor.h
 case $arch/$libc in
-amd64/glibc) cc=gcc cflags+=" -include $floor" ;;
+amd64/glibc) cc=gcc ;;
 amd64/musl) cc=musl-gcc ;;
-arm64/glibc) cc=aarch64-linux-gnu-gcc cflags+=" -include $floor" ;;
+arm64/glibc) cc=aarch64-linux-gnu-gcc ;;
 # Inline atomics: libgcc's outline ones call __getauxval, which musl lacks.
 arm64/musl) cc=aarch64-linux-musl-gcc cflags+=' -mno-outline-atomics' ;;
 *) echo "third-party.sh: unknown arch/libc $arch/$libc" >&2; exit 2 ;;

@@ -23,7 +23,7 @@ static uint16_t fallback_id() {
 }
 
 // The system call: glibc's getrandom() is 2.25's, above the preload
-// library's floor (mk/glibc-floor.h).
+// library's floor (mk/preload.mk).
 uint16_t random_query_id() {
   uint16_t id;
   if (syscall(SYS_getrandom, &id, sizeof id, GRND_NONBLOCK) == sizeof id) return id;

@@ -59,7 +59,7 @@ for libc in glibc musl; do
 	check "init: the arm64 $libc library exports what the amd64 one does (libc entry points only)" \
 		"$(exports "$build/$libc/libresolv-k8s.so")" "$(exports "$WORK/init/rootfs/resolv-k8s/$libc/libresolv-k8s.so")"
 done
-# aarch64's oldest glibc is 2.17: nothing newer imported (mk/glibc-floor.h).
+# aarch64's oldest glibc is 2.17: nothing newer imported (mk/preload.mk).
 check "init: the arm64 glibc library imports GLIBC_2.17 at most" "GLIBC_2.17" \
 	"$(readelf -W --dyn-syms "$WORK/init/rootfs/resolv-k8s/glibc/libresolv-k8s.so" |
 		sed -n 's/.*@\(GLIBC_[0-9.]*\).*/\1/p' | sort -Vu | tail -1)"
