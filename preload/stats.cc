@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// RESOLV_K8S_STATS=PATH: the process's counters appended to PATH as
-// Prometheus text, a block labelled with its pid: at exit, and while it
-// runs, from the lookup path, at most every kEverySeconds (no thread).
-// Each block holds the counts so far; `resolv-k8s stats` reads a process's
-// last.
+// RESOLV_K8S_STATS=PATH: the process's counters in PATH as Prometheus
+// text, a block labelled with its pid: at exit, and while it runs, from the
+// lookup path, at most every kEverySeconds (no thread). Each block holds
+// the counts so far and replaces the process's last; the file keeps the
+// blocks of the kMaxBlocks processes that wrote last.
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/auxv.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +54,62 @@ const char* stats_path() {
   return *path ? path : nullptr;
 }
 
+constexpr size_t kBlockBytes = 4096;  // exe, 8 counters, the histogram and 8 servers always fit
+constexpr size_t kMaxBlocks = 64;
+constexpr char kHeader[] = "# resolv-k8s pid=";
+
+// The offset of the block header at or after `from` in text[0..len), or len.
+size_t next_header(const char* text, size_t len, size_t from) {
+  for (size_t p = from; p < len;) {
+    if (len - p >= sizeof kHeader - 1 && memcmp(text + p, kHeader, sizeof kHeader - 1) == 0) return p;
+    const void* nl = memchr(text + p, '\n', len - p);
+    p = nl ? size_t(static_cast<const char*>(nl) - text) + 1 : len;
+  }
+  return len;
+}
+
+// PATH rewritten in place under an exclusive lock (`resolv-k8s stats`
+// reads it under a shared one): the other processes' blocks but the oldest
+// beyond kMaxBlocks, then this one's. A file too large to be one of ours
+// (an older library appended to it) starts anew.
+void replace_block(const char* path, long pid, const char* block, size_t len) {
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  char* text = static_cast<char*>(malloc((kMaxBlocks + 1) * kBlockBytes));
+  if (text && flock(fd, LOCK_EX) == 0) {
+    size_t have = 0;
+    for (ssize_t n; have < kMaxBlocks * kBlockBytes &&
+                    (n = pread(fd, text + have, kMaxBlocks * kBlockBytes - have, off_t(have))) > 0;)
+      have += size_t(n);
+    if (have == kMaxBlocks * kBlockBytes) have = 0;
+    char ours[48];
+    size_t ours_len = size_t(snprintf(ours, sizeof ours, "%s%ld ", kHeader, pid));
+    auto is_ours = [&](size_t at, size_t end) {
+      return end - at >= ours_len && memcmp(text + at, ours, ours_len) == 0;
+    };
+    size_t others = 0;
+    for (size_t at = next_header(text, have, 0), end; at < have; at = end)
+      end = next_header(text, have, at + 1), others += !is_ours(at, end);
+    // The others' blocks packed to the front, the oldest left out.
+    size_t skip = others >= kMaxBlocks ? others - (kMaxBlocks - 1) : 0, kept = 0;
+    for (size_t at = next_header(text, have, 0), end; at < have; at = end) {
+      end = next_header(text, have, at + 1);
+      if (is_ours(at, end)) continue;
+      if (skip) {
+        skip--;
+        continue;
+      }
+      memmove(text + kept, text + at, end - at);
+      kept += end - at;
+    }
+    memcpy(text + kept, block, len);
+    kept += len;
+    if (pwrite(fd, text, kept, 0) == ssize_t(kept)) (void)!ftruncate(fd, off_t(kept));
+  }
+  free(text);
+  close(fd);  // and the lock with it
+}
+
 void write_block(const char* path) {
   Counters c = counters();
   const Counters& b = at_fork;
@@ -79,7 +137,7 @@ void write_block(const char* path) {
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   exe[n > 0 ? n : 0] = 0;
   long pid = getpid();
-  char block[4096];  // exe, 8 counters, the histogram and 8 servers always fit
+  char block[kBlockBytes];
   size_t len = size_t(snprintf(block, sizeof block, "# resolv-k8s pid=%ld exe=%s\n", pid, exe));
   for (const auto& m : metrics)
     len += size_t(snprintf(block + len, sizeof block - len, "resolv_k8s_%s_total{pid=\"%ld\"} %llu\n",
@@ -109,12 +167,7 @@ void write_block(const char* path) {
                            "resolv_k8s_server_autopath{pid=\"%ld\",server=\"%s\",support=\"%s\"} 1\n",
                            pid, addr, support_name(servers[i].support)));
   }
-  // One write with O_APPEND: blocks of processes sharing the file never interleave.
-  int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd >= 0) {
-    (void)!write(fd, block, len);
-    close(fd);
-  }
+  replace_block(path, pid, block, len);
   errno = saved_errno;
 }
 

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// resolv-k8s stats FILE: the blocks preloaded processes appended to
+// resolv-k8s stats FILE: the blocks preloaded processes wrote to
 // RESOLV_K8S_STATS (preload/stats.cc), one row per process (its last
 // block), and their total.
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -51,7 +54,7 @@ double quantile_ms(const Histogram& h, double q) {
   return lower * 1000;
 }
 
-bool read_blocks(std::ifstream& f, std::vector<Block>& out) {
+bool read_blocks(std::istream& f, std::vector<Block>& out) {
   static const std::regex header(R"(# resolv-k8s pid=(\d+) exe=(.*))");
   static const std::regex metric(R"re(resolv_k8s_(\w+)_total\{pid="(\d+)"\} (\d+))re");
   static const std::regex server(
@@ -92,12 +95,18 @@ void print_row(const std::string& pid, const std::string& exe,
 
 int stats_command(const Args& args) {
   if (args.size() != 1 || args[0].starts_with("-")) usage_error("stats: one FILE is needed");
-  std::ifstream f(args[0]);
-  std::vector<Block> blocks;
-  if (!f) {
+  // Read under a shared lock: the library rewrites the file in place.
+  int fd = open(args[0].c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || flock(fd, LOCK_SH) != 0) {
     fprintf(stderr, "resolv-k8s: %s: %s\n", args[0].c_str(), strerror(errno));
     return 1;
   }
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) text.append(buf, size_t(n));
+  close(fd);
+  std::istringstream f(text);
+  std::vector<Block> blocks;
   if (!read_blocks(f, blocks) || blocks.empty()) {
     fprintf(stderr, "resolv-k8s: %s: not a RESOLV_K8S_STATS file\n", args[0].c_str());
     return 1;

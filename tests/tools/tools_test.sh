@@ -117,19 +117,29 @@ check "stats: the command's total, before p50 and p99" \
 check "stats: what each server showed" "server 127.0.0.53: autopath support yes" \
 	"$(cli "$build" stats "$stats" | grep ^server)"
 
-# A process that runs on writes while it runs, at most every 5 s: six
-# lookups of 1.5 s each (the server's delay), the clock started by the
-# first, leave a block after the fifth (6 s later) and one at exit; the
-# command counts the process once, by its last.
+# A process that runs on writes while it runs, at most every 5 s, its
+# block replacing its last: lookups of 1.5 s or more each (the server's
+# delay), the clock started by the first, write some 6 s later and 6 s
+# after that. Killed at 10 s, no exit of its own: one block, of the lookups
+# so far.
 rm -f "$stats"
-pod "$log" on "$here/kubelet.conf" --delay-ms=1500 -- env LD_PRELOAD="$SHIM" RESOLV_K8S_STATS="$stats" \
-	"$PROBE" -n 6 -t stream web >/dev/null
-check "stats while running: a block before the one at exit, same process" "2 1" \
-	"$(grep -c '^# resolv-k8s pid=' "$stats") $(grep '^# resolv-k8s' "$stats" | sort -u | wc -l)" "$(cat "$stats")"
-check "stats while running: the first block counts fewer lookups" yes \
-	"$(awk '/^resolv_k8s_lookups_total/ { n[++i] = $2 } END { print (n[1] < n[2] && n[2] == 6) ? "yes" : "no" }' "$stats")" \
+pod "$log" on "$here/kubelet.conf" --delay-ms=1500 -- bash -c \
+	'LD_PRELOAD=$0 RESOLV_K8S_STATS=$1 "$2" -n 100 -t stream web >/dev/null & sleep 10; kill -9 $!' \
+	"$SHIM" "$stats" "$PROBE"
+check "stats while running: one block, written before the process ended, of the lookups so far" "1 yes" \
+	"$(grep -c '^# resolv-k8s pid=' "$stats") $(awk '/^resolv_k8s_lookups_total/ { print ($2 >= 1 && $2 < 100) ? "yes" : "no" }' "$stats")" \
 	"$(cat "$stats")"
-check "stats while running: the command counts it once, by its last block" "total 1 processes 6" \
+
+# Processes come and go: the file keeps the 64 that wrote last, one block
+# each, so its size stays bounded.
+rm -f "$stats"
+pod "$log" on "$here/kubelet.conf" -- bash -c 'for i in $(seq 70); do
+	LD_PRELOAD=$0 RESOLV_K8S_STATS=$1 "$2" -t stream web >/dev/null; done; LD_PRELOAD=$0 RESOLV_K8S_STATS=$1 "$2" -n 2 -t stream web >/dev/null' \
+	"$SHIM" "$stats" "$PROBE"
+check "stats of 71 processes: the 64 last, one block each, the last one's whole" "64 64 2" \
+	"$(grep -c '^# resolv-k8s pid=' "$stats") $(grep '^# resolv-k8s pid=' "$stats" | sort -u | wc -l) $(tail -n +2 "$stats" | awk '/^# resolv-k8s/ { n = 0 } /^resolv_k8s_lookups_total/ { n = $2 } END { print n }')" \
+	"$(head -c 2000 "$stats")"
+check "stats: the command reads 64 processes" "total 64 processes 65" \
 	"$(cli "$build" stats "$stats" | awk '/^total/ { print $1, $2, $3, $4 }')"
 
 rm -f "$stats"
