@@ -89,7 +89,9 @@ struct Metrics {
   std::string text() const {
     using rk8s::server::family;
     using rk8s::server::sample;
-    return family("webhook_requests_total", "counter", "AdmissionReviews received.") +
+    return family("webhook_build_info", "gauge", "The webhook's version: 1, labelled.") +
+           sample("webhook_build_info", "version=\"" RK8S_VERSION "\"", uint64_t(1)) +
+           family("webhook_requests_total", "counter", "AdmissionReviews received.") +
            sample("webhook_requests_total", "", requests) +
            family("webhook_patches_total", "counter", "Pods patched.") +
            sample("webhook_patches_total", "", patches) +
@@ -118,7 +120,7 @@ void reply(evhttp_request* req, int status, const char* type, const std::string&
   evhttp_add_header(headers, "Content-Type", type);
   evbuffer* out = evbuffer_new();
   evbuffer_add(out, body.data(), body.size());
-  evhttp_send_reply(req, status, status == 200 ? "OK" : "Bad Request", out);
+  evhttp_send_reply(req, status, nullptr, out);  // libevent's phrase for the status
   evbuffer_free(out);
 }
 
@@ -143,6 +145,8 @@ void on_mutate(evhttp_request* req, void* arg) {
 
 void on_healthz(evhttp_request* req, void*) { reply(req, 200, "text/plain", "ok\n"); }
 
+void on_unknown(evhttp_request* req, void*) { reply(req, 404, "text/plain", "/mutate, /healthz or /metrics\n"); }
+
 void on_metrics(evhttp_request* req, void* arg) {
   reply(req, 200, "text/plain; version=0.0.4", static_cast<Webhook*>(arg)->metrics.text());
 }
@@ -156,7 +160,10 @@ bufferevent* tls_connection(event_base* base, void* arg) {
              : nullptr;
 }
 
-void on_signal(evutil_socket_t, short, void* base) { event_base_loopexit(static_cast<event_base*>(base), nullptr); }
+void on_signal(evutil_socket_t signal, short, void* base) {
+  fprintf(stderr, "resolv-k8s: webhook: %s: stopping\n", signal == SIGTERM ? "SIGTERM" : "SIGINT");
+  event_base_loopexit(static_cast<event_base*>(base), nullptr);
+}
 
 // "ADDR:PORT", "[V6]:PORT", ":PORT" (every address).
 bool parse_listen(const std::string& text, std::string& host, uint16_t& port) {
@@ -203,6 +210,7 @@ int webhook_command(const Args& args) {
   evhttp_set_cb(http, "/mutate", on_mutate, &w);
   evhttp_set_cb(http, "/healthz", on_healthz, &w);
   evhttp_set_cb(http, "/metrics", on_metrics, &w);
+  evhttp_set_gencb(http, on_unknown, nullptr);
   if (!evhttp_bind_socket_with_handle(http, host.c_str(), port)) {
     fprintf(stderr, "resolv-k8s: webhook: cannot listen on %s\n", listen.c_str());
     return 1;
@@ -211,7 +219,8 @@ int webhook_command(const Args& args) {
   event* intr = evsignal_new(base, SIGINT, on_signal, base);
   event_add(term, nullptr);
   event_add(intr, nullptr);
-  fprintf(stderr, "resolv-k8s: webhook: listening on %s\n", listen.c_str());
+  fprintf(stderr, "resolv-k8s: webhook %s: listening on %s (HTTPS: POST /mutate, GET /healthz, GET /metrics)\n",
+          RK8S_VERSION, listen.c_str());
   event_base_dispatch(base);
   event_free(term);
   event_free(intr);

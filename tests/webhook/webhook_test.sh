@@ -149,6 +149,8 @@ check "5 MiB: 413" 413 "$(post "$work/huge.json" 2>&1 | tail -1)"
 check "plain HTTP: no answer" 52 "$(curl -s -o /dev/null http://127.0.0.1:8443/mutate; echo $?)"
 check "still serving" "ok
 200" "$(https /healthz)"
+check "another path: 404" "/mutate, /healthz or /metrics
+404" "$(https /nosuch)"
 
 # A rotated Secret: the next connection gets the new certificate.
 mv "$work/certs" "$work/old-certs"
@@ -159,10 +161,14 @@ check "rotated: the old CA no longer does" 60 \
 check_match "rotated: said on stderr" "serving with .*serving with" "$(< "$work/webhook.err")"
 
 metrics=$(https /metrics)
-for m in "requests_total 17" "patches_total 3" "errors_total 4" "request_duration_seconds_count 16"; do
+for m in "build_info{version=\"$("$build/bin/resolv-k8s" --version | cut -d' ' -f2)\"} 1" \
+	"requests_total 17" "patches_total 3" "errors_total 4" "request_duration_seconds_count 16"; do
 	check_match "metrics: $m" "resolv_k8s_webhook_$m" "$metrics"
 done
 kill "$pid"
 wait "$pid"
 check "SIGTERM: exit 0" 0 "$?"
+check_match "start and stop: said, with where it listens" \
+	"webhook [0-9.]+: listening on 127.0.0.1:8443 \(HTTPS: POST /mutate, GET /healthz, GET /metrics\).*SIGTERM: stopping" \
+	"$(tr '\n' ' ' < "$work/webhook.err")"
 summary
