@@ -155,6 +155,8 @@ int serve(const ServerConfig& config, int argc, char** argv) {
     main_loop.after(20, drained);
   };
   Signal term{nullptr, [&] {
+                say("SIGTERM: no new queries; answering those in flight, " + std::to_string(kDrainMs / 1000) +
+                    " s at most");
                 workers.drain();
                 drain_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kDrainMs);
                 drained();
@@ -192,6 +194,8 @@ int serve(const ServerConfig& config, int argc, char** argv) {
   workers.start();
   std::string addresses;
   for (const Endpoint& e : config.listen) addresses += (addresses.empty() ? "" : ", ") + e.text;
+  if (config.health) addresses += "; health (/health, /ready) on " + config.health->text;
+  if (config.metrics) addresses += "; metrics (/metrics) on " + config.metrics->text;
   say(current.get()->serving() + "; listening on " + addresses);
   current.get()->probe_loops(config.listen.front());
   main_loop.run();

@@ -63,7 +63,9 @@ void HttpServer::on_health(evhttp_request* req, void* arg) {
 
 void HttpServer::on_metrics(evhttp_request* req, void* arg) {
   HttpServer& self = *static_cast<HttpServer*>(arg);
-  send_text(req, 200, "OK", self.handlers_.metrics(), kPrometheus);
+  const char* path = evhttp_uri_get_path(evhttp_request_get_evhttp_uri(req));
+  if (path && strcmp(path, "/metrics") == 0) return send_text(req, 200, "OK", self.handlers_.metrics(), kPrometheus);
+  send_text(req, 404, "Not Found", "not found: /metrics\n", "text/plain");
 }
 
 }  // namespace rk8s::server

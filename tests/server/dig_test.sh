@@ -119,6 +119,9 @@ metrics=$(curl -s http://127.0.0.53:9153/metrics)
 check "metrics" yes "$(grep -q 'resolv_k8s_autopath_total{status="matched"} [1-9]' <<<"$metrics" &&
 	grep -q 'resolv_k8s_autopath_queries_saved_total [1-9]' <<<"$metrics" &&
 	grep -q 'resolv_k8s_queries_total{type="SRV",rcode="NOERROR"} [1-9]' <<<"$metrics" && echo yes)" "$metrics"
+check "metrics port: 404 on any other path" 404 "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.53:9153/)"
+check_match "the start line: what it listens on, metrics included" \
+	"listening on 127.0.0.53:53, \[::1\]:53; metrics \(/metrics\) on 127.0.0.53:9153" "$(< $work/server.log)"
 
 # --- start-up: a one-line error and a non-zero exit, never half-loaded
 startup() { # RULE REGEX SERVER-ARGS...
@@ -149,5 +152,13 @@ startup "port in use" "^resolv-k8s-server: bind 127.0.0.61:53/udp: Address alrea
 kill $holder
 startup "bad flag" "^resolv-k8s-server: unknown flag --frob" --listen 127.0.0.60:53 --frob 1
 startup "bad fault" "^resolv-k8s-server: --rcode: bad value 'x=BOGUS'$" --listen 127.0.0.60:53 --rcode x=BOGUS
+startup "no arguments" "^resolv-k8s-server: give --config FILE \(as the DaemonSet does\) or --listen ADDR:PORT"
+"$server" --listen 127.0.0.62:53 --zone $fixtures/example.com.zone 2>"$work/term.log" &
+term=$!
+for _ in $(seq 100); do grep -qs listening "$work/term.log" && break; sleep 0.05; done
+kill -TERM $term
+wait $term
+rc=$?
+check_match "SIGTERM: said, then an exit of 0" "SIGTERM: no new queries.*exit 0" "$(tr '\n' ' ' < "$work/term.log") exit $rc"
 
 summary
