@@ -15,6 +15,10 @@ constexpr Mnemonic kTypes[] = {
     {kTypeA, "A"},     {kTypeNS, "NS"},   {kTypeCNAME, "CNAME"}, {kTypeSOA, "SOA"},
     {kTypePTR, "PTR"}, {kTypeMX, "MX"},   {kTypeTXT, "TXT"},     {kTypeAAAA, "AAAA"},
     {kTypeSRV, "SRV"}, {kTypeANY, "ANY"},
+    // Types we only print (the query log) and read (tests, tools), as dig names them.
+    {13, "HINFO"}, {35, "NAPTR"}, {39, "DNAME"}, {41, "OPT"},   {43, "DS"},   {46, "RRSIG"},
+    {47, "NSEC"},  {48, "DNSKEY"}, {50, "NSEC3"}, {52, "TLSA"}, {64, "SVCB"}, {65, "HTTPS"},
+    {99, "SPF"},   {251, "IXFR"},  {252, "AXFR"}, {257, "CAA"},
 };
 constexpr Mnemonic kRcodes[] = {
     {kNoError, "NOERROR"}, {kFormErr, "FORMERR"}, {kServFail, "SERVFAIL"}, {kNxDomain, "NXDOMAIN"},

@@ -304,6 +304,21 @@ class ConfigReader {
   std::map<std::string, std::string> zone_servers_;  // name_key -> server name
 };
 
+// Whether line `n` (from 0) of `text` or the one before it starts with
+// white space holding a tab, which yaml-cpp reports as something else
+// ("illegal map value").
+bool indented_with_tab(std::string_view text, int n) {
+  size_t start = 0;
+  for (int i = 0; i <= n; i++) {
+    size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    if (i >= n - 1 && line.substr(0, line.find_first_not_of(" \t")).find('\t') != line.npos) return true;
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 ServerConfig parse_config(std::string_view yaml_text, const std::string& file,
@@ -313,7 +328,9 @@ ServerConfig parse_config(std::string_view yaml_text, const std::string& file,
   } catch (const FieldError& e) {
     throw LoadError(file, e.line, e.what());
   } catch (const YAML::Exception& e) {
-    throw LoadError(file, e.mark.is_null() ? 1 : e.mark.line + 1, e.msg);
+    int line = e.mark.is_null() ? 0 : e.mark.line;
+    throw LoadError(file, line + 1, indented_with_tab(yaml_text, line) ? "a tab in the indentation (YAML indents with spaces)"
+                                                                        : e.msg);
   }
 }
 

@@ -130,7 +130,7 @@ pod() {
 # but our cache's loop probes (HINFO, loop_guard.h), which no lookup asks.
 stand_in_queries() {
 	sleep 0.1
-	echo "$(grep -vc ' TYPE13 ' "$WORK/cluster.log") $(grep -vc ' TYPE13 ' "$WORK/upstream.log")"
+	echo "$(grep -vc ' HINFO ' "$WORK/cluster.log") $(grep -vc ' HINFO ' "$WORK/upstream.log")"
 }
 
 # timed_probe CACHE ARGS...: gai-probe -T's microseconds (its stderr), in a

@@ -73,9 +73,9 @@ check "reloaded: the cache kept, nothing forwarded" 1 "$(grep -c ' www\.example\
 
 # The query log: Debug has denials and errors, Trace every query, each line
 # "TIME CLIENT QNAME QTYPE opt=.. RCODE SECONDS"; Normal writes none. The
-# loop probes of each reload (TYPE13, HINFO) are denials too.
+# loop probes of each reload (HINFO) are denials too.
 stamped='^20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]\.[0-9]{6}Z [0-9.]+:[0-9]+ '
-lines() { grep -v ' TYPE13 ' "$WORK/queries.log"; }
+lines() { grep -v ' HINFO ' "$WORK/queries.log"; }
 logged_now() { lines | grep -Ec " $1\\. A opt=no $2 [0-9]+\.[0-9]{6}\$"; }
 for level in Debug Trace Normal; do
 	node_config "$WORK/cache.yaml" 169.254.20.10 servers="[$CLUSTER_SERVER,

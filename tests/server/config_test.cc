@@ -204,6 +204,7 @@ TEST(ConfigErrors, FileLineAndWhat) {
       {kListen + kResolver + "---\nlisten: []\n", "c.yaml:3: one YAML document only"},
       {kListen + kResolver + "---\n", "c.yaml:3: one YAML document only"},
       {",", "c.yaml:1: one YAML document only"},  // yaml-cpp's LoadAll never ends here
+      {kListen + "servers:\n- name: s\n\tzones: [s.test]\n", "c.yaml:4: a tab in the indentation (YAML indents with spaces)"},
       {kListen + kResolver + "lisen: 1\n",
        "c.yaml:3: unknown key 'lisen' (known: listen, health, metrics, autopath, cache, limits, "
        "nodeSetup, servers, upstreamResolvers, logLevel, queryLog)"},
