@@ -65,7 +65,7 @@ print(round((time.perf_counter() - t0) * 1000), answer)' "$name")
 	echo
 	echo "saved $((classic - sent)) of $classic queries, $ms_plain ms -> $ms_shim ms (same answers)"
 	echo "the library's own counters (RESOLV_K8S_STATS, \`resolv-k8s stats\`):"
-	"$build/bin/resolv-k8s" stats "$work/stats" | tail -1
+	"$build/bin/resolv-k8s" stats "$work/stats" | sed -n '1p; /^total/p; /^server/p'
 }
 
 echo "A pod in namespace shop: ndots:5, 4 search domains; cluster DNS answers in 20 ms."
