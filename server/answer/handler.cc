@@ -146,6 +146,8 @@ void answer_plainly(const HandlerConfig& config, std::shared_ptr<Pending> p, con
   resolve_routed(*config.router, ask, [p, code = config.option_code](const Resolution* res) {
     if (!res) return drop(*p);
     take(p->response, *res);
+    p->info.marker_status = res->marker_status;
+    p->info.marker_walked = res->marker_walked;
     add_reply_option(*p, code);
     finish(*p);
   });

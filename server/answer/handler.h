@@ -32,6 +32,9 @@ struct QueryInfo {
   uint8_t rcode = 0;
   std::optional<autopath::ReplyOption> autopath;  // the reply option sent
   size_t walked = 0;
+  // A marker name's answer (Resolution::marker_*): 0 candidates for others.
+  uint8_t marker_status = 0;
+  size_t marker_walked = 0;
   // For the packet cache: seconds this reply may answer the same query
   // again (0: never), and whether its TTLs count down meanwhile (an
   // upstream's answer) or stand (data).

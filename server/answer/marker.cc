@@ -126,12 +126,10 @@ void MarkerSource::resolve(const Ask& ask, Resolved done) {
   }
   walk_candidates(router_, first, option, [ask, done, zone = zone_](AutopathWalk& w) {
     if (w.drop) return done(nullptr);
-    if (w.option.status == autopath::kMatched && w.resolution.has_data) {
-      Resolution out = matched(ask, w);
-      return done(&out);
-    }
     Resolution out;
-    if (w.option.status == autopath::kMatched) {  // NODATA where the name first exists
+    if (w.option.status == autopath::kMatched && w.resolution.has_data) {
+      out = matched(ask, w);
+    } else if (w.option.status == autopath::kMatched) {  // NODATA where the name first exists
       uint32_t ttl = std::min(w.skipped_ttl, w.resolution.negative_ttl());
       out = negative(dns::kNoError, zone, known(ttl), w.kept);
     } else if (w.option.status == autopath::kExhausted) {
@@ -139,6 +137,8 @@ void MarkerSource::resolve(const Ask& ask, Resolved done) {
     } else {
       out = negative(dns::kNxDomain, zone, 0, 0);  // a failure: the client meets it on its own walk
     }
+    out.marker_status = w.option.status;
+    out.marker_walked = w.walked;
     done(&out);
   });
 }

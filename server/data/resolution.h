@@ -33,6 +33,10 @@ struct Resolution {
   uint32_t age = 0;
   bool stale = false;
   bool recursive = false;  // from an upstream: RA
+  // The marker path's (answer/marker.h): its walk's autopath status and the
+  // candidates it looked at; 0 candidates for any other answer.
+  uint8_t marker_status = 0;
+  size_t marker_walked = 0;
   // Seconds the same question is sure to get this same resolution again
   // (the packet cache holds whole replies that long at most): what is left
   // of a cached answer, 0 for one that was not kept or is stale, UINT32_MAX

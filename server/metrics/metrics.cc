@@ -41,6 +41,12 @@ void Metrics::count(const QueryInfo& info) {
     return;
   }
   ++queries_[type_slot(info.qtype)][std::min<int>(info.rcode, kRcodeSlots - 1)];
+  // A marker name that matched stands for the candidates before it; one
+  // that did not sends the client down its own list (marker.h).
+  if (info.marker_walked) {
+    ++marker_[std::min<int>(info.marker_status, kStatusSlots - 1)];
+    if (info.marker_status == autopath::kMatched) marker_saved_ += info.marker_walked - 1;
+  }
   if (!info.autopath) return;
   ++autopath_[std::min<int>(info.autopath->status, kStatusSlots - 1)];
   walked_ += info.walked;
@@ -71,7 +77,13 @@ std::string Metrics::render() const {
                 "Candidates looked at for autopath queries.") +
          sample("autopath_candidates_walked_total", "", walked_) +
          family("autopath_queries_saved_total", "counter", "Queries the clients did not have to send.") +
-         sample("autopath_queries_saved_total", "", saved_);
+         sample("autopath_queries_saved_total", "", saved_) +
+         family("marker_total", "counter", "Marker names answered, by the walk's status.");
+  for (int s = 0; s < kStatusSlots; ++s)
+    out += sample("marker_total", "status=\"" + ascii_lower(autopath::status_name(uint8_t(s))) + "\"", marker_[s]);
+  out += family("marker_queries_saved_total", "counter",
+                "Queries clients on the marker path did not have to send.") +
+         sample("marker_queries_saved_total", "", marker_saved_);
   std::lock_guard<std::mutex> lock(mutex_);
   out += family("request_duration_seconds", "histogram", "Time to answer a query, by server and rcode.");
   for (const auto& [key, h] : durations_)

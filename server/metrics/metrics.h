@@ -33,6 +33,8 @@ class Metrics {
   std::atomic<uint64_t> autopath_[kStatusSlots] = {};
   std::atomic<uint64_t> walked_{0};
   std::atomic<uint64_t> saved_{0};
+  std::atomic<uint64_t> marker_[kStatusSlots] = {};
+  std::atomic<uint64_t> marker_saved_{0};
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, int>, Histogram> durations_;
 };

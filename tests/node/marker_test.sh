@@ -91,6 +91,9 @@ check_match "nosuch: the marker zone's SOA" "cluster.local.ap.k8s.io.\s+[0-9]+\s
 check_match "db AAAA (A only): NODATA" "status: NOERROR.*ANSWER: 0" "$(q db.search.shop.cluster.local.ap.k8s.io AAAA | tr '\n' ' ')"
 check_match "another namespace: kubernetes in default" "CNAME\s+kubernetes.default.svc.cluster.local." \
 	"$(q kubernetes.search.default.cluster.local.ap.k8s.io A)"
+has() { (($(metric "$1") > 0)) && echo yes || echo "no ($1)"; }
+check "metrics: marker names matched and not, and the queries the matches saved" "yes yes yes" \
+	"$(has 'resolv_k8s_marker_total{status="matched"}') $(has 'resolv_k8s_marker_total{status="exhausted"}') $(has resolv_k8s_marker_queries_saved_total)"
 
 # The cache stopped: cluster DNS, the second nameserver, answers the marker
 # NXDOMAIN and the classic walk goes on.
