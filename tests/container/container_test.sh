@@ -163,13 +163,20 @@ check "base: the server runs its config; the probes, DNS and metrics ports answe
 counted" "$served" "$(cat "$work/server.err")"
 
 # Monitoring: every metric the dashboard and the rules name is one the
-# server exports (its families, histograms' _bucket, _sum and _count).
-exported=$(sed -n 's/^# TYPE \(resolv_k8s_[a-z_]*\) .*/\1/p' "$work/server.err.metrics" | sort -u)
+# server or the webhook exports (their families, histograms' _bucket, _sum
+# and _count).
+"$root/container/webhook/certs.sh" "$work/certs" > /dev/null
+# shellcheck disable=SC2016 # expanded in the sandbox
+"$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- bash -c '
+	"$1" webhook --cert "$2/tls.crt" --key "$2/tls.key" --listen 127.0.0.1:8443 2> /dev/null &
+	for _ in $(seq 100); do curl -sk https://127.0.0.1:8443/metrics > "$3" && break; sleep 0.05; done' - \
+	"$build/bin/resolv-k8s" "$work/certs" "$work/webhook.metrics"
+exported=$(sed -n 's/^# TYPE \(resolv_k8s_[a-z_]*\) .*/\1/p' "$work/server.err.metrics" "$work/webhook.metrics" | sort -u)
 named=$(grep -oh 'resolv_k8s_[a-z_]*' container/monitoring/* | sed -E 's/_(bucket|sum|count)$//' | sort -u)
 check "monitoring: the dashboard and rules name only exported metrics" "" \
 	"$(comm -23 <(echo "$named") <(echo "$exported"))" "exported: $(echo $exported)"
 check_match "monitoring: they name the families operators watch" \
-	"queries_total.*request_duration_seconds" "$(echo $named)"
+	"queries_total.*request_duration_seconds.*webhook_errors_total.*webhook_requests_total" "$(echo $named)"
 check "monitoring: the dashboard is JSON with its panels" 10 \
 	"$(python3 -c 'import json; print(len(json.load(open("container/monitoring/dashboard.json"))["panels"]))')"
 check "monitoring: a PodMonitor and a PrometheusRule of five alerts, for the DaemonSet's pods and port" \
@@ -177,6 +184,14 @@ check "monitoring: a PodMonitor and a PrometheusRule of five alerts, for the Dae
 	"$(python3 -c 'import yaml
 m = yaml.safe_load(open("container/monitoring/podmonitor.yaml")); r = yaml.safe_load(open("container/monitoring/prometheusrule.yaml"))
 print(m["kind"], m["spec"]["selector"]["matchLabels"]["k8s-app"], m["spec"]["podMetricsEndpoints"][0]["port"], r["kind"], len(r["spec"]["groups"][0]["rules"]))')"
+check "monitoring: the webhook's PodMonitor (HTTPS) and four alerts, for its Deployment's pods and port" \
+	"PodMonitor resolv-k8s-webhook https https PrometheusRule 4 resolv-k8s-webhook https" \
+	"$(python3 -c 'import yaml
+m = yaml.safe_load(open("container/monitoring/webhook-podmonitor.yaml")); r = yaml.safe_load(open("container/monitoring/webhook-prometheusrule.yaml"))
+d = yaml.safe_load(open("container/webhook/base/deployment.yaml"))
+e = m["spec"]["podMetricsEndpoints"][0]
+print(m["kind"], m["spec"]["selector"]["matchLabels"]["app.kubernetes.io/name"], e["port"], e["scheme"], r["kind"], len(r["spec"]["groups"][0]["rules"]),
+      d["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/name"], d["spec"]["template"]["spec"]["containers"][0]["ports"][0]["name"])')"
 
 # inject: every input valid and stable, with the defaults and with the
 # node-local cache as nameserver.
