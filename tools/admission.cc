@@ -31,7 +31,7 @@ const Json::Value& member(const Json::Value& obj, const char* key) {
   return v ? *v : none;
 }
 
-Admission refused(const std::string& why) { return Admission{Admission::refused, 400, why + "\n"}; }
+Admission refused(const std::string& why) { return Admission{Admission::refused, 400, why + "\n", "refused: " + why}; }
 
 // Why the object in `request` is left alone, or "" when it is to be
 // injected (an object inject_object does not know it leaves as it is).
@@ -121,7 +121,14 @@ Admission admit(std::string_view body, const InjectOptions& defaults) {
   out["apiVersion"] = "admission.k8s.io/v1";
   out["kind"] = "AdmissionReview";
   out["response"] = response;
-  return Admission{outcome, 200, json_text(out) + "\n"};
+  // A workload's pod has no name yet, only the prefix of one.
+  std::string name = text(request, "name");
+  if (name.empty()) name = text(member(pod, "metadata"), "generateName") + "*";
+  std::string summary = text(request, "uid") + " " + ns + "/" + name + " " +
+                        text(member(request, "kind"), "kind") + ": " +
+                        (outcome == Admission::patched ? "patched" : "left as it is");
+  for (const Json::Value& w : warnings) summary += "; " + w.asString();
+  return Admission{outcome, 200, json_text(out) + "\n", summary};
 }
 
 }  // namespace cli

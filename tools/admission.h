@@ -21,6 +21,9 @@ struct Admission {
   enum Outcome { patched, unchanged, refused } outcome = refused;
   int http_status = 400;  // 200 for an AdmissionReview answered
   std::string body;       // the AdmissionReview response, or why it was refused
+  // For the request log: "uid NAMESPACE/NAME KIND: patched", or left and
+  // the warnings, or refused and why.
+  std::string summary;
 };
 
 // The review in `body` answered with `defaults` (the command line's inject

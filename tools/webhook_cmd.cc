@@ -107,6 +107,7 @@ struct Webhook {
   InjectOptions defaults;
   Tls tls;
   Metrics metrics;
+  bool log_requests = false;  // --log-level Debug: a line per request
 };
 
 double now() {
@@ -140,7 +141,9 @@ void on_mutate(evhttp_request* req, void* arg) {
   w.metrics.patches += a.outcome == Admission::patched;
   w.metrics.errors += a.outcome == Admission::refused;
   reply(req, a.http_status, a.http_status == 200 ? "application/json" : "text/plain", a.body);
-  w.metrics.durations.observe(now() - start);
+  double seconds = now() - start;
+  w.metrics.durations.observe(seconds);
+  if (w.log_requests) fprintf(stderr, "resolv-k8s: webhook: %s (%.6f s)\n", a.summary.c_str(), seconds);
 }
 
 void on_healthz(evhttp_request* req, void*) { reply(req, 200, "text/plain", "ok\n"); }
@@ -184,15 +187,16 @@ bool parse_listen(const std::string& text, std::string& host, uint16_t& port) {
 
 int webhook_command(const Args& args) {
   InjectOptions defaults = default_inject_options();
-  std::string cert, key, listen = ":8443";
+  std::string cert, key, listen = ":8443", log_level = "Normal";
   for (size_t i = 0; i < args.size(); i++) {
     const std::string& flag = args[i];
     if (read_inject_flag("webhook", args, i, defaults)) continue;
-    if (flag != "--cert" && flag != "--key" && flag != "--listen")
+    if (flag != "--cert" && flag != "--key" && flag != "--listen" && flag != "--log-level")
       usage_error("webhook: unknown flag '" + flag + "'");
     if (i + 1 == args.size() || args[i + 1].empty()) usage_error("webhook: " + flag + " needs a value");
-    (flag == "--cert" ? cert : flag == "--key" ? key : listen) = args[++i];
+    (flag == "--cert" ? cert : flag == "--key" ? key : flag == "--listen" ? listen : log_level) = args[++i];
   }
+  if (log_level != "Normal" && log_level != "Debug") usage_error("webhook: --log-level is Normal or Debug");
   check_inject_options("webhook", defaults);
   if (cert.empty() || key.empty()) usage_error("webhook: --cert and --key are needed");
   std::string host;
@@ -200,7 +204,7 @@ int webhook_command(const Args& args) {
   if (!parse_listen(listen, host, port)) usage_error("webhook: --listen '" + listen + "' is not ADDR:PORT");
 
   signal(SIGPIPE, SIG_IGN);
-  Webhook w{defaults, Tls(cert, key), {}};
+  Webhook w{defaults, Tls(cert, key), {}, log_level == "Debug"};
   if (!w.tls.current()) return 1;
   event_base* base = event_base_new();
   evhttp* http = evhttp_new(base);

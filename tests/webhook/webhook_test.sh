@@ -25,7 +25,7 @@ nameservers=(--nameserver 169.254.20.10 --nameserver 10.96.0.10)
 
 start() {
 	"$build/bin/resolv-k8s" webhook --cert "$work/certs/tls.crt" --key "$work/certs/tls.key" \
-		--listen 127.0.0.1:8443 "${nameservers[@]}" 2> "$work/webhook.err" &
+		--listen 127.0.0.1:8443 --log-level Debug "${nameservers[@]}" 2> "$work/webhook.err" &
 	pid=$!
 	local tries=0
 	until https /healthz > /dev/null 2>&1; do
@@ -168,6 +168,11 @@ done
 kill "$pid"
 wait "$pid"
 check "SIGTERM: exit 0" 0 "$?"
+check_match "request log (Debug): a pod patched, with its uid and the seconds taken" \
+	"webhook: [0-9a-f-]+ [a-z0-9-]+/[a-z0-9*-]+ Pod: patched \([0-9.]+ s\)" "$(< "$work/webhook.err")"
+check_match "request log (Debug): a pod left, and why" "Pod: left as it is; resolv-k8s: " "$(< "$work/webhook.err")"
+check_match "request log (Debug): a body refused, and why" \
+	"webhook: refused: not an admission.k8s.io/v1 AdmissionReview" "$(< "$work/webhook.err")"
 check_match "start and stop: said, with where it listens" \
 	"webhook [0-9.]+: listening on 127.0.0.1:8443 \(HTTPS: POST /mutate, GET /healthz, GET /metrics\).*SIGTERM: stopping" \
 	"$(tr '\n' ' ' < "$work/webhook.err")"
