@@ -61,17 +61,28 @@ class Tls {
     return true;
   }
 
+  // Why `path` did not load as `what`: the system's word, or OpenSSL's.
+  static std::string unreadable(const std::string& path, const char* what) {
+    if (access(path.c_str(), R_OK) != 0) return path + ": " + strerror(errno);
+    const char* reason = ERR_reason_error_string(ERR_peek_error());
+    return path + ": not " + what + (reason ? std::string(" (") + reason + ")" : "");
+  }
+
   SSL_CTX* load() const {
     SSL_CTX* ctx = SSL_CTX_new(TLS_server_method());
-    if (ctx && SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) &&
-        SSL_CTX_use_certificate_chain_file(ctx, cert_.c_str()) == 1 &&
-        SSL_CTX_use_PrivateKey_file(ctx, key_.c_str(), SSL_FILETYPE_PEM) == 1 &&
-        SSL_CTX_check_private_key(ctx) == 1)
+    std::string why;
+    if (!ctx || !SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION))
+      why = "TLS cannot be set up";
+    else if (SSL_CTX_use_certificate_chain_file(ctx, cert_.c_str()) != 1)
+      why = unreadable(cert_, "a PEM certificate");
+    else if (SSL_CTX_use_PrivateKey_file(ctx, key_.c_str(), SSL_FILETYPE_PEM) != 1)
+      why = ERR_GET_REASON(ERR_peek_error()) == X509_R_KEY_VALUES_MISMATCH ? key_ + ": not the key of " + cert_
+                                                                         : unreadable(key_, "a PEM private key");
+    else if (SSL_CTX_check_private_key(ctx) != 1)
+      why = key_ + ": not the key of " + cert_;
+    else
       return ctx;
-    char why[256];
-    ERR_error_string_n(ERR_get_error(), why, sizeof why);
-    fprintf(stderr, "resolv-k8s: webhook: %s, %s: %s%s\n", cert_.c_str(), key_.c_str(), why,
-            ctx_ ? " (the previous ones stay)" : "");
+    fprintf(stderr, "resolv-k8s: webhook: %s%s\n", why.c_str(), ctx_ ? " (the previous ones stay)" : "");
     ERR_clear_error();
     SSL_CTX_free(ctx);
     return nullptr;

@@ -168,6 +168,14 @@ done
 kill "$pid"
 wait "$pid"
 check "SIGTERM: exit 0" 0 "$?"
+# Certificates that do not load: the file and the cause, exit 1.
+cert_error() { "$build/bin/resolv-k8s" webhook --cert "$1" --key "$2" --listen 127.0.0.1:8443 2>&1; echo "exit $?"; }
+check "a missing key: named" "resolv-k8s: webhook: $work/nokey.pem: No such file or directory
+exit 1" "$(cert_error "$work/certs/tls.crt" "$work/nokey.pem")"
+check "a certificate that is no certificate: named" "resolv-k8s: webhook: $work/certs/tls.key: not a PEM certificate (no start line)
+exit 1" "$(cert_error "$work/certs/tls.key" "$work/certs/tls.key")"
+check "a key of another certificate: named" "resolv-k8s: webhook: $work/old-certs/tls.key: not the key of $work/certs/tls.crt
+exit 1" "$(cert_error "$work/certs/tls.crt" "$work/old-certs/tls.key")"
 check_match "request log (Debug): a pod patched, with its uid and the seconds taken" \
 	"webhook: [0-9a-f-]+ [a-z0-9-]+/[a-z0-9*-]+ Pod: patched \([0-9.]+ s\)" "$(< "$work/webhook.err")"
 check_match "request log (Debug): a pod left, and why" "Pod: left as it is; resolv-k8s: " "$(< "$work/webhook.err")"
