@@ -23,11 +23,13 @@ $(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o) $(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): | 
 # exporting; before 2.34 they lived in libpthread.so.0 and libdl.so.2,
 # which the build names. pthread_atfork is libc.so.6's, not that of
 # libc_nonshared.a, which calls __register_atfork: musl lacks that, and a
-# musl program given the glibc build must start (preload/env.cc). stat,
+# musl program given the glibc build must start (preload/env.cc); aarch64's
+# libc.so.6 never had one, so there libc_nonshared.a's stays. stat,
 # fstat and getrandom, newer than 2.17 altogether, are not called
 # (util/file_stat.h, util/random.cc). Static links of the core keep plain
 # names: libc.a has no versions.
-GLIBC_FLOOR_SYMS := dlsym pthread_atfork pthread_once pthread_key_create pthread_getspecific pthread_setspecific
+GLIBC_FLOOR_SYMS := dlsym pthread_once pthread_key_create pthread_getspecific pthread_setspecific \
+  $(if $(filter amd64,$(ARCH)),pthread_atfork)
 PRELOAD_FLOOR_glibc := $(foreach s,$(GLIBC_FLOOR_SYMS),--redefine-sym $(s)=$(s)@$(GLIBC_FLOOR_VERSION))
 PRELOAD_NEEDED_glibc := -Wl,--push-state,--no-as-needed -l:libpthread.so.0 -l:libdl.so.2 -Wl,--pop-state
 # Linked by the C driver: the link fails if anything needs a C++ runtime.
