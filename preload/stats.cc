@@ -72,7 +72,7 @@ size_t next_header(const char* text, size_t len, size_t from) {
 // reads it under a shared one): the other processes' blocks but the oldest
 // beyond kMaxBlocks, then this one's. A file too large to be one of ours
 // (an older library appended to it) starts anew.
-void replace_block(const char* path, long pid, const char* block, size_t len) {
+void replace_block(const char* path, const char* block, size_t len) {
   int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return;
   char* text = static_cast<char*>(malloc((kMaxBlocks + 1) * kBlockBytes));
@@ -82,10 +82,12 @@ void replace_block(const char* path, long pid, const char* block, size_t len) {
                     (n = pread(fd, text + have, kMaxBlocks * kBlockBytes - have, off_t(have))) > 0;)
       have += size_t(n);
     if (have == kMaxBlocks * kBlockBytes) have = 0;
-    char ours[48];
-    size_t ours_len = size_t(snprintf(ours, sizeof ours, "%s%ld ", kHeader, pid));
+    // Ours by its first line, pid and program: containers of a pod have pid
+    // namespaces of their own, and may share the file.
+    const void* nl = memchr(block, '\n', len);
+    size_t ours_len = nl ? size_t(static_cast<const char*>(nl) - block) + 1 : len;
     auto is_ours = [&](size_t at, size_t end) {
-      return end - at >= ours_len && memcmp(text + at, ours, ours_len) == 0;
+      return end - at >= ours_len && memcmp(text + at, block, ours_len) == 0;
     };
     size_t others = 0;
     for (size_t at = next_header(text, have, 0), end; at < have; at = end)
@@ -167,7 +169,7 @@ void write_block(const char* path) {
                            "resolv_k8s_server_autopath{pid=\"%ld\",server=\"%s\",support=\"%s\"} 1\n",
                            pid, addr, support_name(servers[i].support)));
   }
-  replace_block(path, pid, block, len);
+  replace_block(path, block, len);
   errno = saved_errno;
 }
 
