@@ -18,17 +18,14 @@ B ?= build
 # compilers (`make ARCH=arm64 B=build/arm64 TARGET...`; the images build
 # it so). CROSS prefixes the compilers and binutils, MUSL_CC is musl-gcc of
 # that arch (the cross gcc with Debian's musl specs for arm64).
-# GLIBC_FLOOR_VERSION: the oldest symbol version of ARCH's glibc (mk/preload.mk).
 ARCH ?= amd64
 ifeq ($(ARCH),amd64)
 CROSS :=
-GLIBC_FLOOR_VERSION := GLIBC_2.2.5
 MUSL_CC := musl-gcc
 MUSL_TRIPLE := x86_64-linux-musl
 DEV_LIBS = $(1)
 else ifeq ($(ARCH),arm64)
 CROSS := aarch64-linux-gnu-
-GLIBC_FLOOR_VERSION := GLIBC_2.17
 MUSL_CC := aarch64-linux-musl-gcc
 MUSL_TRIPLE := aarch64-linux-musl
 # gcc's outline atomics start with libgcc's __getauxval call, which musl

@@ -10,7 +10,7 @@ MUSL_LIBC_A := /usr/lib/$(MUSL_TRIPLE)/libc.a
 MUSL_STATIC := $(B)/musl/libresolv-k8s.a
 ALL += $(MUSL_STATIC)
 
-MUSL_STATIC_OBJ := $(filter-out preload/libc.cc,$(PRELOAD_SRC_musl)) preload/static/libc.cc
+MUSL_STATIC_OBJ := $(filter-out preload/libc.cc preload/next_symbol.cc,$(PRELOAD_SRC_musl)) preload/static/libc.cc
 MUSL_STATIC_OBJ := $(MUSL_STATIC_OBJ:%.cc=$(B)/obj/musl/%.o) $(B)/musl/libc-renamed.o
 
 # The libc.a objects defining the entry points, each entry point renamed

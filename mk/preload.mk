@@ -6,40 +6,28 @@ PRELOAD_SRC := $(wildcard preload/*.cc)
 PRELOAD_SO := $(B)/glibc/libresolv-k8s.so $(B)/musl/libresolv-k8s.so
 ALL += $(PRELOAD_SO)
 # The libc entry points we stand in front of (and export, and nothing else);
-# res_search.cc holds the glibc-only ones.
+# res_search.cc holds the glibc-only ones; libpthread.cc is glibc's alone.
 ENTRY_POINTS := $(shell sed -n 's/^ *\([a-z0-9_]*\);$$/\1/p' preload/exports.map)
 GLIBC_ENTRY_POINTS := $(shell sed -n '/glibc only/,$$ s/^ *\([a-z0-9_]*\);$$/\1/p' preload/exports.map)
 MUSL_ENTRY_POINTS := $(filter-out $(GLIBC_ENTRY_POINTS),$(ENTRY_POINTS))
-PRELOAD_SRC_musl := $(filter-out preload/res_search.cc,$(PRELOAD_SRC))
+PRELOAD_SRC_musl := $(filter-out preload/res_search.cc preload/libpthread.cc,$(PRELOAD_SRC))
 PRELOAD_SRC_glibc := $(PRELOAD_SRC)
 
 $(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o): CORE_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
 $(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): CORE_FLAGS += $(call THIRD_PARTY_FLAGS,musl)
 $(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o) $(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): | $(TP_LIBS)
 
-# The glibc build loads into glibc 2.17 and later. Its objects, joined in
-# one, have their calls of the functions whose default version is newer
-# than that bound to the version they had then, which glibc keeps
-# exporting; before 2.34 they lived in libpthread.so.0 and libdl.so.2,
-# which the build names. pthread_atfork is libc.so.6's, not that of
-# libc_nonshared.a, which calls __register_atfork: musl lacks that, and a
-# musl program given the glibc build must start (preload/env.cc); aarch64's
-# libc.so.6 never had one, so there libc_nonshared.a's stays. stat,
-# fstat and getrandom, newer than 2.17 altogether, are not called
-# (util/file_stat.h, util/random.cc). Static links of the core keep plain
-# names: libc.a has no versions.
-GLIBC_FLOOR_SYMS := dlsym pthread_once pthread_key_create pthread_getspecific pthread_setspecific \
-  $(if $(filter amd64,$(ARCH)),pthread_atfork)
-PRELOAD_FLOOR_glibc := $(foreach s,$(GLIBC_FLOOR_SYMS),--redefine-sym $(s)=$(s)@$(GLIBC_FLOOR_VERSION))
-PRELOAD_NEEDED_glibc := -Wl,--push-state,--no-as-needed -l:libpthread.so.0 -l:libdl.so.2 -Wl,--pop-state
-# Linked by the C driver: the link fails if anything needs a C++ runtime.
+# The glibc build loads into glibc 2.17 and later and names libc.so.6
+# alone: nothing it imports has a version newer than 2.17 (stat, fstat and
+# getrandom are system calls, util/file_stat.h and util/random.cc), and
+# what lived in libpthread.so.0 and libdl.so.2 before 2.34 it finds itself
+# (libpthread.cc, next_symbol.h). Linked by the C driver: the link fails if
+# anything needs a C++ runtime.
 define preload_so
 $(B)/$(1)/libresolv-k8s.so: $(PRELOAD_SRC_$(1):%.cc=$(B)/obj/$(1)/%.o) $(B)/$(1)/libresolv-k8s-core.a \
     preload/exports.map $(call THIRD_PARTY_LIBS,$(1))
-	$(CROSS)ld -r -o $$@.o $$(filter %.o,$$^) --start-group $$(filter %.a,$$^) --end-group
-	$(if $(PRELOAD_FLOOR_$(1)),$(CROSS)objcopy $(PRELOAD_FLOOR_$(1)) $$@.o)
-	$(2) -shared -o $$@ $$@.o -Wl,--version-script=preload/exports.map -Wl,-z,defs -pthread $(PRELOAD_NEEDED_$(1))
-	rm $$@.o
+	$(2) -shared -o $$@ $$(filter %.o,$$^) -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group \
+	  -Wl,--version-script=preload/exports.map -Wl,-z,defs
 endef
 $(eval $(call preload_so,glibc,$(CC)))
 $(eval $(call preload_so,musl,$(MUSL_CC)))
@@ -62,8 +50,11 @@ $(PRELOAD_DIR)/.laid: $(B)/images/copier
 	@touch $@
 
 # Nothing imported above the glibc floor: 2.17, the oldest glibc of
-# aarch64 and the one x86_64 programs of RHEL 7 were built for.
+# aarch64 and the one x86_64 programs of RHEL 7 were built for; nothing
+# needed but libc.so.6, and on aarch64 glibc's loader, which holds the
+# stack protector's guard there (x86_64 keeps it in TLS).
 GLIBC_FLOOR := 2.17
+GLIBC_LOADER_arm64 := ld-linux-aarch64.so.1
 TESTS += test-glibc-floor
 .PHONY: test-glibc-floor
 test-glibc-floor: $(B)/glibc/libresolv-k8s.so
@@ -71,7 +62,9 @@ test-glibc-floor: $(B)/glibc/libresolv-k8s.so
 	  [ "$$(printf '%s\n' $$v $(GLIBC_FLOOR) | sort -V | tail -1)" = $(GLIBC_FLOOR) ] || echo "$$sym@GLIBC_$$v"; \
 	  done); \
 	  [ -z "$$above" ] || { echo "$< imports above GLIBC_$(GLIBC_FLOOR):" $$above; exit 1; }; \
-	  echo "$<: nothing imported above GLIBC_$(GLIBC_FLOOR)"
+	  needed=$$($(CROSS)readelf -d $< | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -vx '$(GLIBC_LOADER_$(ARCH))' | xargs); \
+	  [ "$$needed" = libc.so.6 ] || { echo "$< needs $$needed, not libc.so.6 alone"; exit 1; }; \
+	  echo "$<: nothing imported above GLIBC_$(GLIBC_FLOOR), nothing needed but libc.so.6"
 
 TESTS += test-exports
 .PHONY: test-exports

@@ -2,17 +2,21 @@
 #include "libc.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
+
+#include "next_symbol.h"
 
 namespace rk8s {
 namespace {
 
 LibcResolver next;
-pthread_once_t next_once = PTHREAD_ONCE_INIT;
+Once next_once;
 
+// `older`: the name glibc exported before 2.34, when resolv.h's macros
+// turned res_search into libresolv.so.2's __res_search.
 template <class F>
-void find(F& f, const char* name) {
-  f = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+void find(F& f, const char* name, const char* older = nullptr) {
+  f = reinterpret_cast<F>(next_symbol(name));
+  if (!f && older) f = reinterpret_cast<F>(next_symbol(older));
 }
 
 void find_next() {
@@ -23,8 +27,8 @@ void find_next() {
   find(next.gethostbyname_r, "gethostbyname_r");
   find(next.gethostbyname2_r, "gethostbyname2_r");
 #ifdef __GLIBC__
-  find(next.res_search, "res_search");
-  find(next.res_nsearch, "res_nsearch");
+  find(next.res_search, "res_search", "__res_search");
+  find(next.res_nsearch, "res_nsearch", "__res_nsearch");
 #endif
 }
 
@@ -54,7 +58,7 @@ uint32_t detect_libc_release() {
 #endif
 
 const LibcResolver& libc_resolver() {
-  pthread_once(&next_once, find_next);
+  next_once.run(find_next);
   return next;
 }
 

@@ -36,7 +36,7 @@ struct LibcResolver {
 #endif
 };
 
-// The next definitions after ours (dlsym RTLD_NEXT), looked up once.
+// The next definitions after ours (next_symbol.h), looked up once.
 const LibcResolver& libc_resolver();
 
 // Once, before the first lookup: c-ares on our own allocator, and the

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // start_library of libc.h, shared by the preload and static builds.
 #include <ares.h>
-#include <pthread.h>
 
 #include "libc.h"
 #include "util/release.h"
@@ -14,7 +13,7 @@ extern "C" void mi_free(void* p);
 namespace rk8s {
 namespace {
 
-pthread_once_t start_once = PTHREAD_ONCE_INIT;
+Once start_once;
 
 // Our c-ares copy allocates from our mimalloc copy: the application's
 // allocator never sees the resolver's internals.
@@ -25,6 +24,6 @@ void start() {
 
 }  // namespace
 
-void start_library() { pthread_once(&start_once, start); }
+void start_library() { start_once.run(start); }
 
 }  // namespace rk8s

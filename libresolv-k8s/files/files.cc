@@ -2,7 +2,6 @@
 // resolv.conf, hosts, nsswitch.conf and host.conf as the lookups use them.
 #include "files/files.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <unistd.h>
@@ -72,7 +71,7 @@ HostsSources current_hosts_sources() {
 namespace {
 
 bool multi;
-pthread_once_t multi_once = PTHREAD_ONCE_INIT;
+Once multi_once;
 
 // glibc reads host.conf once per process: `multi on|off`, the last line
 // wins; RESOLV_MULTI overrides it.
@@ -99,7 +98,7 @@ void read_host_conf() {
 }  // namespace
 
 bool hosts_multi() {
-  pthread_once(&multi_once, read_host_conf);
+  multi_once.run(read_host_conf);
   return multi;
 }
 

@@ -55,7 +55,7 @@ namespace {
 
 WatchedFileBase* watched;  // every WatchedFile used so far
 SpinLock list_lock;
-pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+Once atfork_once;
 
 }  // namespace
 
@@ -75,7 +75,7 @@ static void register_atfork() { pthread_atfork(nullptr, nullptr, forget_watched_
 
 void WatchedFileBase::lock() {
   if (!__atomic_load_n(&registered_, __ATOMIC_ACQUIRE)) {
-    pthread_once(&atfork_once, register_atfork);
+    atfork_once.run(register_atfork);
     list_lock.lock();
     if (!registered_) {
       next_ = watched;

@@ -45,7 +45,7 @@ void forget_in_child() {
   guard = SpinLock{};
 }
 
-pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+Once atfork_once;
 void register_atfork() { pthread_atfork(nullptr, nullptr, forget_in_child); }
 
 }  // namespace
@@ -56,7 +56,7 @@ const char* support_name(Support s) {
 }
 
 Support server_support(const IpAddr& server) {
-  pthread_once(&atfork_once, register_atfork);
+  atfork_once.run(register_atfork);
   uint32_t now = now_seconds();
   guard.lock();
   Slot* s = find(server);

@@ -30,7 +30,11 @@ struct Channels {
   size_t reply_cap[2];
 };
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static Once once;
+// The thread's channels; the key frees them at thread exit. Where there
+// are no keys (the preload in a glibc before 2.34 without libpthread, so
+// with one thread), TLS alone holds them.
+static __thread Channels* mine __attribute__((tls_model("initial-exec")));
 static pthread_key_t key;
 static bool have_key;
 // Bumped in the child after fork: older channels hold the parent's sockets.
@@ -46,6 +50,7 @@ static void destroy_channels(Channels& c) {
 
 static void free_channels(void* p) {
   Channels* c = static_cast<Channels*>(p);
+  mine = nullptr;
   destroy_channels(*c);
   free(c->reply[0]);
   free(c->reply[1]);
@@ -126,16 +131,16 @@ static ares_channel new_channel(Channels& c, size_t s, bool tcp) {
 }
 
 Channels* thread_channels(const Config& conf) {
-  pthread_once(&once, init_once);
-  if (!have_key) return nullptr;
-  Channels* c = static_cast<Channels*>(pthread_getspecific(key));
+  once.run(init_once);
+  Channels* c = mine;
   if (!c) {
     c = static_cast<Channels*>(calloc(1, sizeof *c));
     if (!c) return nullptr;
-    if (pthread_setspecific(key, c) != 0) {
+    if (have_key && pthread_setspecific(key, c) != 0) {
       free(c);
       return nullptr;
     }
+    mine = c;
   }
   if (!built_from(*c, conf)) {
     destroy_channels(*c);

@@ -5,9 +5,11 @@
 // C headers from the libc it is built against, and nothing from libstdc++.
 #pragma once
 
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 namespace rk8s {
 
@@ -82,6 +84,29 @@ struct SpinLock {
     }
   }
   void unlock() { __atomic_store_n(&word, 0, __ATOMIC_RELEASE); }
+};
+
+// pthread_once without libpthread: before 2.34 glibc had pthread_once in
+// libpthread.so.0 alone, which the preload does not name (an image made of
+// ldd's list has none). The first caller runs `init`, the others wait. The
+// word holds the runner's pid, so a child forked mid-run runs it again.
+struct Once {
+  int word = 0;  // 0: not run; -1: done; else the pid of the process running it
+
+  void run(void (*init)()) {
+    int seen = __atomic_load_n(&word, __ATOMIC_ACQUIRE);
+    while (seen != -1) {
+      if ((seen == 0 || seen != getpid()) &&
+          __atomic_compare_exchange_n(&word, &seen, getpid(), false, __ATOMIC_ACQUIRE,
+                                      __ATOMIC_ACQUIRE)) {
+        init();
+        __atomic_store_n(&word, -1, __ATOMIC_RELEASE);
+        return;
+      }
+      sched_yield();
+      seen = __atomic_load_n(&word, __ATOMIC_ACQUIRE);
+    }
+  }
 };
 
 inline uint16_t load16(const uint8_t* p) { return uint16_t(p[0] << 8 | p[1]); }

@@ -18,7 +18,7 @@ struct Slot {
 
 Slot shelf[kShelfSize];
 SpinLock guard;
-pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+Once atfork_once;
 
 void lock_shelf() { guard.lock(); }
 void unlock_shelf() { guard.unlock(); }
@@ -50,7 +50,7 @@ bool identify(KeptSocket& s) {
 }
 
 bool take_kept(KeptSocket::Use use, const IpAddr& key, KeptSocket& out) {
-  pthread_once(&atfork_once, register_atfork);
+  atfork_once.run(register_atfork);
   bool found = false;
   guard.lock();
   for (Slot& slot : shelf) {
@@ -68,7 +68,7 @@ bool take_kept(KeptSocket::Use use, const IpAddr& key, KeptSocket& out) {
 
 bool keep(const KeptSocket& s) {
   if (s.fd <= 2) return false;
-  pthread_once(&atfork_once, register_atfork);
+  atfork_once.run(register_atfork);
   bool done = false;
   guard.lock();
   for (Slot& slot : shelf) {

@@ -8,7 +8,8 @@
 # answers as the libc alone with at most 2 queries a lookup, all with the
 # option; the cases below against --autopath off servers give the libc's
 # own output and queries; glibc's getent does too; a preload value naming
-# no file changes nothing but one line on stderr. A static program ignores
+# no file changes nothing but one line on stderr; a glibc image of libc.so.6
+# alone (ldd's list) autopaths too. A static program ignores
 # LD_PRELOAD: only its output is compared; linked with libresolv-k8s.a
 # (-rk8s), it is checked as the preloaded ones are, against the same
 # program linked with musl alone.
@@ -139,6 +140,19 @@ matrix() {
 			"$(queries_per_lookup "$out.pre.log" web www.example.com | awk '$1 <= 2 && $2 <= 2 { print "ok"; next } 1')" \
 			"$(cut -d' ' -f2- "$out.pre.log")"
 		check "$libc: autopath: every query with the option" "" "$(awk '$4 != "opt=yes"' "$out.pre.log")"
+	fi
+	if [[ $libc == glibc-* ]]; then
+		# An image made of ldd's list: libc.so.6 alone of the libc, no
+		# libpthread.so.0 or libdl.so.2 (nor NSS modules: we answer).
+		local lean=$WORK/lean-$libc full=("${loader[@]}")
+		mkdir -p "$lean" && ln -sf "$root/lib/x86_64-linux-gnu/libc.so.6" "$lean/"
+		loader=("${loader[0]}" --library-path "$lean")
+		run lean "$shim" on k8s - "$probe" web www.example.com
+		loader=("${full[@]}")
+		check "$libc: libc.so.6 alone (an image of ldd's list): starts, the libc's answers" \
+			"$(< "$out.libc")" "$(< "$out.lean")" "$(head -5 "$out.lean.err")"
+		check "$libc: libc.so.6 alone: at most 2 queries a lookup" ok \
+			"$(queries_per_lookup "$out.lean.log" web www.example.com | awk '$1 <= 2 && $2 <= 2 { print "ok"; next } 1')"
 	fi
 
 	local conf faults args same

@@ -54,10 +54,9 @@ for image in init node webhook; do "${P[@]}" load -q -i "$build/images/$image.ta
 "${P[@]}" run --rm --network none "resolv-k8s-node:$version" --version > "$work/smoke" 2>&1 ||
 	skip "podman cannot run a container here: $(tail -1 "$work/smoke")"
 
-# app-glibc: gai-probe, Debian's libraries it loads, and libpthread.so.0 and
-# libdl.so.2, which Debian's libc6 ships with them (the glibc build names
-# both: README, Compatibility); app-musl: gai-probe for musl and musl's
-# loader, as Alpine has them.
+# app-glibc: gai-probe and the libraries ldd lists for it, nothing else of
+# Debian's libc6 (no libpthread.so.0, no libdl.so.2); app-musl: gai-probe
+# for musl and musl's loader, as Alpine has them.
 app_image() {
 	local name=$1 probe=$2 c lib
 	shift 2
@@ -69,8 +68,7 @@ app_image() {
 	"${bah[@]}" rm "$c" > /dev/null
 }
 # shellcheck disable=SC2046 # ldd's paths
-app_image app-glibc "$build/tests/gai-probe-glibc" $(ldd "$build/tests/gai-probe-glibc" | grep -o '/[^ ]*') \
-	/lib/x86_64-linux-gnu/libpthread.so.0 /lib/x86_64-linux-gnu/libdl.so.2
+app_image app-glibc "$build/tests/gai-probe-glibc" $(ldd "$build/tests/gai-probe-glibc" | grep -o '/[^ ]*')
 app_image app-musl "$build/tests/gai-probe-musl" /lib/ld-musl-x86_64.so.1
 
 # The pods' network; the cache and the webhook on the namespace's own, so
