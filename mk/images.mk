@@ -3,9 +3,9 @@
 # $(B)/images/ (container/images/build.sh: buildah, offline), and their test.
 # Tagged with the library's version, which the manifests and `resolv-k8s
 # inject` name; the commit is in the revision label. Each archive is an
-# index of an amd64 and an arm64 image: the arm64 files are built by a
-# make of their own, ARCH=arm64 in $(ARM64) (the sources of c-ares and
-# mimalloc fetched once, here).
+# index of an image per arch of ARCHES (amd64 and arm64 by default): the
+# arm64 files are built by a make of their own, ARCH=arm64 in $(ARM64)
+# (the sources of c-ares and mimalloc fetched once, here).
 IMAGES := $(B)/images/init.tar $(B)/images/node.tar $(B)/images/webhook.tar
 ARM64 := $(B)/arm64
 ARM64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 B=$(ARM64) TP_SRC=$(TP_SRC)
@@ -13,9 +13,25 @@ ARM64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 B=$(ARM64) TP_SRC=$(TP_SRC
 # What an image holds, of this ARCH.
 .PHONY: images image-files test-images
 image-files: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN) $(TOOL_STATIC)
+# `make push` alone builds amd64 alone; ARCHES given, what it names.
+ifeq ($(filter command line environment,$(origin ARCHES)),)
+push: ARCHES := amd64
+endif
+ARCHES ?= amd64 arm64
 images: image-files
-	+$(ARM64_MAKE) image-files
-	container/images/build.sh $(B) $(VERSION)
+	$(if $(filter arm64,$(ARCHES)),+$(ARM64_MAKE) image-files)
+	ARCHES="$(ARCHES)" container/images/build.sh $(B) $(VERSION)
+
+# The quick start (docs/quick-start.md): `make push REGISTRY=...` builds
+# the images (amd64 alone unless ARCHES says more), pushes them, and writes
+# the overlays that deploy them, in $(B)/deploy; `make overlays` the
+# overlays alone. TAG: the version by default.
+.PHONY: push overlays
+push: images overlays
+	container/images/push.sh $(B) $(REGISTRY) $(TAG)
+overlays:
+	@[ -n "$(REGISTRY)" ] || { echo "make $@: give REGISTRY=host[:port]/path"; exit 1; }
+	container/overlays.sh $(B)/deploy $(REGISTRY) $(TAG)
 
 TESTS += test-images
 test-images: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # build.sh BUILD_DIR VERSION: the three images as OCI archives in
 # BUILD_DIR/images/, with buildah (vfs storage under BUILD_DIR, FROM scratch,
-# no daemon, no registry). Each image is built for amd64 (from BUILD_DIR) and
-# arm64 (from BUILD_DIR/arm64), and its archive holds the index of both:
+# no daemon, no registry). Each image is built for each of ARCHES (default
+# "amd64 arm64"): amd64 from BUILD_DIR, arm64 from BUILD_DIR/arm64; its
+# archive holds the index of them:
 #   init.tar  the glibc and musl preload libraries, a static resolv-k8s and
 #             a static copier (entrypoint: copies them into /target), as
 #             user 65534;
@@ -39,7 +40,7 @@ image() {
 	"${bah[@]}" manifest rm "$name:$version" >/dev/null 2>&1 ||
 		"${bah[@]}" rmi "$name:$version" >/dev/null 2>&1 || true
 	"${bah[@]}" manifest create "$name:$version" >/dev/null
-	for arch in amd64 arm64; do
+	for arch in ${ARCHES:-amd64 arm64}; do
 		from=$build
 		[[ $arch == amd64 ]] || from=$build/$arch
 		c=$("${bah[@]}" from scratch)

@@ -56,7 +56,7 @@ done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -path '*/monitor
 for dir in base overlays/example overlays/from-nodelocaldns; do
 	out=$work/$(basename "$dir").yaml
 	kubectl kustomize "container/node-cache/$dir" > "$out" 2> "$work/err"
-	check "kustomize $dir: renders" "0" "$?$(grep -v "^# Warning: '[a-zA-Z]*' is deprecated" "$work/err")"
+	check "kustomize $dir: renders" "0" "$?$(grep -v "^# Warning: '[a-zA-Z0-9]*' is deprecated" "$work/err")"
 	check "kustomize $dir: 4 objects, valid" "$out: 4 valid" "$(models check "$out")"
 	check "kustomize $dir: in kube-system" '"kube-system"' "$(field "$out" metadata.namespace | sort -u)"
 	field "$out" 'data[config.yaml]' ConfigMap | unjson > "$work/$(basename "$dir")-config.yaml"
@@ -113,7 +113,7 @@ check "overlay: resolv-k8s-upstream's address, in the Service and the cache's co
 for dir in base overlays/cert-manager; do
 	out=$work/webhook-$(basename "$dir").yaml
 	kubectl kustomize "container/webhook/$dir" > "$out" 2> "$work/err"
-	check "kustomize webhook $dir: renders" "0" "$?$(grep -v "^# Warning: '[a-zA-Z]*' is deprecated" "$work/err")"
+	check "kustomize webhook $dir: renders" "0" "$?$(grep -v "^# Warning: '[a-zA-Z0-9]*' is deprecated" "$work/err")"
 done
 check "kustomize webhook base: 6 objects, valid" "$work/webhook-base.yaml: 6 valid" \
 	"$(models check "$work/webhook-base.yaml")"
@@ -134,6 +134,35 @@ check "webhook cert-manager: the CA injected from its Certificate" '"resolv-k8s/
 	"$(field "$work/webhook-cert-manager.yaml" 'metadata.annotations[cert-manager.io/inject-ca-from]' MutatingWebhookConfiguration)"
 check "webhook cert-manager: 6 valid, the Issuer and Certificate of cert-manager's API" \
 	"$work/webhook-cert-manager.yaml: 6 valid, 2 of other APIs" "$(models check "$work/webhook-cert-manager.yaml")"
+
+# The quick start's overlays (container/overlays.sh), rendered: every image,
+# and the init image the webhook writes (its --image), from the registry
+# given, at the tag given; with CERT_MANAGER=1 the webhook's cert-manager overlay.
+quick_start_images() {
+	python3 -c 'import sys, yaml
+for doc in yaml.safe_load_all(open(sys.argv[1])):
+    spec = (doc or {}).get("spec", {}).get("template", {}).get("spec", {})
+    for c in spec.get("initContainers", []) + spec.get("containers", []):
+        print(c["image"])
+        args = c.get("args", [])
+        print("\n".join("--image " + args[i + 1] for i, a in enumerate(args) if a == "--image"))' "$1" | sed '/^$/d' | sort
+}
+for cm in 0 1; do
+	CERT_MANAGER=$cm "$root/container/overlays.sh" "$work/deploy$cm" registry.example.com:5000/dns 7.1 > /dev/null
+	for dir in node-cache webhook; do
+		out=$work/deploy$cm-$dir.yaml
+		kubectl kustomize "$work/deploy$cm/$dir" > "$out" 2> "$work/err"
+		check "quick start (CERT_MANAGER=$cm) $dir: renders" "0" "$?$(grep -v "^# Warning: '[a-zA-Z0-9]*' is deprecated" "$work/err")"
+	done
+	check "quick start (CERT_MANAGER=$cm): every image and the webhook's --image from the registry, at the tag" \
+		"--image registry.example.com:5000/dns/libresolv-k8s-init:7.1
+registry.example.com:5000/dns/resolv-k8s-node:7.1
+registry.example.com:5000/dns/resolv-k8s-webhook:7.1" \
+		"$(cat "$work/deploy$cm-node-cache.yaml" <(echo ---) "$work/deploy$cm-webhook.yaml" > "$work/deploy$cm.yaml"
+		   quick_start_images "$work/deploy$cm.yaml")"
+done
+check "quick start: the cert-manager overlay's Certificate with CERT_MANAGER=1 alone" "0 1" \
+	"$(grep -c '^kind: Certificate$' "$work/deploy0-webhook.yaml") $(grep -c '^kind: Certificate$' "$work/deploy1-webhook.yaml")"
 
 # The base's configuration as the node runs it: its interface and rules in
 # the sandbox's network, the lock in a tmpfs, the node's resolver (what

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# overlays.sh OUT REGISTRY [TAG]: the quick start's two kustomize overlays,
+# written in OUT (docs/quick-start.md): OUT/node-cache, the cache's base with
+# REGISTRY/resolv-k8s-node:TAG; OUT/webhook, the webhook's base (with
+# CERT_MANAGER=1 its cert-manager overlay) with REGISTRY/resolv-k8s-webhook:TAG,
+# writing REGISTRY/libresolv-k8s-init:TAG into the pods it patches. TAG:
+# the library's version by default. Written for kustomize 2.0 too (bases,
+# patchesJson6902). Then: kubectl apply -k OUT/node-cache -k OUT/webhook.
+set -euo pipefail
+out=${1:?usage: overlays.sh OUT REGISTRY [TAG]}
+registry=${2:?usage: overlays.sh OUT REGISTRY [TAG]}
+root=$(cd "$(dirname "$0")/.." && pwd)
+tag=${3:-$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$root/include/resolv-k8s.h")}
+registry=${registry%/}
+webhook_base=container/webhook/base
+[[ ${CERT_MANAGER:-} != 1 ]] || webhook_base=container/webhook/overlays/cert-manager
+
+# overlay NAME BASE IMAGE: OUT/NAME's kustomization, IMAGE from REGISTRY.
+overlay() {
+	mkdir -p "$out/$1"
+	cat > "$out/$1/kustomization.yaml" <<-END
+		# overlays.sh $registry $tag: $2 from your registry.
+		apiVersion: kustomize.config.k8s.io/v1beta1
+		kind: Kustomization
+		bases:
+		  - $(realpath --relative-to="$out/$1" "$root/$2")
+		images:
+		  - name: $3
+		    newName: $registry/$3
+		    newTag: "$tag"
+	END
+}
+overlay node-cache container/node-cache/base resolv-k8s-node
+overlay webhook "$webhook_base" resolv-k8s-webhook
+cat >> "$out/webhook/kustomization.yaml" <<-END
+	patchesJson6902:
+	  - target: {group: apps, version: v1, kind: Deployment, name: resolv-k8s-webhook}
+	    path: init-image.yaml
+END
+cat > "$out/webhook/init-image.yaml" <<-END
+	# The init image the webhook writes into the pods it patches.
+	- {op: add, path: /spec/template/spec/containers/0/args/-, value: --image}
+	- {op: add, path: /spec/template/spec/containers/0/args/-, value: "$registry/libresolv-k8s-init:$tag"}
+END
+echo "overlays.sh: $out/node-cache, $out/webhook ($registry, $tag)"
