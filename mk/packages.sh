@@ -9,8 +9,9 @@ packages=(
 	libgtest-dev libbenchmark-dev valgrind libyaml-cpp-dev libjsoncpp-dev libevent-dev libssl-dev
 	libnl-route-3-dev libnftables-dev
 	dnsutils dnsperf unbound iproute2 util-linux curl buildah skopeo umoci podman runc nftables
-	# podman's pause container runs catatonit, which podman only Recommends.
-	catatonit
+	# podman's pause container runs catatonit, which podman only Recommends;
+	# test-podman pushes the images to a registry of its own (the quick start).
+	catatonit docker-registry
 	dpkg-dev
 	python3 python3-yaml python3-jsonpatch openssl nodejs default-jre-headless
 	python3-dnspython ruby golang-go
@@ -57,7 +58,7 @@ programs=(
 	g++ gcc clang++ make cmake pkg-config nm objdump readelf file musl-gcc dpkg-source
 	aarch64-linux-gnu-g++ aarch64-linux-musl-gcc qemu-aarch64-static
 	valgrind dig dnsperf unbound ip unshare nsenter curl nft
-	buildah skopeo umoci podman runc conmon catatonit
+	buildah skopeo umoci podman runc conmon catatonit docker-registry
 	python3 openssl node npm java ruby go kubectl getent
 )
 absent=()

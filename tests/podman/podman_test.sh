@@ -4,7 +4,8 @@
 # Debian's podman (with runc; storage, networks and state of its own under
 # a work directory) in a network namespace. The node image runs the
 # node-local cache on the namespace's network; the webhook image patches
-# application pods; `podman kube play` plays them with the init image: a
+# application pods; `podman kube play` plays them with the init image, all
+# three pulled from a registry they were pushed to as `make push` does: a
 # Debian application (glibc, with the library), an Alpine-style one (musl,
 # patched as the glibc one: the one LD_PRELOAD value finds the musl build)
 # and one on the marker path (no library), each built offline with buildah. Asserts each pod's answers,
@@ -30,7 +31,7 @@ ip link set lo up
 # Everything podman makes, in memory: gone with this mount namespace.
 work=$(mktemp -d)
 mount -t tmpfs tmpfs "$work"
-trap '"${P[@]}" rm -af -t 0 > /dev/null 2>&1; umount -R -l "$work"; rmdir "$work"' EXIT
+trap '"${P[@]}" rm -af -t 0 > /dev/null 2>&1; umount -R -l "$work"; rm -rf "$work"' EXIT
 # Podman's global state stays in this mount namespace.
 for dir in /etc/cni/net.d /var/lib/cni /run/netns /run/libpod /run/containers; do
 	mkdir -p "$dir" && mount -t tmpfs tmpfs "$dir"
@@ -50,8 +51,25 @@ storage=(--root "$work/storage" --runroot "$work/run" --storage-driver vfs)
 P=(podman "${storage[@]}")
 bah=(buildah "${storage[@]}")
 
-for image in init node webhook; do "${P[@]}" load -q -i "$build/images/$image.tar" > /dev/null; done
-"${P[@]}" run --rm --network none "resolv-k8s-node:$version" --version > "$work/smoke" 2>&1 ||
+# The quick start's registry: Debian's (distribution's) on this namespace's
+# loopback; the images pushed by container/images/push.sh, what `make push`
+# runs, and pulled from it by podman, whose storage starts empty.
+cat > "$work/registry.yml" <<EOF
+version: 0.1
+storage: {filesystem: {rootdirectory: $work/registry}}
+http: {addr: 127.0.0.1:5087}
+log: {level: error, accesslog: {disabled: true}}
+EOF
+docker-registry serve "$work/registry.yml" > "$work/registry.log" 2>&1 &
+for _ in $(seq 100); do curl -sf http://127.0.0.1:5087/v2/ > /dev/null && break; sleep 0.1; done
+reg=127.0.0.1:5087/rk8s
+SKOPEO_FLAGS=--dest-tls-verify=false "$root/container/images/push.sh" "$build" "$reg" > "$work/push" 2>&1
+check "push.sh: the three images pushed" \
+	"0 push: $reg/libresolv-k8s-init:$version push: $reg/resolv-k8s-node:$version push: $reg/resolv-k8s-webhook:$version" \
+	"$? $(xargs < "$work/push")"
+check "the registry holds them" '{"repositories":["rk8s/libresolv-k8s-init","rk8s/resolv-k8s-node","rk8s/resolv-k8s-webhook"]}' \
+	"$(curl -s http://127.0.0.1:5087/v2/_catalog)"
+"${P[@]}" run --rm --network none --tls-verify=false "$reg/resolv-k8s-node:$version" --version > "$work/smoke" 2>&1 ||
 	skip "podman cannot run a container here: $(tail -1 "$work/smoke")"
 
 # app-glibc: gai-probe and the libraries ldd lists for it, nothing else of
@@ -86,13 +104,13 @@ servers:
     clusterFile: cluster.json
     zoneFiles: [example.com.zone]
 EOF
-"${P[@]}" run -d --name cache --network host -v "$cache:/etc/resolv-k8s" "resolv-k8s-node:$version" \
+"${P[@]}" run -d --name cache --network host -v "$cache:/etc/resolv-k8s" "$reg/resolv-k8s-node:$version" \
 	--config /etc/resolv-k8s/config.yaml --query-log /etc/resolv-k8s/queries.log > /dev/null
 "$root/container/webhook/certs.sh" "$work/certs" > /dev/null
 chmod 644 "$work/certs/tls.key"
-"${P[@]}" run -d --name webhook --network host -v "$work/certs:/tls:ro" "resolv-k8s-webhook:$version" \
+"${P[@]}" run -d -q --name webhook --network host --tls-verify=false -v "$work/certs:/tls:ro" "$reg/resolv-k8s-webhook:$version" \
 	webhook --cert /tls/tls.crt --key /tls/tls.key --listen 127.0.0.1:8443 --nameserver 10.89.0.1 \
-	--image "libresolv-k8s-init:$version" > /dev/null
+	--image "$reg/libresolv-k8s-init:$version" > /dev/null
 for _ in $(seq 100); do
 	"${P[@]}" logs cache 2>&1 | grep -q listening && "${P[@]}" logs webhook 2>&1 | grep -q listening && break
 	sleep 0.1
@@ -130,7 +148,7 @@ EOF
 		print(json.dumps(pod))
 	EOF
 	before=$(wc -l < "$cache/queries.log")
-	"${P[@]}" kube play --network pods "$work/$name.patched.json" > "$work/$name.play" 2>&1
+	"${P[@]}" kube play --tls-verify=false --network pods "$work/$name.patched.json" > "$work/$name.play" 2>&1
 	for _ in $(seq 200); do
 		[[ $("${P[@]}" inspect -f '{{.State.Status}}' "$name-app" 2>/dev/null) == exited ]] && break
 		sleep 0.1
