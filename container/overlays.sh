@@ -4,9 +4,12 @@
 # written in OUT (docs/quick-start.md): OUT/node-cache, the cache's base with
 # REGISTRY/resolv-k8s-node:TAG; OUT/webhook, the webhook's base (with
 # CERT_MANAGER=1 its cert-manager overlay) with REGISTRY/resolv-k8s-webhook:TAG,
-# writing REGISTRY/libresolv-k8s-init:TAG into the pods it patches. TAG:
-# the library's version by default. Written for kustomize 2.0 too (bases,
-# patchesJson6902). Then: kubectl apply -k OUT/node-cache -k OUT/webhook.
+# writing REGISTRY/libresolv-k8s-init:TAG into the pods it patches and,
+# with KUBE_DNS=IP (kube-dns's ClusterIP), the cache's address then kube-dns
+# as their nameservers (without it, pods keep kubelet's: the cache must then
+# take kube-dns's address, container/README.md). TAG: the library's version
+# by default. Written for kustomize 2.0 too (bases, patchesJson6902). Then:
+# kubectl apply -k OUT/node-cache -k OUT/webhook.
 set -euo pipefail
 out=${1:?usage: overlays.sh OUT REGISTRY [TAG]}
 registry=${2:?usage: overlays.sh OUT REGISTRY [TAG]}
@@ -36,11 +39,18 @@ overlay webhook "$webhook_base" resolv-k8s-webhook
 cat >> "$out/webhook/kustomization.yaml" <<-END
 	patchesJson6902:
 	  - target: {group: apps, version: v1, kind: Deployment, name: resolv-k8s-webhook}
-	    path: init-image.yaml
+	    path: args.yaml
 END
-cat > "$out/webhook/init-image.yaml" <<-END
-	# The init image the webhook writes into the pods it patches.
-	- {op: add, path: /spec/template/spec/containers/0/args/-, value: --image}
-	- {op: add, path: /spec/template/spec/containers/0/args/-, value: "$registry/libresolv-k8s-init:$tag"}
-END
-echo "overlays.sh: $out/node-cache, $out/webhook ($registry, $tag)"
+# arg VALUE...: added to the webhook's arguments.
+arg() {
+	local v
+	for v; do echo "- {op: add, path: /spec/template/spec/containers/0/args/-, value: \"$v\"}"; done
+}
+cache=$(sed -n 's/^ *- address=//p' "$root/container/node-cache/base/kustomization.yaml")
+{
+	echo "# What the webhook writes into the pods it patches: the init image, and"
+	echo "# with KUBE_DNS the node-local cache first, kube-dns second."
+	arg --image "$registry/libresolv-k8s-init:$tag"
+	[[ -z ${KUBE_DNS:-} ]] || arg --nameserver "$cache" --nameserver "$KUBE_DNS"
+} > "$out/webhook/args.yaml"
+echo "overlays.sh: $out/node-cache, $out/webhook ($registry, $tag${KUBE_DNS:+, nameservers $cache $KUBE_DNS})"

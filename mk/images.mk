@@ -25,13 +25,14 @@ images: image-files
 # The quick start (docs/quick-start.md): `make push REGISTRY=...` builds
 # the images (amd64 alone unless ARCHES says more), pushes them, and writes
 # the overlays that deploy them, in $(B)/deploy; `make overlays` the
-# overlays alone. TAG: the version by default.
+# overlays alone. TAG: the version by default; KUBE_DNS and CERT_MANAGER
+# as container/overlays.sh reads them.
 .PHONY: push overlays
 push: images overlays
 	container/images/push.sh $(B) $(REGISTRY) $(TAG)
 overlays:
 	@[ -n "$(REGISTRY)" ] || { echo "make $@: give REGISTRY=host[:port]/path"; exit 1; }
-	container/overlays.sh $(B)/deploy $(REGISTRY) $(TAG)
+	KUBE_DNS="$(KUBE_DNS)" CERT_MANAGER="$(CERT_MANAGER)" container/overlays.sh $(B)/deploy $(REGISTRY) $(TAG)
 
 TESTS += test-images
 test-images: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl

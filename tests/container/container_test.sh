@@ -137,7 +137,8 @@ check "webhook cert-manager: 6 valid, the Issuer and Certificate of cert-manager
 
 # The quick start's overlays (container/overlays.sh), rendered: every image,
 # and the init image the webhook writes (its --image), from the registry
-# given, at the tag given; with CERT_MANAGER=1 the webhook's cert-manager overlay.
+# given, at the tag given; with CERT_MANAGER=1 the webhook's cert-manager
+# overlay, and with KUBE_DNS the pods' nameservers.
 quick_start_images() {
 	python3 -c 'import sys, yaml
 for doc in yaml.safe_load_all(open(sys.argv[1])):
@@ -148,7 +149,9 @@ for doc in yaml.safe_load_all(open(sys.argv[1])):
         print("\n".join("--image " + args[i + 1] for i, a in enumerate(args) if a == "--image"))' "$1" | sed '/^$/d' | sort
 }
 for cm in 0 1; do
-	CERT_MANAGER=$cm "$root/container/overlays.sh" "$work/deploy$cm" registry.example.com:5000/dns 7.1 > /dev/null
+	kube_dns=
+	((cm)) && kube_dns=10.96.0.10
+	KUBE_DNS=$kube_dns CERT_MANAGER=$cm "$root/container/overlays.sh" "$work/deploy$cm" registry.example.com:5000/dns 7.1 > /dev/null
 	for dir in node-cache webhook; do
 		out=$work/deploy$cm-$dir.yaml
 		kubectl kustomize "$work/deploy$cm/$dir" > "$out" 2> "$work/err"
@@ -161,6 +164,13 @@ registry.example.com:5000/dns/resolv-k8s-webhook:7.1" \
 		"$(cat "$work/deploy$cm-node-cache.yaml" <(echo ---) "$work/deploy$cm-webhook.yaml" > "$work/deploy$cm.yaml"
 		   quick_start_images "$work/deploy$cm.yaml")"
 done
+check "quick start: with KUBE_DNS the webhook writes the cache first, kube-dns second; without, no nameserver" \
+	'[] ["169.254.53.10","10.96.0.10"]' \
+	"$(for cm in 0 1; do python3 -c 'import json, sys, yaml
+for d in yaml.safe_load_all(open(sys.argv[1])):
+    if d["kind"] == "Deployment":
+        a = d["spec"]["template"]["spec"]["containers"][0]["args"]
+        print(json.dumps([a[i + 1] for i, x in enumerate(a) if x == "--nameserver"], separators=(",", ":")))' "$work/deploy$cm-webhook.yaml"; done | xargs -d '\n')"
 check "quick start: the cert-manager overlay's Certificate with CERT_MANAGER=1 alone" "0 1" \
 	"$(grep -c '^kind: Certificate$' "$work/deploy0-webhook.yaml") $(grep -c '^kind: Certificate$' "$work/deploy1-webhook.yaml")"
 
