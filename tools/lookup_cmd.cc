@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// resolv-k8s lookup [-f FAMILY] NAME...: each name through the library as
-// the preload's getaddrinfo resolves it, with the debug trace on stderr,
-// then the process's counters.
+// resolv-k8s lookup [--conf FILE] [-f FAMILY] NAME...: each name through
+// the library as the preload's getaddrinfo resolves it (with FILE as its
+// resolv.conf), with the debug trace on stderr, then the process's counters.
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -83,13 +86,22 @@ void print_counters() {
 int lookup_command(const Args& args) {
   int family = AF_UNSPEC;
   Args names;
+  std::string conf;
   for (size_t i = 0; i < args.size(); i++) {
     if (args[i] == "-f" && i + 1 < args.size()) family = parse_family(args[++i]);
-    else if (args[i] == "-f") usage_error("lookup: -f needs a value");
+    else if (args[i] == "--conf" && i + 1 < args.size()) conf = args[++i];
+    else if (args[i] == "-f" || args[i] == "--conf") usage_error("lookup: " + args[i] + " needs a value");
     else if (args[i].starts_with("-")) usage_error("lookup: unexpected '" + args[i] + "'");
     else names.push_back(args[i]);
   }
   if (names.empty()) usage_error("lookup: a NAME is needed");
+  if (!conf.empty()) {
+    if (access(conf.c_str(), R_OK) != 0) {
+      fprintf(stderr, "resolv-k8s lookup: %s: %s\n", conf.c_str(), strerror(errno));
+      return 1;
+    }
+    rk8s::read_resolv_conf_from(conf.c_str());
+  }
   bool all = true;
   for (const std::string& n : names) all &= lookup_one(n, family);
   print_counters();

@@ -51,6 +51,8 @@ constinit WatchedFile<HostsSources> nsswitch("/etc/nsswitch.conf", parse_nsswitc
 
 }  // namespace
 
+void read_resolv_conf_from(const char* path) { resolv_conf.read_instead(path); }
+
 void current_config(Config& out) {
   auto conf = resolv_conf.current();
   if (conf) {

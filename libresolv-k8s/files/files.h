@@ -20,6 +20,10 @@ namespace rk8s {
 // libc answers).
 void current_config(Config& out);
 
+// `resolv-k8s lookup --conf FILE`: FILE read in place of /etc/resolv.conf,
+// set before the first lookup.
+void read_resolv_conf_from(const char* path);
+
 // The current /etc/hosts, held while in scope; empty when the file is
 // missing or cannot be read (then the libc skips it too).
 using HostsText = WatchedFile<Str>::Ref;

@@ -44,7 +44,7 @@ class WatchedFileBase {
   void lock();  // registers for fork on first use
   void unlock() { lock_.unlock(); }
 
-  const char* const path_;
+  const char* path_;
   const bool retry_unreadable_;
   void* held_ = nullptr;  // the current parse, a WatchedFile<T>::Parsed
   bool frozen_ = false;   // held_ is final: the file is not looked at again
@@ -75,6 +75,10 @@ class WatchedFile : WatchedFileBase {
   // `retry_unreadable` leaves it to the next call, else it counts as empty.
   constexpr WatchedFile(const char* path, Parse parse, bool retry_unreadable)
       : WatchedFileBase(path, retry_unreadable), parse_(parse) {}
+
+  // Another file in this one's place, set before the first use (the
+  // diagnostic command's --conf).
+  void read_instead(const char* path) { path_ = path; }
 
   // The parse, held while in scope; empty when the file could not be read.
   class Ref {

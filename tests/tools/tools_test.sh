@@ -85,6 +85,15 @@ check "lookup: the trace, the address, the counters" \
 counters: 1 lookups (1 reached DNS), 1 queries sent, the classic walk: 2 (saved 1)" \
 	"$(grep -e '->' -e '^  inet' -e canonical -e counters <<<"$out")" "$out"
 
+# --conf: that file, not /etc/resolv.conf (kubelet.conf with autopath off:
+# the classic walk's two queries).
+sed 's/k8s-autopath:on/k8s-autopath:off/' "$here/kubelet.conf" > "$WORK/off.conf"
+out=$(pod "$log" on "$here/kubelet.conf" -- "$build/bin/resolv-k8s" lookup --conf "$WORK/off.conf" -f inet kubernetes.default 2>&1)
+check "lookup --conf FILE: FILE's options (autopath off), not /etc/resolv.conf's" \
+	"counters: 1 lookups (1 reached DNS), 2 queries sent, the classic walk: 2 (saved 0)" "$(grep counters <<<"$out")" "$out"
+check "lookup --conf FILE: a missing FILE named, exit 1" "1 resolv-k8s lookup: /nonexistent: No such file or directory" \
+	"$(out=$(cli "$build" lookup --conf /nonexistent web 2>&1); echo "$? $out")"
+
 # Two processes share one file: web is candidate 1 and shows the server's
 # support, so kubernetes.default then goes out as one query (BOTH).
 stats=$WORK/stats
