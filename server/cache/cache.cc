@@ -41,6 +41,7 @@ struct alignas(64) Cache::Shard {
     std::shared_ptr<const CachedAnswer> answer;
     Clock::time_point stored;
     uint32_t ttl = 0;
+    bool refresh_asked = false;  // a find() said `refresh` since it was stored
     std::list<const CacheKey*>::iterator used;  // its place in `lru`
   };
 
@@ -51,7 +52,8 @@ struct alignas(64) Cache::Shard {
   Map entries;
   std::list<const CacheKey*> lru;  // the most recently used first
   // Written under `mutex`, read without it by counters().
-  std::atomic<uint64_t> hits{0}, misses{0}, stale_served{0}, evictions{0}, size{0};
+  std::atomic<uint64_t> hits{0}, misses{0}, stale_served{0}, evictions{0}, size{0}, prefetches{0},
+      served_refreshing{0};
 
   // Returns the entry's answer, so that it is freed once the mutex is released.
   std::shared_ptr<const CachedAnswer> remove(Map::iterator it) {
@@ -76,7 +78,8 @@ Cache::Shard& Cache::shard_of(const CacheKey& key) {
   return shards_[KeyHash{}(key) % shard_count_];
 }
 
-std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, bool stale_ok) {
+std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, bool stale_ok,
+                                    bool prefetch) {
   Shard& shard = shard_of(key);
   std::shared_ptr<const CachedAnswer> dropped;
   std::lock_guard lock(shard.mutex);
@@ -96,8 +99,14 @@ std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, 
   }
   shard.lru.splice(shard.lru.begin(), shard.lru, e.used);
   bump(stale ? shard.stale_served : shard.hits);
+  bool refresh = false;
+  if (prefetch && !stale && now - e.stored >= std::chrono::milliseconds(e.ttl) * 900) {
+    refresh = !e.refresh_asked;
+    e.refresh_asked = true;
+    bump(refresh ? shard.prefetches : shard.served_refreshing);
+  }
   return CacheHit{e.answer, e.ttl, uint32_t(std::min<seconds::rep>(age.count(), UINT32_MAX)),
-                  stale};
+                  stale, refresh};
 }
 
 void Cache::insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answer, uint32_t ttl,
@@ -118,6 +127,7 @@ void Cache::insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answ
   replaced = std::exchange(e.answer, std::move(answer));
   e.stored = now;
   e.ttl = ttl;
+  e.refresh_asked = false;
   if (shard.entries.size() > shard.capacity) {
     evicted = shard.remove(shard.entries.find(*shard.lru.back()));
     bump(shard.evictions);
@@ -134,6 +144,8 @@ CacheCounters Cache::counters() const {
     c.stale_served += read(s.stale_served);
     c.evictions += read(s.evictions);
     c.entries += read(s.size);
+    c.prefetches += read(s.prefetches);
+    c.served_refreshing += read(s.served_refreshing);
   }
   return c;
 }

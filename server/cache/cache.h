@@ -30,6 +30,7 @@ struct CacheHit {
   uint32_t ttl = 0;    // as inserted
   uint32_t age = 0;    // whole seconds since it was inserted
   bool stale = false;  // expired, served under RFC 8767
+  bool refresh = false;  // prefetch: the caller fetches the entry anew
 };
 
 // Every find() counts one of hits, stale_served and misses.
@@ -39,7 +40,16 @@ struct CacheCounters {
   uint64_t stale_served = 0;
   uint64_t evictions = 0;  // least recently used entries dropped for room
   uint64_t entries = 0;
+  uint64_t prefetches = 0;         // hits that asked for a refresh
+  uint64_t served_refreshing = 0;  // hits of an entry while its refresh was due
 };
+
+// Prefetch, as unbound's: an entry asked for in the last tenth of its TTL is
+// refreshed, once; until then the same answer stands (whole seconds).
+inline uint32_t seconds_before_refresh(uint32_t ttl, uint32_t age) {
+  uint32_t point = uint32_t(uint64_t(ttl) * 9 / 10);
+  return age < point ? point - age : 0;
+}
 
 class Cache {
  public:
@@ -52,8 +62,10 @@ class Cache {
   ~Cache();
 
   // The entry while fresh; with `stale_ok`, also until kStaleWindow past
-  // its expiry. A hit makes it the most recently used.
-  std::optional<CacheHit> find(const CacheKey& key, Clock::time_point now, bool stale_ok);
+  // its expiry. A hit makes it the most recently used. With `prefetch`, the
+  // first fresh hit in the last tenth of the entry's TTL says `refresh`.
+  std::optional<CacheHit> find(const CacheKey& key, Clock::time_point now, bool stale_ok,
+                               bool prefetch = false);
   // Replaces any entry of `key`; a `ttl` of 0 stores and replaces nothing.
   void insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answer, uint32_t ttl,
               Clock::time_point now);

@@ -55,6 +55,7 @@ struct CacheConfig {
   size_t capacity = 10000;     // entries
   uint32_t positive_ttl = 900;  // seconds; OpenShift's defaults
   uint32_t negative_ttl = 30;
+  bool prefetch = true;  // refresh what is asked in the last tenth of its TTL
 };
 
 // Bounded work (`limits`): beyond maxConcurrent questions on their way to

@@ -149,8 +149,9 @@ class ConfigReader {
   }
 
   static CacheConfig cache(const Field& f) {
-    Mapping m = f.mapping({"capacity", "positiveTTL", "negativeTTL"});
+    Mapping m = f.mapping({"capacity", "positiveTTL", "negativeTTL", "prefetch"});
     CacheConfig c;
+    if (const Field* b = m.find("prefetch")) c.prefetch = b->boolean();
     if (const Field* n = m.find("capacity")) c.capacity = n->number(1, kMaxCacheEntries);
     if (const Field* d = m.find("positiveTTL")) c.positive_ttl = d->duration_seconds();
     if (const Field* d = m.find("negativeTTL")) c.negative_ttl = d->duration_seconds();

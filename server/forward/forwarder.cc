@@ -86,13 +86,15 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
     uint32_t ttl = cache_ttl(*answer, shared_.caps);
     shared_.cache.insert(key_, answer, ttl, Clock::now());
     if (names_nothing(*answer)) shared_.cache.insert(any_type(key_), answer, ttl, Clock::now());
-    land(resolution_of(answer, ask_.type, ttl, 0, false));
+    land(resolution_of(answer, ask_.type, ttl, 0, false, shared_.caps.prefetch));
   }
 
   // No upstream answered: what the cache still has, else SERVFAIL.
   void give_up() {
     std::optional<CacheHit> hit = shared_.cache.find(key_, Clock::now(), true);
-    if (hit) return land(resolution_of(hit->answer, ask_.type, hit->ttl, hit->age, hit->stale));
+    if (hit)
+      return land(
+          resolution_of(hit->answer, ask_.type, hit->ttl, hit->age, hit->stale, shared_.caps.prefetch));
     land(with_rcode(dns::kServFail));
   }
 
@@ -118,13 +120,13 @@ CacheKey cache_key(const Ask& ask) {
 }
 
 Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t type, uint32_t ttl,
-                         uint32_t age, bool stale) {
+                         uint32_t age, bool stale, bool prefetch) {
   Resolution res;
   // An extended rcode we cannot pass on (BADCOOKIE, ...) is a failure.
   res.rcode = answer->rcode > 15 ? uint8_t(dns::kServFail) : uint8_t(answer->rcode);
   res.recursive = true;
   res.entry_ttl = ttl ? ttl : UINT32_MAX;
-  res.kept = stale || age >= ttl ? 0 : ttl - age;
+  res.kept = stale || age >= ttl ? 0 : prefetch ? seconds_before_refresh(ttl, age) : ttl - age;
   res.age = age;
   res.stale = stale;
   for (const CachedRecord& r : answer->records) {
@@ -142,10 +144,13 @@ Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t ty
 
 void Forwarder::resolve(const Ask& ask, Resolved done) {
   CacheKey key = cache_key(ask);
-  std::optional<CacheHit> hit = shared_.cache.find(key, Clock::now(), false);
-  if (!hit) hit = shared_.cache.find(any_type(key), Clock::now(), false);
+  bool prefetch = shared_.caps.prefetch;
+  std::optional<CacheHit> hit = shared_.cache.find(key, Clock::now(), false, prefetch);
+  if (!hit) hit = shared_.cache.find(any_type(key), Clock::now(), false, prefetch);
   if (hit) {
-    Resolution res = resolution_of(hit->answer, ask.type, hit->ttl, hit->age, false);
+    Resolution res = resolution_of(hit->answer, ask.type, hit->ttl, hit->age, false, prefetch);
+    // Past the refresh point the packet cache lets queries through to here.
+    if (hit->refresh) refresh(ask);  // before done(), which may end `ask`
     return done(&res);
   }
   if (looping_) {
@@ -161,6 +166,17 @@ void Forwarder::resolve(const Ask& ask, Resolved done) {
     shared_.flights.land(attempt->flight(), with_rcode(dns::kRefused));
     return;
   }
+  attempt->start();
+}
+
+// In the background, asked by no one: joins nothing in flight, and gives
+// way when upstream exchanges are at their limit.
+void Forwarder::refresh(const Ask& ask) {
+  if (looping_ || shared_.in_flight >= shared_.max_in_flight) return;
+  Loop* loop = Loop::current();
+  auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop);
+  if (!shared_.flights.join(attempt->flight(), loop, [](const Resolution*) {})) return;
+  shared_.in_flight++;
   attempt->start();
 }
 

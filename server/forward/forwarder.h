@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Answers from upstreams through the cache (forward.h's Source): a fresh
-// cached answer at once; else the question joins the same one in flight,
+// cached answer at once (in the last tenth of its TTL, with prefetch, also
+// fetched anew in the background); else the question joins the same one in flight,
 // or goes to the upstreams in the policy's order, UDP first (TCP after a
 // truncated reply) or TCP only; each read waits kReadTimeoutMs, then the
 // next upstream. When none answers: a stale answer (RFC 8767) if the cache
@@ -42,6 +43,8 @@ class Forwarder : public Source {
   bool looping() const { return looping_; }
 
  private:
+  void refresh(const Ask& ask);
+
   std::shared_ptr<Upstreams> upstreams_;
   ForwardShared shared_;
   std::atomic<bool> looping_{false};
@@ -50,8 +53,10 @@ class Forwarder : public Source {
 // The cache's key for a question.
 CacheKey cache_key(const Ask& ask);
 // The resolution of an upstream's answer for `type`, `age` seconds into
-// the `ttl` the cache keeps it (0: not kept).
+// the `ttl` the cache keeps it (0: not kept); with `prefetch`, the packet
+// cache reuses it only until the refresh point, so that questions past it
+// come to the cache and start the refresh.
 Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t type, uint32_t ttl,
-                         uint32_t age, bool stale);
+                         uint32_t age, bool stale, bool prefetch);
 
 }  // namespace rk8s::server

@@ -18,6 +18,10 @@ std::string render_cache_metrics(const CacheCounters& c, uint64_t packet_hits) {
       {"cache_misses_total", "counter", "Questions the cache could not answer.", c.misses},
       {"cache_evictions_total", "counter", "Answers dropped for room.", c.evictions},
       {"cache_served_stale_total", "counter", "Expired answers served (RFC 8767).", c.stale_served},
+      {"cache_prefetch_total", "counter", "Answers fetched anew, asked for in the last tenth of their TTL.",
+       c.prefetches},
+      {"cache_served_refreshing_total", "counter", "Answers served while their prefetch was under way.",
+       c.served_refreshing},
       {"cache_packet_hits_total", "counter", "Queries answered with a whole reply kept from before.",
        packet_hits},
   };

@@ -327,6 +327,40 @@ TEST(Cache, FreshThenStaleForAnHour) {
   EXPECT_EQ(c.entries, 0u);  // dropped past the window
 }
 
+// Prefetch: the first fresh hit in the last tenth of the TTL asks for a
+// refresh; the others are counted as served meanwhile; a new insert starts
+// over; stale and prefetch-off hits never ask.
+TEST(Cache, PrefetchAsksOnceInTheLastTenth) {
+  Cache cache(100);
+  cache.insert(key("www.example.com"), tagged(1), 10, t0);
+  auto at = [&](auto when, bool prefetch = true) {
+    std::optional<CacheHit> hit = cache.find(key("www.example.com"), t0 + when, true, prefetch);
+    return hit ? (hit->stale ? "stale" : hit->refresh ? "refresh" : "hit") : "miss";
+  };
+  EXPECT_STREQ(at(8999ms), "hit");
+  EXPECT_STREQ(at(9000ms, false), "hit");
+  EXPECT_STREQ(at(9000ms), "refresh");
+  EXPECT_STREQ(at(9500ms), "hit");
+  EXPECT_STREQ(at(10s), "stale");
+  CacheCounters c = cache.counters();
+  EXPECT_EQ(c.prefetches, 1u);
+  EXPECT_EQ(c.served_refreshing, 1u);
+
+  cache.insert(key("www.example.com"), tagged(2), 10, t0 + 9600ms);  // the refresh landed
+  EXPECT_STREQ(at(9600ms + 8999ms), "hit");
+  EXPECT_STREQ(at(9600ms + 9s), "refresh");
+  EXPECT_EQ(cache.counters().prefetches, 2u);
+}
+
+TEST(Cache, SecondsBeforeRefresh) {
+  EXPECT_EQ(seconds_before_refresh(10, 0), 9u);
+  EXPECT_EQ(seconds_before_refresh(10, 8), 1u);
+  EXPECT_EQ(seconds_before_refresh(10, 9), 0u);
+  EXPECT_EQ(seconds_before_refresh(5, 0), 4u);
+  EXPECT_EQ(seconds_before_refresh(1, 0), 0u);
+  EXPECT_EQ(seconds_before_refresh(UINT32_MAX, 0), uint32_t(uint64_t(UINT32_MAX) * 9 / 10));
+}
+
 TEST(Cache, InsertReplacesAndRestartsTheClock) {
   Cache cache(100);
   cache.insert(key("www.example.com"), tagged(1), 10, t0);

@@ -59,7 +59,7 @@ Strings summary(const ServerConfig& c) {
       listen,
       std::string("autopath ") + modes[int(c.autopath)] + " " + std::to_string(c.autopath_code),
       "cache " + std::to_string(c.cache.capacity) + " " + std::to_string(c.cache.positive_ttl) +
-          " " + std::to_string(c.cache.negative_ttl),
+          " " + std::to_string(c.cache.negative_ttl) + (c.cache.prefetch ? "" : " no-prefetch"),
       "limits " + std::to_string(c.limits.max_concurrent) + " " +
           std::to_string(c.limits.max_tcp_clients) + " " +
           std::to_string(c.limits.tcp_idle_seconds)};
@@ -124,8 +124,8 @@ TEST(ConfigKeys, EachKeyReadsIntoItsField) {
       {kListen + kResolver + "autopath: {resolvConf: " + temp_file("node.conf", "search n.example\n") + "}\n",
        "marker ap.k8s.io. cluster.local. n.example."},
       {kListen + kResolver + "cache: {capacity: 5}\n", "cache 5 900 30"},
-      {kListen + kResolver + "cache: {positiveTTL: 1h30m, negativeTTL: 0s}\n",
-       "cache 10000 5400 0"},
+      {kListen + kResolver + "cache: {positiveTTL: 1h30m, negativeTTL: 0s, prefetch: false}\n",
+       "cache 10000 5400 0 no-prefetch"},
       {kListen + kResolver + "logLevel: Debug\n", "log Debug -"},
       {kListen + kResolver + "logLevel: Trace\nqueryLog: q.log\n", std::string("log Trace ") + kFixtures + "/q.log"},
       {kListen + kResolver + "logLevel: Trace\nqueryLog: /var/log/q.log\n", "log Trace /var/log/q.log"},
@@ -267,6 +267,7 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:3: negativeTTL: '1.5s' is not a duration such as 30s, 5m or 1h30m"},
       {kListen + kResolver + "cache: {negativeTTL: }\n", "c.yaml:3: negativeTTL: expected text"},
       {kListen + kResolver + "cache: {size: 1}\n", "c.yaml:3: cache: unknown key 'size'"},
+      {kListen + kResolver + "cache: {prefetch: on}\n", "c.yaml:3: prefetch: expected true or false, got 'on'"},
       // limits.
       {kListen + kResolver + "limits: {maxConcurrent: 0}\n",
        "c.yaml:3: maxConcurrent: expected a number from 1 to 1000000, got '0'"},
