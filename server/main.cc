@@ -126,7 +126,7 @@ int serve(const ServerConfig& config, int argc, char** argv) {
   };
   size_t threads = std::max(1u, std::thread::hardware_concurrency());
   Workers workers(threads, config.listen, at_once, serve,
-                  TcpLimits{config.limits.max_tcp_clients, config.limits.tcp_idle_seconds});
+                  TcpLimits{config.limits.max_tcp_clients, config.limits.tcp_idle_seconds, !config.tcp_nodelay});
 
   Loop main_loop;
   HttpServer http(main_loop, config.health, config.metrics,

@@ -113,6 +113,7 @@ struct ServerConfig {
   std::string query_log_file;  // queryLog; empty: standard output
   // Test knobs, from the command line only.
   unsigned delay_ms = 0;
+  bool tcp_nodelay = true;  // off: client connections leave Nagle on, as dnsmasq's do
   std::string query_log;  // every query, without the time (metrics/query_log.h)
   Faults faults;
 };

@@ -20,7 +20,7 @@ const char kUsage[] =
     "           [--cluster-domain DOMAIN] [--zone FILE ...] [--autopath on|off]\n"
     "           [--autopath-code N] [--marker DOMAIN] [--host-search DOMAIN ...]\n"
     "           [--metrics ADDR:PORT] [TEST FLAGS]\n"
-    "test flags: [--autopath formerr|echo] [--delay-ms N] [--query-log FILE]\n"
+    "test flags: [--autopath formerr|echo] [--delay-ms N] [--tcp-nodelay off] [--query-log FILE]\n"
     "           [--rcode NAME[/TYPE]=RCODE ...] [--drop NAME[/TYPE] ...]\n";
 
 namespace {
@@ -35,6 +35,7 @@ struct ServerFlags {
   Name marker;  // the root: kDefaultMarker
   std::vector<Name> host_search;
   unsigned delay_ms = 0;
+  bool tcp_nodelay = true;
   std::string query_log;
   std::optional<Endpoint> metrics;
   Faults faults;
@@ -71,7 +72,7 @@ CommandLine read_command_line(int argc, char** argv) {
     static const char* const kTakeValues[] = {"--config",   "--listen",     "--metrics", "--cluster",
                                               "--cluster-domain", "--zone", "--autopath", "--autopath-code",
                                               "--marker",   "--host-search", "--delay-ms", "--query-log",
-                                              "--rcode",    "--drop"};
+                                              "--rcode",    "--drop",        "--tcp-nodelay"};
     if (std::none_of(std::begin(kTakeValues), std::end(kTakeValues), [&](const char* f) { return flag == f; }))
       throw std::runtime_error("unknown flag " + flag + " (see --help)");
     if (i + 1 == argc) throw std::runtime_error(flag + ": missing value (see --help)");
@@ -109,6 +110,9 @@ CommandLine read_command_line(int argc, char** argv) {
     } else if (flag == "--delay-ms") {
       if (!parse_uint(v, 600000, n)) throw bad();
       f.delay_ms = unsigned(n);
+    } else if (flag == "--tcp-nodelay") {
+      if (v != "off" && v != "on") throw bad();
+      f.tcp_nodelay = v == "on";
     } else if (flag == "--query-log") {
       f.query_log = v;
     } else if (flag == "--rcode") {
@@ -172,6 +176,7 @@ ServerConfig parse_command_line(int argc, char** argv) {
       c.autopath = f.autopath;
   }
   c.delay_ms = f.delay_ms;
+  c.tcp_nodelay = f.tcp_nodelay;
   c.query_log = f.query_log;
   c.faults = std::move(f.faults);
   return c;

@@ -92,6 +92,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
       self->served_ = true;
       self->take(it->first).done(r);
     }
+    // More replies to come on it (the AAAA after the A): the upstream may
+    // be holding them for our ACK.
+    if (!self->pending_.empty()) quick_ack(bufferevent_getfd(self->bev_));
   }
 
   static void on_event(bufferevent*, short what, void* arg) {

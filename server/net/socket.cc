@@ -36,6 +36,11 @@ void no_delay(int fd) {
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
+void quick_ack(int fd) {
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
+}
+
 std::string address_text(const sockaddr_storage& addr) {
   char host[INET6_ADDRSTRLEN] = "?";
   if (addr.ss_family == AF_INET) {

@@ -19,6 +19,12 @@ int open_socket(const Endpoint& at, int type);
 // peer's delayed ACK can hold back 40 ms.
 void no_delay(int fd);
 
+// TCP_QUICKACK: what was read is acknowledged now, not after the delayed
+// ACK's wait, so a peer that leaves Nagle on (dnsmasq's kube-dns, and
+// others) sends its next reply on the connection at once. Linux clears it
+// again: set after each read.
+void quick_ack(int fd);
+
 // 10.0.0.1:5353, [fd00::1]:53.
 std::string address_text(const sockaddr_storage& addr);
 

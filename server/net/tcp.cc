@@ -3,6 +3,8 @@
 
 #include "server/net/tcp_message.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -130,6 +132,10 @@ void TcpListener::accepted(evconnlistener*, evutil_socket_t fd, sockaddr* addr, 
     return;
   }
   evutil_make_socket_nonblocking(fd);
+  if (self.limits_.nagle) {
+    int zero = 0;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &zero, sizeof zero);
+  }
   sockaddr_storage from{};
   memcpy(&from, addr, size_t(len) < sizeof from ? size_t(len) : sizeof from);
   std::make_shared<Connection>(self.loop_, fd, from, self.serve_, self.limits_.idle_seconds)->start();

@@ -16,6 +16,7 @@ namespace rk8s::server {
 struct TcpLimits {
   size_t max_clients = 1000;  // connections open at once, all threads
   unsigned idle_seconds = 10;
+  bool nagle = false;  // a test's stand-in for servers without TCP_NODELAY
 };
 
 class TcpListener {

@@ -281,6 +281,28 @@ for c in ours unbound; do
 	tail[$c up]=$((c1 - c0 + u1 - u0))
 done
 
+# Behind a cluster DNS that leaves Nagle on (NAGLE: the stand-in with
+# --tcp-nodelay off, as dnsmasq's kube-dns): each name of the mix alone,
+# cold (each cache restarted before it, then its connection to cluster DNS
+# in use for 20 other questions, as a node's is: a new connection ACKs at
+# once, a busy one delays its ACKs), RUNS times; medians per name.
+NAGLE=127.0.0.56
+serve nagle "$POD_SERVER" --listen $NAGLE:53 --cluster "$F/cluster.json" --autopath off \
+	--delay-ms 2 --tcp-nodelay off --query-log "$WORK/nagle.log"
+seq -f "busy%g.default.svc.cluster.local A" 20 > "$WORK/busy"
+sed "s/\"$CLUSTER\"/\"$NAGLE\"/" "$WORK/ours.yaml" > "$WORK/ours-nagle.yaml"
+sed "s/forward-addr: $CLUSTER\$/forward-addr: $NAGLE/" "$WORK/unbound.conf" > "$WORK/unbound-nagle.conf"
+for ((r = 0; r < RUNS; r++)); do
+	for name in "${NODE_NAMES[@]}"; do
+		for c in ours unbound; do
+			restart "$c" nagle
+			dnsperf -s "${addr[$c]}" -d "$WORK/busy" -n 1 -c 1 -q 1 > /dev/null
+			us=$(timed_probe "$c" "$name")
+			add "nagle_ns $name" $c $((us * 1000))
+		done
+	done
+done
+
 # RSS with the cache full: FILL distinct names of example.com's wildcard.
 declare -A rss
 for c in ours unbound; do
@@ -341,6 +363,20 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 	row "queries answered (lost)" "${o[3]} (${o[4]})" "${u[3]} (${u[4]})" - -
 	row "queries reaching cluster DNS + upstream" "${tail[ours up]}" "${tail[unbound up]}" \
 		"$(ratio "${tail[ours up]}" "${tail[unbound up]}")" "ours / unbound <= 1.0"
+	echo
+	echo "Behind a cluster DNS that leaves Nagle on (the stand-in with --tcp-nodelay off), each name cold," \
+		"ms per lookup, medians of $RUNS:"
+	echo
+	row name ours unbound "unbound / ours"
+	row --- --- --- ---
+	slower=0
+	for name in "${NODE_NAMES[@]}"; do
+		row "$name" "$(ms "nagle_ns $name" ours)" "$(ms "nagle_ns $name" unbound)" \
+			"$(ratio "$(med "nagle_ns $name" unbound)" "$(med "nagle_ns $name" ours)")x"
+		(($(med "nagle_ns $name" ours) > $(med "nagle_ns $name" unbound))) && slower=$((slower + 1))
+	done
+	echo
+	echo "Names slower through ours than through unbound: $slower of $lookups (target: none)."
 	echo
 	echo "The marker path, $lookups names (the mix above), each client's own walk:"
 	echo

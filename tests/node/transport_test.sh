@@ -7,7 +7,8 @@
 # the real reply) are never taken, nor cached. A slow TCP upstream that answers
 # one query at a time (tests/node/tcp_upstream.py) gets each message in one
 # piece, from the cache and from the shim, several in flight on one kept
-# connection, and a new connection after it closes one.
+# connection, and a new connection after it closes one. One that leaves
+# Nagle on answers A and AAAA pipelined to the cache.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -20,7 +21,12 @@ start slow "$NODE_ROOT/tests/node/tcp_upstream.py" 127.0.0.57 "$WORK/slow.log" 5
 cluster_dns 53
 cluster_dns 55
 external_dns --zone "$WORK/node.test.zone"
+# A server that leaves Nagle on (as dnsmasq's kube-dns): its A and AAAA
+# replies on one connection (bench-node measures the wait; here, answers).
+zone "$WORK/nagle.test.zone" nagle.test '* 60 IN A 10.8.8.8' '* 60 IN AAAA fd00::8'
+start nagle "$SERVER" --listen 127.0.0.56:53 --zone "$WORK/nagle.test.zone" --delay-ms 2 --tcp-nodelay off
 cache_at cache 169.254.20.10 servers="[$CLUSTER_SERVER,
+  {name: nagle, zones: [nagle.test], forwardPlugin: {upstreams: [127.0.0.56], protocolStrategy: TCP}},
   {name: slow, zones: [slow.test], forwardPlugin: {upstreams: [127.0.0.57], protocolStrategy: TCP}},
   {name: hostile, zones: [forged.test], forwardPlugin: {upstreams: [127.0.0.66]}},
   {name: hostile-tcp, zones: [forged-tcp.test], forwardPlugin: {upstreams: [127.0.0.66], protocolStrategy: TCP}}]"
@@ -83,6 +89,10 @@ out=$(for n in 1 2 3 4 5 6; do q "close$n.slow.test"; done)
 check "an upstream that closes: every query answered" 6 "$(grep -Ec '^close[1-6]\.slow\.test\.\s+[0-9]+\s+IN\s+A\s+10\.7\.7\.7' <<<"$out")" "$out"
 check "an upstream that closes: new connections" 0 \
 	"$(($(logged "$WORK/slow.log" '^accept') < accepted + 6 - workers))" "$(cat "$WORK/slow.log")"
+printf 'nameserver 169.254.20.10\n' > "$WORK/nagle.conf"
+out=$(pod nagle "$PROBE_GLIBC" -t stream $(seq -f 'n%g.nagle.test.' 20))
+check "an upstream that leaves Nagle on: A and AAAA of 20 names through the cache, pipelined" "20 20" \
+	"$(grep -c ' 10\.8\.8\.8 ' <<<"$out") $(grep -c ' fd00::8 ' <<<"$out")" "$out"
 # The shim's own TCP (use-vc): the A and AAAA queries on one connection.
 printf 'nameserver 127.0.0.57\noptions use-vc\n' > "$WORK/vc.conf"
 check "slow TCP upstream, the shim over TCP: the answers" "$slow_answers" \
