@@ -78,8 +78,16 @@ include mk/deps.mk mk/core.mk mk/api.mk mk/preload.mk mk/musl.mk mk/server.mk \
   mk/tools.mk mk/fuzz.mk mk/fuzz-diff.mk mk/pod.mk mk/libcs.mk mk/oracles.mk mk/faults.mk mk/node.mk mk/sanitize.mk \
   mk/images.mk mk/container.mk mk/bench.mk mk/bench-node.mk mk/demo.mk mk/install.mk
 
-.PHONY: all deps test clean
+.PHONY: all deps test check clean
 all: $(ALL)
+
+# The inner loop: the unit tests and the quickest sandbox suites, a few
+# minutes on a built tree; `make test` runs everything.
+CHECKS := test-core test-transport test-server-unit test-api test-glibc-floor test-exports \
+  test-tools test-glibc-autopath test-musl test-hostent test-res-search test-node-cache test-node-prefetch
+check: deps
+	@set -e; for t in $(CHECKS); do echo "== $$t"; $(MAKE) --no-print-directory $$t; done; \
+	  echo "check: $(words $(CHECKS)) passed, 0 failed"
 
 test: deps
 	$(MAKE) all fuzz
