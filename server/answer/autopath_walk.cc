@@ -123,7 +123,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
   }
 
   // An answer the walk's outcome depends on.
-  void use(const Resolution& res) { w_.kept = std::min(w_.kept, res.kept); }
+  void use(const Resolution& res) { w_.reuse.add(res.reuse); }
 
   bool matches(const Resolution& res) const {
     return stop_on_exists_ ? res.exists() : past_nodata_ ? positive(res) : res.has_data;

@@ -21,7 +21,7 @@ struct AutopathWalk {
   std::optional<Rr> alias;        // MATCHED at i > 0: QNAME CNAME candidate_i
   Resolution both;                // BOTH: the matched name's AAAA records
   size_t walked = 0;              // candidates looked at
-  uint32_t kept = UINT32_MAX;     // the least Resolution::kept of every answer it used
+  Reuse reuse;                    // that of every answer it used
   uint32_t skipped_ttl = UINT32_MAX;  // the least negative TTL of the candidates walked past
 };
 

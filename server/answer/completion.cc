@@ -14,7 +14,7 @@ class Chain : public std::enable_shared_from_this<Chain> {
   Chain(const Router& router, const Ask& ask, Resolved done) : router_(router), ask_(ask), done_(std::move(done)) {}
 
   void add_link(const Resolution& res) {
-    kept_ = std::min(kept_, res.kept);
+    reuse_.add(res.reuse);
     for (const RrRef& r : res.records) {
       records_.push_back(held_->copy(res, r));
       links_ += r.rr->type == dns::kTypeCNAME;
@@ -55,7 +55,7 @@ class Chain : public std::enable_shared_from_this<Chain> {
     for (const RrRef& r : last.authority) out.authority.push_back(held_->copy(last, r));
     for (const RrRef& r : last.additional) out.additional.push_back(held_->copy(last, r));
     out.keep = held_;
-    out.kept = kept_;
+    out.reuse = reuse_;
     done_(&out);
   }
 
@@ -63,7 +63,7 @@ class Chain : public std::enable_shared_from_this<Chain> {
     Resolution out;
     out.rcode = dns::kServFail;
     out.recursive = true;
-    out.kept = 0;
+    out.reuse.kept = 0;
     done_(&out);
   }
 
@@ -73,7 +73,7 @@ class Chain : public std::enable_shared_from_this<Chain> {
   std::shared_ptr<HeldRecords> held_ = std::make_shared<HeldRecords>();
   std::vector<RrRef> records_;
   int links_ = 0;
-  uint32_t kept_ = UINT32_MAX;
+  Reuse reuse_;
 };
 
 }  // namespace

@@ -33,7 +33,7 @@ struct Response {
   Resolution both;          // BOTH: the AAAA records go in the additional section
   bool opt = false;
   std::vector<Option> options;
-  uint32_t kept = UINT32_MAX;  // the least Resolution::kept of what it was made of
+  Reuse reuse;  // that of what it was made of
 };
 
 // One query being answered.
@@ -113,7 +113,10 @@ std::vector<uint8_t> encode(const Query& q, const Response& r, size_t limit) {
 void finish(Pending& p) {
   const Response& r = p.response;
   p.info.rcode = r.rcode;
-  if (r.rcode == dns::kNoError || r.rcode == dns::kNxDomain) p.info.reusable = r.kept;
+  if (r.rcode == dns::kNoError || r.rcode == dns::kNxDomain) {
+    p.info.reusable = r.reuse.kept;
+    p.info.refresh_in = r.reuse.refresh_in;
+  }
   p.info.ttls_count_down = r.recursive;
   std::vector<uint8_t> bytes = encode(p.query, r, p.limit);
   p.reply(bytes, p.info);
@@ -130,7 +133,7 @@ void take(Response& r, const Resolution& res) {
   r.authoritative = res.authoritative;
   r.recursive = res.recursive;
   r.answer = res;
-  r.kept = res.kept;
+  r.reuse = res.reuse;
 }
 
 // The reply option of an autopath walk; none when it was not asked for.
@@ -160,7 +163,7 @@ void answer_walk(const HandlerConfig& config, std::shared_ptr<Pending> p, const 
     p->info.walked = w.walked;
     if (w.option.status == autopath::kRejected) return answer_plainly(config, p, ask);
     take(p->response, w.resolution);
-    p->response.kept = w.kept;
+    p->response.reuse = w.reuse;
     p->response.alias = w.alias;
     p->response.both = w.both;
     add_reply_option(*p, config.option_code);

@@ -32,7 +32,7 @@ Name label_name(const uint8_t* label, size_t len) {
 uint32_t known(uint32_t ttl) { return ttl == UINT32_MAX ? 0 : ttl; }
 
 // NXDOMAIN or NODATA for the marker name, with the zone's SOA.
-Resolution negative(uint8_t rcode, const Name& zone, uint32_t ttl, uint32_t kept) {
+Resolution negative(uint8_t rcode, const Name& zone, uint32_t ttl, const Reuse& reuse) {
   auto held = std::make_shared<HeldRecords>();
   Rr soa{dns::kTypeSOA, ttl, {}};
   put_name(soa.rdata, zone);
@@ -43,7 +43,7 @@ Resolution negative(uint8_t rcode, const Name& zone, uint32_t ttl, uint32_t kept
   out.rcode = rcode;
   out.recursive = true;
   out.authority.push_back(held->add(zone, std::move(soa)));
-  out.kept = kept;
+  out.reuse = reuse;
   out.keep = held;
   return out;
 }
@@ -63,7 +63,7 @@ Resolution matched(const Ask& ask, const AutopathWalk& w) {
   copy(found.records, out.records);
   copy(found.authority, out.authority);
   copy(found.additional, out.additional);
-  out.kept = w.kept;
+  out.reuse = w.reuse;
   out.keep = held;
   return out;
 }
@@ -113,7 +113,7 @@ void marker_search(const MarkerConfig& config, const Name& ns, autopath::QueryOp
 void MarkerSource::resolve(const Ask& ask, Resolved done) {
   Name base, ns;
   if (!parse_marker_name(zone_, ask.name, base, ns)) {
-    Resolution out = negative(dns::kNxDomain, zone_, kMalformedTtl, UINT32_MAX);
+    Resolution out = negative(dns::kNxDomain, zone_, kMalformedTtl, Reuse{});
     return done(&out);
   }
   autopath::QueryOption option;
@@ -121,7 +121,7 @@ void MarkerSource::resolve(const Ask& ask, Resolved done) {
   marker_search(config_, ns, option);
   Ask first = ask;
   if (!dns::name_concat(base, option.suffix[0], first.name)) {
-    Resolution out = negative(dns::kNxDomain, zone_, kMalformedTtl, UINT32_MAX);
+    Resolution out = negative(dns::kNxDomain, zone_, kMalformedTtl, Reuse{});
     return done(&out);
   }
   walk_candidates(router_, first, option, [ask, done, zone = zone_](AutopathWalk& w) {
@@ -131,11 +131,11 @@ void MarkerSource::resolve(const Ask& ask, Resolved done) {
       out = matched(ask, w);
     } else if (w.option.status == autopath::kMatched) {  // NODATA where the name first exists
       uint32_t ttl = std::min(w.skipped_ttl, w.resolution.negative_ttl());
-      out = negative(dns::kNoError, zone, known(ttl), w.kept);
+      out = negative(dns::kNoError, zone, known(ttl), w.reuse);
     } else if (w.option.status == autopath::kExhausted) {
-      out = negative(dns::kNxDomain, zone, known(w.skipped_ttl), w.kept);
+      out = negative(dns::kNxDomain, zone, known(w.skipped_ttl), w.reuse);
     } else {
-      out = negative(dns::kNxDomain, zone, 0, 0);  // a failure: the client meets it on its own walk
+      out = negative(dns::kNxDomain, zone, 0, Reuse{0});  // a failure: the client meets it on its own walk
     }
     out.marker_status = w.option.status;
     out.marker_walked = w.walked;

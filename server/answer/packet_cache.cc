@@ -31,6 +31,8 @@ struct PacketCache::Entry {
   uint64_t generation = 0;
   Clock::time_point stored;
   uint32_t life = 0;  // seconds
+  uint32_t refresh_at = UINT32_MAX;  // seconds: one question comes through then
+  bool came_through = false;
   bool ttls_count_down = false;
   std::vector<uint8_t> reply;
   std::vector<uint16_t> ttl_at;  // where each record's TTL is in `reply`
@@ -54,11 +56,15 @@ bool PacketCache::find(Bytes query, uint64_t generation, Clock::time_point now,
   Stripe& stripe = stripes_[slot % kStripes];
   {
     std::lock_guard lock(stripe.mutex);
-    const Entry* e = slots_[slot].get();
+    Entry* e = slots_[slot].get();
     if (!e || e->generation != generation || e->key != key) return false;
     auto age = std::chrono::floor<std::chrono::seconds>(now - e->stored).count();
     uint32_t elapsed = uint32_t(std::max<decltype(age)>(age, 0));
     if (elapsed >= e->life) return false;
+    if (elapsed >= e->refresh_at && !e->came_through) {
+      e->came_through = true;
+      return false;
+    }
     reply.assign(e->reply.begin(), e->reply.end());
     info = e->info;
     // Every TTL is at least `life`, so none reaches 0.
@@ -95,6 +101,8 @@ void PacketCache::insert(Bytes query, uint64_t generation, const std::vector<uin
   e->generation = generation;
   e->stored = now;
   e->life = life;
+  e->refresh_at = info.refresh_in;
+  e->came_through = info.refresh_in == 0;  // it came through for the refresh
   e->ttls_count_down = info.ttls_count_down;
   e->reply = reply;
   e->ttl_at.swap(ttl_at);

@@ -100,7 +100,7 @@ std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, 
   shard.lru.splice(shard.lru.begin(), shard.lru, e.used);
   bump(stale ? shard.stale_served : shard.hits);
   bool refresh = false;
-  if (prefetch && !stale && now - e.stored >= std::chrono::milliseconds(e.ttl) * 900) {
+  if (prefetch && !stale && now - e.stored >= seconds(seconds_before_refresh(e.ttl, 0))) {
     refresh = !e.refresh_asked;
     e.refresh_asked = true;
     bump(refresh ? shard.prefetches : shard.served_refreshing);

@@ -44,8 +44,9 @@ struct CacheCounters {
   uint64_t served_refreshing = 0;  // hits of an entry while its refresh was due
 };
 
-// Prefetch, as unbound's: an entry asked for in the last tenth of its TTL is
-// refreshed, once; until then the same answer stands (whole seconds).
+// Prefetch, as unbound's: an entry asked for in the last tenth of its TTL
+// (from the whole second nine tenths in) is refreshed, once; until then
+// the same answer stands. The packet cache counts in the same seconds.
 inline uint32_t seconds_before_refresh(uint32_t ttl, uint32_t age) {
   uint32_t point = uint32_t(uint64_t(ttl) * 9 / 10);
   return age < point ? point - age : 0;

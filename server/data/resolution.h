@@ -4,6 +4,7 @@
 // SOA for negative answers. Closed world: a name under no zone is NXDOMAIN.
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -15,6 +16,24 @@ namespace rk8s::server {
 struct RrRef {
   Name owner;  // the query name for a wildcard match
   const Rr* rr = nullptr;
+};
+
+// How long the packet cache (answer/packet_cache.h) may answer the same
+// question with a reply made of resolutions: `kept` seconds, those it is
+// sure to get the same resolution again (what is left of a cached answer,
+// 0 for one that was not kept or is stale, UINT32_MAX for data, which
+// changes only with the configuration); after `refresh_in` seconds, when a
+// cached answer's prefetch is due (forward/forwarder.h), one question must
+// come through to start it.
+struct Reuse {
+  uint32_t kept = UINT32_MAX;
+  uint32_t refresh_in = UINT32_MAX;
+
+  // A reply made of this and `part` too.
+  void add(const Reuse& part) {
+    kept = std::min(kept, part.kept);
+    refresh_in = std::min(refresh_in, part.refresh_in);
+  }
 };
 
 // What one name and type resolve to, from the store or from an upstream
@@ -37,11 +56,7 @@ struct Resolution {
   // candidates it looked at; 0 candidates for any other answer.
   uint8_t marker_status = 0;
   size_t marker_walked = 0;
-  // Seconds the same question is sure to get this same resolution again
-  // (the packet cache holds whole replies that long at most): what is left
-  // of a cached answer, 0 for one that was not kept or is stale, UINT32_MAX
-  // for data, which changes only with the configuration.
-  uint32_t kept = UINT32_MAX;
+  Reuse reuse;
   std::shared_ptr<const void> keep;
 
   bool exists() const { return rcode == dns::kNoError; }

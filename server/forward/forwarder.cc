@@ -34,7 +34,7 @@ Resolution with_rcode(uint8_t rcode) {
   Resolution res;
   res.rcode = rcode;
   res.recursive = true;
-  res.kept = 0;
+  res.reuse.kept = 0;
   return res;
 }
 
@@ -126,7 +126,8 @@ Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t ty
   res.rcode = answer->rcode > 15 ? uint8_t(dns::kServFail) : uint8_t(answer->rcode);
   res.recursive = true;
   res.entry_ttl = ttl ? ttl : UINT32_MAX;
-  res.kept = stale || age >= ttl ? 0 : prefetch ? seconds_before_refresh(ttl, age) : ttl - age;
+  res.reuse.kept = stale || age >= ttl ? 0 : ttl - age;
+  if (prefetch && !stale) res.reuse.refresh_in = seconds_before_refresh(ttl, age);
   res.age = age;
   res.stale = stale;
   for (const CachedRecord& r : answer->records) {

@@ -54,8 +54,7 @@ class Forwarder : public Source {
 CacheKey cache_key(const Ask& ask);
 // The resolution of an upstream's answer for `type`, `age` seconds into
 // the `ttl` the cache keeps it (0: not kept); with `prefetch`, the packet
-// cache reuses it only until the refresh point, so that questions past it
-// come to the cache and start the refresh.
+// cache lets a question through at the refresh point, to start the refresh.
 Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t type, uint32_t ttl,
                          uint32_t age, bool stale, bool prefetch);
 

@@ -142,7 +142,7 @@ TEST(MarkerSource, AFailureIsNxdomainKeptNowhere) {
   Resolution r = m.resolve("web.search.shop.cluster.local.ap.k8s.io", dns::kTypeA);
   EXPECT_EQ(r.rcode, dns::kNxDomain);
   EXPECT_EQ(r.negative_ttl(), 0u);
-  EXPECT_EQ(r.kept, 0u);
+  EXPECT_EQ(r.reuse.kept, 0u);
 }
 
 TEST(MarkerSource, TheHostSearchDomainsComeAfterTheClusters) {

@@ -22,17 +22,18 @@ std::vector<uint8_t> query(uint16_t id, const char* name, uint16_t udp_size = 0)
 Bytes bytes(const std::vector<uint8_t>& v) { return Bytes{v.data(), v.size()}; }
 
 // An upstream through the cache: an A record of `ttl`, kept `kept` seconds
-// more, or SERVFAIL.
+// more (its prefetch due in `refresh_in`), or SERVFAIL.
 class Upstream : public Source {
  public:
-  uint32_t ttl = 60, kept = 40;
+  uint32_t ttl = 60, kept = 40, refresh_in = UINT32_MAX;
   uint8_t rcode = dns::kNoError;
 
   void resolve(const Ask& ask, Resolved done) override {
     Resolution res;
     res.recursive = true;
     res.rcode = rcode;
-    res.kept = rcode == dns::kNoError ? kept : 0;
+    res.reuse.kept = rcode == dns::kNoError ? kept : 0;
+    res.reuse.refresh_in = refresh_in;
     if (rcode == dns::kNoError) {
       res.records.push_back(RrRef{ask.name, &a_});
       res.has_data = true;
@@ -108,6 +109,31 @@ TEST_F(Upstreams, KeptNoLongerThanTheCacheKeepsWhatItWasMadeOf) {
   QueryInfo info;
   EXPECT_TRUE(cache.find(bytes(query(2, "www.example.com")), 1, t0 + seconds(39), again, info));
   EXPECT_FALSE(cache.find(bytes(query(2, "www.example.com")), 1, t0 + seconds(40), again, info));
+}
+
+// Prefetch: at refresh_in one question goes through (to start the
+// refresh), the others are answered as before; the reply that came through
+// (refresh_in 0) is served until it runs out.
+TEST_F(Upstreams, OneQuestionThroughWhenItsRefreshIsDue) {
+  upstream.refresh_in = 30;
+  Answered first = answer(router, query(1, "www.example.com"));
+  EXPECT_EQ(first.info.refresh_in, 30u);
+  cache.insert(bytes(query(1, "www.example.com")), 1, first.reply, first.info, t0);
+  std::vector<uint8_t> again;
+  QueryInfo info;
+  auto found = [&](int s) { return cache.find(bytes(query(2, "www.example.com")), 1, t0 + seconds(s), again, info); };
+  EXPECT_TRUE(found(29));
+  EXPECT_FALSE(found(30));
+  EXPECT_TRUE(found(31));
+  EXPECT_TRUE(found(39));
+  EXPECT_FALSE(found(40));
+
+  upstream.kept = 10, upstream.refresh_in = 0;
+  Answered through = answer(router, query(1, "www.example.com"));
+  cache.insert(bytes(query(1, "www.example.com")), 1, through.reply, through.info, t0 + seconds(30));
+  EXPECT_TRUE(found(30));
+  EXPECT_TRUE(found(39));
+  EXPECT_FALSE(found(40));
 }
 
 TEST_F(Upstreams, KeptNoLongerThanItsSmallestTtl) {
