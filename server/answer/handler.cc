@@ -115,7 +115,7 @@ void finish(Pending& p) {
   p.info.rcode = r.rcode;
   if (r.rcode == dns::kNoError || r.rcode == dns::kNxDomain) {
     p.info.reusable = r.reuse.kept;
-    p.info.refresh_in = r.reuse.refresh_in;
+    p.info.refresh_in_ms = r.reuse.refresh_in_ms;
   }
   p.info.ttls_count_down = r.recursive;
   std::vector<uint8_t> bytes = encode(p.query, r, p.limit);

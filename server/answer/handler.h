@@ -39,7 +39,7 @@ struct QueryInfo {
   // again (0: never), and whether its TTLs count down meanwhile (an
   // upstream's answer) or stand (data).
   uint32_t reusable = 0;
-  uint32_t refresh_in = UINT32_MAX;  // Reuse::refresh_in
+  uint32_t refresh_in_ms = UINT32_MAX;  // Reuse::refresh_in_ms
   bool ttls_count_down = false;
 };
 

@@ -31,7 +31,7 @@ struct PacketCache::Entry {
   uint64_t generation = 0;
   Clock::time_point stored;
   uint32_t life = 0;  // seconds
-  uint32_t refresh_at = UINT32_MAX;  // seconds: one question comes through then
+  Clock::time_point refresh_at = Clock::time_point::max();  // one question comes through then
   bool came_through = false;
   bool ttls_count_down = false;
   std::vector<uint8_t> reply;
@@ -61,7 +61,7 @@ bool PacketCache::find(Bytes query, uint64_t generation, Clock::time_point now,
     auto age = std::chrono::floor<std::chrono::seconds>(now - e->stored).count();
     uint32_t elapsed = uint32_t(std::max<decltype(age)>(age, 0));
     if (elapsed >= e->life) return false;
-    if (elapsed >= e->refresh_at && !e->came_through) {
+    if (now >= e->refresh_at && !e->came_through) {
       e->came_through = true;
       return false;
     }
@@ -101,8 +101,9 @@ void PacketCache::insert(Bytes query, uint64_t generation, const std::vector<uin
   e->generation = generation;
   e->stored = now;
   e->life = life;
-  e->refresh_at = info.refresh_in;
-  e->came_through = info.refresh_in == 0;  // it came through for the refresh
+  e->refresh_at = info.refresh_in_ms == UINT32_MAX ? Clock::time_point::max()
+                                                   : now + std::chrono::milliseconds(info.refresh_in_ms);
+  e->came_through = info.refresh_in_ms == 0;  // it came through for the refresh
   e->ttls_count_down = info.ttls_count_down;
   e->reply = reply;
   e->ttl_at.swap(ttl_at);

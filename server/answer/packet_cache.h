@@ -4,7 +4,7 @@
 // with a copy, its ID set and its TTLs moved on by the seconds it was kept.
 // Nothing is parsed, resolved or allocated on a hit. A reply is kept no
 // longer than its smallest TTL and QueryInfo::reusable, and only for the
-// runtime (configuration) that made it; at QueryInfo::refresh_in one query
+// runtime (configuration) that made it; at QueryInfo::refresh_in_ms one query
 // goes through to the resolver instead (a prefetch is due). The table is direct-mapped: a
 // reply replaces the one in its slot, so its size is fixed.
 #pragma once

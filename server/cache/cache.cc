@@ -100,13 +100,19 @@ std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, 
   shard.lru.splice(shard.lru.begin(), shard.lru, e.used);
   bump(stale ? shard.stale_served : shard.hits);
   bool refresh = false;
-  if (prefetch && !stale && now - e.stored >= seconds(seconds_before_refresh(e.ttl, 0))) {
-    refresh = !e.refresh_asked;
-    e.refresh_asked = true;
-    bump(refresh ? shard.prefetches : shard.served_refreshing);
+  uint32_t refresh_in_ms = UINT32_MAX;
+  if (prefetch && !stale) {
+    using std::chrono::milliseconds;
+    Clock::duration due = e.stored + milliseconds(refresh_point_ms(e.ttl)) - now;
+    refresh_in_ms = uint32_t(std::max<milliseconds::rep>(std::chrono::ceil<milliseconds>(due).count(), 0));
+    if (refresh_in_ms == 0) {
+      refresh = !e.refresh_asked;
+      e.refresh_asked = true;
+      bump(refresh ? shard.prefetches : shard.served_refreshing);
+    }
   }
   return CacheHit{e.answer, e.ttl, uint32_t(std::min<seconds::rep>(age.count(), UINT32_MAX)),
-                  stale, refresh};
+                  stale, refresh, refresh_in_ms};
 }
 
 void Cache::insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answer, uint32_t ttl,

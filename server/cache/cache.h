@@ -4,6 +4,7 @@
 // the caller's steady_clock reading, so tests control it.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -31,6 +32,8 @@ struct CacheHit {
   uint32_t age = 0;    // whole seconds since it was inserted
   bool stale = false;  // expired, served under RFC 8767
   bool refresh = false;  // prefetch: the caller fetches the entry anew
+  // Prefetch: milliseconds, rounded up, until the refresh is due (0: due).
+  uint32_t refresh_in_ms = UINT32_MAX;
 };
 
 // Every find() counts one of hits, stale_served and misses.
@@ -45,11 +48,9 @@ struct CacheCounters {
 };
 
 // Prefetch, as unbound's: an entry asked for in the last tenth of its TTL
-// (from the whole second nine tenths in) is refreshed, once; until then
-// the same answer stands. The packet cache counts in the same seconds.
-inline uint32_t seconds_before_refresh(uint32_t ttl, uint32_t age) {
-  uint32_t point = uint32_t(uint64_t(ttl) * 9 / 10);
-  return age < point ? point - age : 0;
+// is refreshed, once: from this many milliseconds after it was stored.
+inline uint32_t refresh_point_ms(uint32_t ttl) {
+  return uint32_t(std::min<uint64_t>(uint64_t(ttl) * 900, UINT32_MAX - 1));
 }
 
 class Cache {

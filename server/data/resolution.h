@@ -22,17 +22,17 @@ struct RrRef {
 // question with a reply made of resolutions: `kept` seconds, those it is
 // sure to get the same resolution again (what is left of a cached answer,
 // 0 for one that was not kept or is stale, UINT32_MAX for data, which
-// changes only with the configuration); after `refresh_in` seconds, when a
+// changes only with the configuration); after `refresh_in_ms`, when a
 // cached answer's prefetch is due (forward/forwarder.h), one question must
 // come through to start it.
 struct Reuse {
   uint32_t kept = UINT32_MAX;
-  uint32_t refresh_in = UINT32_MAX;
+  uint32_t refresh_in_ms = UINT32_MAX;
 
   // A reply made of this and `part` too.
   void add(const Reuse& part) {
     kept = std::min(kept, part.kept);
-    refresh_in = std::min(refresh_in, part.refresh_in);
+    refresh_in_ms = std::min(refresh_in_ms, part.refresh_in_ms);
   }
 };
 

@@ -86,7 +86,8 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
     uint32_t ttl = cache_ttl(*answer, shared_.caps);
     shared_.cache.insert(key_, answer, ttl, Clock::now());
     if (names_nothing(*answer)) shared_.cache.insert(any_type(key_), answer, ttl, Clock::now());
-    land(resolution_of(answer, ask_.type, ttl, 0, false, shared_.caps.prefetch));
+    land(resolution_of(answer, ask_.type, ttl, 0, false,
+                       shared_.caps.prefetch ? refresh_point_ms(ttl) : UINT32_MAX));
   }
 
   // No upstream answered: what the cache still has, else SERVFAIL.
@@ -94,7 +95,7 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
     std::optional<CacheHit> hit = shared_.cache.find(key_, Clock::now(), true);
     if (hit)
       return land(
-          resolution_of(hit->answer, ask_.type, hit->ttl, hit->age, hit->stale, shared_.caps.prefetch));
+          resolution_of(hit->answer, ask_.type, hit->ttl, hit->age, hit->stale, hit->refresh_in_ms));
     land(with_rcode(dns::kServFail));
   }
 
@@ -120,14 +121,14 @@ CacheKey cache_key(const Ask& ask) {
 }
 
 Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t type, uint32_t ttl,
-                         uint32_t age, bool stale, bool prefetch) {
+                         uint32_t age, bool stale, uint32_t refresh_in_ms) {
   Resolution res;
   // An extended rcode we cannot pass on (BADCOOKIE, ...) is a failure.
   res.rcode = answer->rcode > 15 ? uint8_t(dns::kServFail) : uint8_t(answer->rcode);
   res.recursive = true;
   res.entry_ttl = ttl ? ttl : UINT32_MAX;
   res.reuse.kept = stale || age >= ttl ? 0 : ttl - age;
-  if (prefetch && !stale) res.reuse.refresh_in = seconds_before_refresh(ttl, age);
+  res.reuse.refresh_in_ms = refresh_in_ms;
   res.age = age;
   res.stale = stale;
   for (const CachedRecord& r : answer->records) {
@@ -149,7 +150,7 @@ void Forwarder::resolve(const Ask& ask, Resolved done) {
   std::optional<CacheHit> hit = shared_.cache.find(key, Clock::now(), false, prefetch);
   if (!hit) hit = shared_.cache.find(any_type(key), Clock::now(), false, prefetch);
   if (hit) {
-    Resolution res = resolution_of(hit->answer, ask.type, hit->ttl, hit->age, false, prefetch);
+    Resolution res = resolution_of(hit->answer, ask.type, hit->ttl, hit->age, false, hit->refresh_in_ms);
     // Past the refresh point the packet cache lets queries through to here.
     if (hit->refresh) refresh(ask);  // before done(), which may end `ask`
     return done(&res);

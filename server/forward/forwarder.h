@@ -53,9 +53,9 @@ class Forwarder : public Source {
 // The cache's key for a question.
 CacheKey cache_key(const Ask& ask);
 // The resolution of an upstream's answer for `type`, `age` seconds into
-// the `ttl` the cache keeps it (0: not kept); with `prefetch`, the packet
-// cache lets a question through at the refresh point, to start the refresh.
+// the `ttl` the cache keeps it (0: not kept); `refresh_in_ms` from now a
+// prefetch is due (Reuse::refresh_in_ms).
 Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t type, uint32_t ttl,
-                         uint32_t age, bool stale, bool prefetch);
+                         uint32_t age, bool stale, uint32_t refresh_in_ms);
 
 }  // namespace rk8s::server

@@ -18,9 +18,9 @@ at() { python3 -c 'import sys, time; time.sleep(max(0, float(sys.argv[1]) + floa
 start=$(date +%s.%N)
 q www.example.com > /dev/null
 check "asked: forwarded" 1 "$(upstream www.example.com A)"
-at 3.5
+at 4
 q www.example.com > /dev/null
-check "at 3.5 s: from the cache, nothing fetched" "1 0" "$(upstream www.example.com A) $(metric resolv_k8s_cache_prefetch_total)"
+check "at 4 s: from the cache, nothing fetched" "1 0" "$(upstream www.example.com A) $(metric resolv_k8s_cache_prefetch_total)"
 at 4.6
 check_match "at 4.6 s, the last tenth: the answer" "$(ans www.example.com A 93.184.216.34)" "$(q www.example.com)"
 at 4.9

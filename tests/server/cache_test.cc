@@ -352,13 +352,19 @@ TEST(Cache, PrefetchAsksOnceInTheLastTenth) {
   EXPECT_EQ(cache.counters().prefetches, 2u);
 }
 
-TEST(Cache, SecondsBeforeRefresh) {
-  EXPECT_EQ(seconds_before_refresh(10, 0), 9u);
-  EXPECT_EQ(seconds_before_refresh(10, 8), 1u);
-  EXPECT_EQ(seconds_before_refresh(10, 9), 0u);
-  EXPECT_EQ(seconds_before_refresh(5, 0), 4u);
-  EXPECT_EQ(seconds_before_refresh(1, 0), 0u);
-  EXPECT_EQ(seconds_before_refresh(UINT32_MAX, 0), uint32_t(uint64_t(UINT32_MAX) * 9 / 10));
+// refresh_in_ms: until the refresh is due, rounded up, so that a question
+// the packet cache lets through then finds it due.
+TEST(Cache, RefreshInRoundsUp) {
+  Cache cache(100);
+  cache.insert(key("www.example.com"), tagged(1), 10, t0);
+  auto in = [&](auto when) { return cache.find(key("www.example.com"), t0 + when, false, true)->refresh_in_ms; };
+  EXPECT_EQ(in(0ms), 9000u);
+  EXPECT_EQ(in(6500us), 8994u);
+  EXPECT_EQ(in(8999ms), 1u);
+  EXPECT_EQ(in(9000ms), 0u);
+  EXPECT_EQ(cache.find(key("www.example.com"), t0, false, false)->refresh_in_ms, UINT32_MAX);
+  EXPECT_EQ(refresh_point_ms(10), 9000u);
+  EXPECT_EQ(refresh_point_ms(1), 900u);
 }
 
 TEST(Cache, InsertReplacesAndRestartsTheClock) {

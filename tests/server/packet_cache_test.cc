@@ -22,10 +22,10 @@ std::vector<uint8_t> query(uint16_t id, const char* name, uint16_t udp_size = 0)
 Bytes bytes(const std::vector<uint8_t>& v) { return Bytes{v.data(), v.size()}; }
 
 // An upstream through the cache: an A record of `ttl`, kept `kept` seconds
-// more (its prefetch due in `refresh_in`), or SERVFAIL.
+// more (its prefetch due in `refresh_in_ms`), or SERVFAIL.
 class Upstream : public Source {
  public:
-  uint32_t ttl = 60, kept = 40, refresh_in = UINT32_MAX;
+  uint32_t ttl = 60, kept = 40, refresh_in_ms = UINT32_MAX;
   uint8_t rcode = dns::kNoError;
 
   void resolve(const Ask& ask, Resolved done) override {
@@ -33,7 +33,7 @@ class Upstream : public Source {
     res.recursive = true;
     res.rcode = rcode;
     res.reuse.kept = rcode == dns::kNoError ? kept : 0;
-    res.reuse.refresh_in = refresh_in;
+    res.reuse.refresh_in_ms = refresh_in_ms;
     if (rcode == dns::kNoError) {
       res.records.push_back(RrRef{ask.name, &a_});
       res.has_data = true;
@@ -111,13 +111,13 @@ TEST_F(Upstreams, KeptNoLongerThanTheCacheKeepsWhatItWasMadeOf) {
   EXPECT_FALSE(cache.find(bytes(query(2, "www.example.com")), 1, t0 + seconds(40), again, info));
 }
 
-// Prefetch: at refresh_in one question goes through (to start the
+// Prefetch: at refresh_in_ms one question goes through (to start the
 // refresh), the others are answered as before; the reply that came through
-// (refresh_in 0) is served until it runs out.
+// (refresh_in_ms 0) is served until it runs out.
 TEST_F(Upstreams, OneQuestionThroughWhenItsRefreshIsDue) {
-  upstream.refresh_in = 30;
+  upstream.refresh_in_ms = 30000;
   Answered first = answer(router, query(1, "www.example.com"));
-  EXPECT_EQ(first.info.refresh_in, 30u);
+  EXPECT_EQ(first.info.refresh_in_ms, 30000u);
   cache.insert(bytes(query(1, "www.example.com")), 1, first.reply, first.info, t0);
   std::vector<uint8_t> again;
   QueryInfo info;
@@ -128,7 +128,7 @@ TEST_F(Upstreams, OneQuestionThroughWhenItsRefreshIsDue) {
   EXPECT_TRUE(found(39));
   EXPECT_FALSE(found(40));
 
-  upstream.kept = 10, upstream.refresh_in = 0;
+  upstream.kept = 10, upstream.refresh_in_ms = 0;
   Answered through = answer(router, query(1, "www.example.com"));
   cache.insert(bytes(query(1, "www.example.com")), 1, through.reply, through.info, t0 + seconds(30));
   EXPECT_TRUE(found(30));
