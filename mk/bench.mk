@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# `make bench`: the numbers of README's "Numbers" section, measured in one
+# `make bench`: the numbers of docs/benchmarks.md (README's "Numbers" sums them up), measured in one
 # run (tests/bench/bench.sh), then the node benchmark (`make bench-node`,
 # mk/bench-node.mk); writes $(B)/bench.md and $(B)/bench-node.md. Not part of
 # `make test`.

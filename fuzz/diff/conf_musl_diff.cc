@@ -30,7 +30,7 @@ extern "C" int __get_resolv_conf(resolvconf* conf, char* search, size_t search_s
 
 namespace {
 
-// README "What differs from musl 1.2.3, and why", and "Calls the library
+// README "What differs from musl, and why", and "Calls the library
 // hands to libc whole": the only differences tolerated, each by its words.
 struct Exception {
   uint32_t warning;  // ours warns of it

@@ -6,7 +6,8 @@
 # server is SIGKILLed. The supervisor says so and removes the interface and
 # rules, so the pod's queries reach kube-dns; then the server is back, with
 # its interface, and answers again. Prints the queries lost and the seconds
-# to each recovery (README's figures); asserts what happened, not how fast.
+# to each recovery (docs/operator-guide.md's figures, "Deploying"); asserts
+# what happened, not how fast.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
