@@ -28,10 +28,14 @@ images: image-files
 # overlays alone. TAG: the version by default; KUBE_DNS and CERT_MANAGER
 # as container/overlays.sh reads them.
 .PHONY: push overlays
+ifneq ($(filter push overlays,$(MAKECMDGOALS)),)
+ifeq ($(REGISTRY),)
+$(error make $(filter push overlays,$(MAKECMDGOALS)): give REGISTRY=host[:port]/path)
+endif
+endif
 push: images overlays
 	container/images/push.sh $(B) $(REGISTRY) $(TAG)
 overlays:
-	@[ -n "$(REGISTRY)" ] || { echo "make $@: give REGISTRY=host[:port]/path"; exit 1; }
 	KUBE_DNS="$(KUBE_DNS)" CERT_MANAGER="$(CERT_MANAGER)" container/overlays.sh $(B)/deploy $(REGISTRY) $(TAG)
 
 TESTS += test-images
