@@ -44,12 +44,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // Fresh, stale, or past the stale window.
   uint32_t later = size ? data[size - 1] * 16u : 0;
-  std::optional<CacheHit> hit = cache.find(key, now + std::chrono::seconds(later), true);
+  bool prefetch = size & 4;
+  std::optional<CacheHit> hit = cache.find(key, now + std::chrono::seconds(later), true, prefetch);
   if (ttl > 0 && later < ttl + Cache::kStaleWindow.count()) {
     check(hit && hit->answer == answer && hit->age == later && hit->stale == (later >= ttl));
+    check(prefetch && !hit->stale ? hit->refresh_in_ms <= refresh_point_ms(ttl) : hit->refresh_in_ms == UINT32_MAX);
   }
   CacheHit served = hit && hit->answer == answer ? *hit : CacheHit{answer, ttl, 0, false};
-  Resolution res = resolution_of(answer, uint16_t(size), served.ttl, served.age, served.stale);
+  Resolution res =
+      resolution_of(answer, uint16_t(size), served.ttl, served.age, served.stale, served.refresh_in_ms);
 
   dns::Writer w(out, sizeof out);
   w.header(0x1234, uint16_t(dns::kFlagQR | (answer->truncated ? dns::kFlagTC : 0) |
