@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // A YAML stream through inject_object, document by document.
 #include <algorithm>
+#include <set>
+#include <string>
 
 #include "inject.h"
 #include "yaml_stream.h"
@@ -19,6 +21,22 @@ YAML::Node complex_key(const YAML::Node& node) {
       if (!member.first.IsScalar()) return member.first;
       if (YAML::Node key = complex_key(member.second)) return key;
     }
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+// A key given twice in one map, which kubectl refuses ("already defined")
+// and yaml-cpp would read as the first; undefined when there is none.
+YAML::Node duplicate_key(const YAML::Node& node) {
+  if (node.IsSequence())
+    for (const YAML::Node& item : node)
+      if (YAML::Node key = duplicate_key(item)) return key;
+  if (node.IsMap()) {
+    std::set<std::string> seen;
+    for (const auto& member : node) {
+      if (member.first.IsScalar() && !seen.insert(member.first.Scalar()).second) return member.first;
+      if (YAML::Node key = duplicate_key(member.second)) return key;
+    }
+  }
   return YAML::Node(YAML::NodeType::Undefined);
 }
 
@@ -44,6 +62,8 @@ std::string inject_stream(const std::string& stream, const InjectOptions& option
       if (YAML::Node key = complex_key(object))
         throw error(key.Mark(), "a map key that is not a scalar: an unrendered template ({{ ... }})? "
                                 "Render it first (helm template), then inject");
+      if (YAML::Node key = duplicate_key(object))
+        throw error(key.Mark(), "'" + key.Scalar() + "' given twice in one map, which kubectl refuses");
       std::string before = emit_yaml(object);
       std::vector<InjectError> left;
       inject_object(object, options, left);

@@ -456,6 +456,10 @@ printf 'kind: ConfigMap\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: caf\xe
 check "a document that is not UTF-8: refused, its line named" \
 	"1 0 resolv-k8s: inject: $work/latin1.yaml:5: document 2: not UTF-8 text, which the Kubernetes API takes only" \
 	"$(refused "$work/latin1.yaml")"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {namespace: a}\nspec:\n  dnsConfig: {}\n  containers: []\n  dnsConfig: {}\n' > "$work/twice.yaml"
+check "a key given twice in one map: refused, as kubectl does" \
+	"1 0 resolv-k8s: inject: $work/twice.yaml:7: document 1: 'dnsConfig' given twice in one map, which kubectl refuses" \
+	"$(refused "$work/twice.yaml")"
 printf 'kind: ConfigMap\n---\napiVersion: v1\nkind: Pod\nspec:\n  containers: 5\n' > "$work/shape.yaml"
 check "a Pod of the wrong shape" "1 0 resolv-k8s: inject: $work/shape.yaml:6: document 2: spec.containers: not a list" \
 	"$(refused "$work/shape.yaml")"
