@@ -11,24 +11,18 @@ namespace {
 LibcResolver next;
 Once next_once;
 
-// `older`: the name glibc exported before 2.34, when resolv.h's macros
-// turned res_search into libresolv.so.2's __res_search.
-template <class F>
-void find(F& f, const char* name, const char* older = nullptr) {
-  f = reinterpret_cast<F>(next_symbol(name));
-  if (!f && older) f = reinterpret_cast<F>(next_symbol(older));
-}
-
-void find_next() {
-  find(next.getaddrinfo, "getaddrinfo");
-  find(next.freeaddrinfo, "freeaddrinfo");
-  find(next.gethostbyname, "gethostbyname");
-  find(next.gethostbyname2, "gethostbyname2");
-  find(next.gethostbyname_r, "gethostbyname_r");
-  find(next.gethostbyname2_r, "gethostbyname2_r");
+void find_libc() {
+  find_next(next.getaddrinfo, "getaddrinfo");
+  find_next(next.freeaddrinfo, "freeaddrinfo");
+  find_next(next.gethostbyname, "gethostbyname");
+  find_next(next.gethostbyname2, "gethostbyname2");
+  find_next(next.gethostbyname_r, "gethostbyname_r");
+  find_next(next.gethostbyname2_r, "gethostbyname2_r");
 #ifdef __GLIBC__
-  find(next.res_search, "res_search", "__res_search");
-  find(next.res_nsearch, "res_nsearch", "__res_nsearch");
+  // Before 2.34 resolv.h's macros turned res_search into libresolv.so.2's
+  // __res_search.
+  find_next(next.res_search, "res_search", "__res_search");
+  find_next(next.res_nsearch, "res_nsearch", "__res_nsearch");
 #endif
 }
 
@@ -58,7 +52,7 @@ uint32_t detect_libc_release() {
 #endif
 
 const LibcResolver& libc_resolver() {
-  next_once.run(find_next);
+  next_once.run(find_libc);
   return next;
 }
 

@@ -29,16 +29,11 @@ struct Threads {
 Threads real;
 Once found;
 
-template <class F>
-void find(F& f, const char* name) {
-  f = reinterpret_cast<F>(next_symbol(name));
-}
-
 void find_threads() {
-  find(real.key_create, "pthread_key_create");
-  find(real.getspecific, "pthread_getspecific");
-  find(real.setspecific, "pthread_setspecific");
-  find(real.register_atfork, "__register_atfork");
+  find_next(real.key_create, "pthread_key_create");
+  find_next(real.getspecific, "pthread_getspecific");
+  find_next(real.setspecific, "pthread_setspecific");
+  find_next(real.register_atfork, "__register_atfork");
 }
 
 const Threads& threads() {
@@ -52,18 +47,21 @@ const Threads& threads() {
 using rk8s::threads;
 
 int pthread_key_create(pthread_key_t* key, void (*destructor)(void*)) __THROW {
-  return threads().key_create ? threads().key_create(key, destructor) : EAGAIN;
+  const auto& t = threads();
+  return t.key_create ? t.key_create(key, destructor) : EAGAIN;
 }
 
 void* pthread_getspecific(pthread_key_t key) __THROW {
-  return threads().getspecific ? threads().getspecific(key) : nullptr;
+  const auto& t = threads();
+  return t.getspecific ? t.getspecific(key) : nullptr;
 }
 
 int pthread_setspecific(pthread_key_t key, const void* value) __THROW {
-  return threads().setspecific ? threads().setspecific(key, value) : EINVAL;
+  const auto& t = threads();
+  return t.setspecific ? t.setspecific(key, value) : EINVAL;
 }
 
 int pthread_atfork(void (*prepare)(), void (*parent)(), void (*child)()) __THROW {
-  if (!threads().register_atfork) return 0;
-  return threads().register_atfork(prepare, parent, child, __dso_handle);
+  const auto& t = threads();
+  return t.register_atfork ? t.register_atfork(prepare, parent, child, __dso_handle) : 0;
 }

@@ -11,4 +11,12 @@ namespace rk8s {
 // when none does.
 void* next_symbol(const char* name);
 
+// next_symbol into a function pointer of its type; with `older`, the name
+// to look for when `name` is not there.
+template <class F>
+void find_next(F& f, const char* name, const char* older = nullptr) {
+  f = reinterpret_cast<F>(next_symbol(name));
+  if (!f && older) f = reinterpret_cast<F>(next_symbol(older));
+}
+
 }  // namespace rk8s
