@@ -95,10 +95,11 @@ struct Once {
 
   void run(void (*init)()) {
     int seen = __atomic_load_n(&word, __ATOMIC_ACQUIRE);
+    if (seen == -1) return;
+    int me = getpid();
     while (seen != -1) {
-      if ((seen == 0 || seen != getpid()) &&
-          __atomic_compare_exchange_n(&word, &seen, getpid(), false, __ATOMIC_ACQUIRE,
-                                      __ATOMIC_ACQUIRE)) {
+      if (seen != me &&
+          __atomic_compare_exchange_n(&word, &seen, me, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
         init();
         __atomic_store_n(&word, -1, __ATOMIC_RELEASE);
         return;
