@@ -81,19 +81,20 @@ include mk/deps.mk mk/core.mk mk/api.mk mk/preload.mk mk/musl.mk mk/server.mk \
 .PHONY: all deps test check clean
 all: $(ALL)
 
+# run_suites,TARGETS: each in turn, stopping at the first that fails.
+run_suites = @set -e; for t in $(1); do echo "== $$t"; $(MAKE) --no-print-directory $$t; done; \
+  echo "$@: $(words $(1)) passed, 0 failed"
+
 # The inner loop: the unit tests and the quickest sandbox suites, a few
 # minutes on a built tree; `make test` runs everything.
 CHECKS := test-core test-transport test-server-unit test-api test-glibc-floor test-exports \
   test-tools test-glibc-autopath test-musl test-hostent test-res-search test-node-cache test-node-prefetch
 check: deps
-	@set -e; for t in $(CHECKS); do echo "== $$t"; $(MAKE) --no-print-directory $$t; done; \
-	  echo "check: $(words $(CHECKS)) passed, 0 failed"
+	$(call run_suites,$(CHECKS))
 
 test: deps
 	$(MAKE) all fuzz
-	@set -e; n=0; for t in $(TESTS) fuzz-smoke; do \
-	  echo "== $$t"; $(MAKE) --no-print-directory $$t; n=$$((n + 1)); \
-	done; echo "test: $$n passed, 0 failed"
+	$(call run_suites,$(TESTS) fuzz-smoke)
 
 clean:
 	rm -rf $(B)/obj $(B)/glibc $(B)/musl $(B)/bin $(B)/lib $(B)/tests $(B)/fuzz $(B)/arm64
