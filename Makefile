@@ -74,7 +74,7 @@ $(B)/obj/fuzz/%.o: %.cc
 ALL :=
 TESTS :=
 
-include mk/deps.mk mk/core.mk mk/api.mk mk/preload.mk mk/musl.mk mk/server.mk \
+include mk/deps.mk mk/core.mk mk/api.mk mk/preload.mk mk/musl.mk mk/common.mk mk/server.mk \
   mk/tools.mk mk/fuzz.mk mk/fuzz-diff.mk mk/pod.mk mk/libcs.mk mk/oracles.mk mk/faults.mk mk/node.mk mk/sanitize.mk \
   mk/images.mk mk/container.mk mk/bench.mk mk/bench-node.mk mk/demo.mk mk/install.mk
 

@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/load_error.h"
 #include "server/config/yaml.h"
-#include "server/data/load_error.h"
 
 using namespace rk8s::server;
 

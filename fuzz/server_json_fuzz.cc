@@ -3,8 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/load_error.h"
 #include "server/data/cluster.h"
-#include "server/data/load_error.h"
 
 using namespace rk8s::server;
 

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "server/data/load_error.h"
+#include "common/load_error.h"
 #include "server/data/resolution.h"
 #include "server/data/zone_file.h"
 

@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "server/data/json.h"
-#include "server/data/load_error.h"
+#include "common/json.h"
+#include "common/load_error.h"
 #include "tools/admission.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -26,8 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   Json::Value response;
   try {
-    response = rk8s::server::JsonDoc(a.body, "response").root()["response"];
-  } catch (const rk8s::server::LoadError&) {
+    response = rk8s::JsonDoc(a.body, "response").root()["response"];
+  } catch (const rk8s::LoadError&) {
     abort();
   }
   if (a.http_status != 200 || !response["uid"].isString() || response["allowed"] != true) abort();

@@ -28,7 +28,7 @@ FDIFF_GLIBC_OBJ := $(B)/obj/fuzz/fuzz/diff/harness.o $(B)/obj/fuzz/tests/conf-or
 $(FDIFF)/conf_glibc_diff $(FDIFF)/hosts_glibc_diff: $(FDIFF)/%: $(B)/obj/fuzz/fuzz/diff/%.o $(FDIFF_GLIBC_OBJ)
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ $(TP)/glibc/lib/libcares.a
-$(FDIFF)/dns_glibc_diff: $(B)/obj/fuzz/fuzz/diff/dns_glibc_diff.o $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(FDIFF_GLIBC_OBJ)
+$(FDIFF)/dns_glibc_diff: $(B)/obj/fuzz/fuzz/diff/dns_glibc_diff.o $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(COMMON_FUZZ_OBJ) $(FDIFF_GLIBC_OBJ)
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ $(TP)/glibc/lib/libcares.a $(SERVER_LIBS)
 

@@ -10,7 +10,7 @@ FUZZ_BIN := $(FUZZ_SRC:fuzz/%.cc=$(B)/fuzz/%)
 FUZZ_CORE := $(B)/obj/fuzz/libresolv-k8s-core.a
 SERVER_FUZZ := $(filter $(B)/fuzz/server_%,$(FUZZ_BIN))
 INJECT_FUZZ_SRC := tools/inject_pod.cc tools/inject_stream.cc tools/yaml_stream.cc tools/json_patch.cc \
-  server/data/json.cc
+  common/json.cc
 
 $(FUZZ_CORE): $(patsubst %.cc,$(B)/obj/fuzz/%.o,$(filter-out $(TRANSPORT_SRC),$(CORE_SRC)))
 	rm -f $@ && ar rcs $@ $^
@@ -18,7 +18,7 @@ WEBHOOK_FUZZ_SRC := $(INJECT_FUZZ_SRC) tools/admission.cc
 $(filter-out $(SERVER_FUZZ) $(B)/fuzz/inject_fuzz $(B)/fuzz/webhook_fuzz,$(FUZZ_BIN)): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(FUZZ_CORE)
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@
-$(SERVER_FUZZ): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(FUZZ_CORE)
+$(SERVER_FUZZ): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(COMMON_FUZZ_OBJ) $(FUZZ_CORE)
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ $(SERVER_LIBS)
 $(B)/fuzz/inject_fuzz: $(B)/obj/fuzz/fuzz/inject_fuzz.o $(INJECT_FUZZ_SRC:%.cc=$(B)/obj/fuzz/%.o)

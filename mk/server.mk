@@ -12,12 +12,12 @@ $(patsubst %.cc,$(B)/obj/fuzz/%.o,$(wildcard server/node/*.cc)): FUZZ_FLAGS += -
 SERVER_OBJ := $(SERVER_SRC:%.cc=$(B)/obj/host/%.o)
 ALL += $(SERVER_BIN)
 
-$(SERVER_BIN): $(B)/obj/host/server/main.o $(SERVER_OBJ) $(CORE_A)
+$(SERVER_BIN): $(B)/obj/host/server/main.o $(SERVER_OBJ) $(COMMON_OBJ) $(CORE_A)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ $(SERVER_LIBS)
 
 SERVER_TEST_SRC := $(wildcard tests/server/*_test.cc)
-$(B)/tests/server-tests: $(SERVER_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(SERVER_OBJ) $(CORE_A)
+$(B)/tests/server-tests: $(SERVER_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(SERVER_OBJ) $(COMMON_OBJ) $(CORE_A)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ -lgtest -lgtest_main $(SERVER_LIBS)
 

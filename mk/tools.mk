@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # resolv-k8s, the diagnostic command: ordinary C++ over the glibc core,
 # with the same c-ares and mimalloc copies the preload uses, yaml-cpp for
-# `inject`, and for `webhook` jsoncpp (through the server's JsonDoc),
-# libevent over OpenSSL and the server's Prometheus text; and its tests.
+# `inject`, and for `webhook` jsoncpp (common/json.h), libevent over
+# OpenSSL and the Prometheus text (common/prometheus.h); and its tests.
 
 TOOL_BIN := $(B)/bin/resolv-k8s
 TOOL_SRC := $(wildcard tools/*.cc)
@@ -10,8 +10,7 @@ ALL += $(TOOL_BIN)
 
 $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): HOST_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
 $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): | $(TP_LIBS)
-TOOL_SERVER_OBJ := $(B)/obj/host/server/data/json.o $(B)/obj/host/server/metrics/prometheus.o
-$(TOOL_BIN): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(TOOL_SERVER_OBJ) $(CORE_A) $(call THIRD_PARTY_LIBS,glibc)
+$(TOOL_BIN): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(COMMON_OBJ) $(CORE_A) $(call THIRD_PARTY_LIBS,glibc)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ $(call DEV_LIBS,-lyaml-cpp -ljsoncpp -levent_openssl -levent -lssl -lcrypto)
 
@@ -40,7 +39,7 @@ $(STATIC_DEV)/libyaml-cpp.a: | deps-packages
 	for deb in $(TP)/dev/debs/*.deb; do dpkg-deb -x $$deb $(TP)/dev || exit 1; done
 $(TOOL_STATIC): $(STATIC_DEV)/libyaml-cpp.a
 endif
-$(TOOL_STATIC): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(TOOL_SERVER_OBJ) $(CORE_A) $(call THIRD_PARTY_LIBS,glibc) \
+$(TOOL_STATIC): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(COMMON_OBJ) $(CORE_A) $(call THIRD_PARTY_LIBS,glibc) \
     $(JSONCPP_A)
 	@mkdir -p $(@D)
 	$(CXX) -static -s -pthread -o $@ $(filter-out %/libyaml-cpp.a,$^) $(STATIC_DEV:%=-L%) -l:libyaml-cpp.a \

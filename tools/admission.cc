@@ -5,9 +5,9 @@
 
 #include <memory>
 
+#include "common/json.h"
+#include "common/load_error.h"
 #include "json_patch.h"
-#include "server/data/json.h"
-#include "server/data/load_error.h"
 
 namespace cli {
 namespace {
@@ -69,8 +69,8 @@ std::string options_for(const Json::Value& pod, const std::string& ns, InjectOpt
 Admission admit(std::string_view body, const InjectOptions& defaults) {
   Json::Value review;
   try {
-    review = rk8s::server::JsonDoc(body, "request").root();
-  } catch (const rk8s::server::LoadError& e) {
+    review = rk8s::JsonDoc(body, "request").root();
+  } catch (const rk8s::LoadError& e) {
     return refused(e.what());
   }
   if (text(review, "apiVersion") != "admission.k8s.io/v1" || text(review, "kind") != "AdmissionReview")

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
+#include "common/json.h"
+#include "common/load_error.h"
 #include "inject.h"
 #include "json_patch.h"
-#include "server/data/json.h"
-#include "server/data/load_error.h"
 #include "yaml_stream.h"
 
 namespace cli {
@@ -316,8 +316,8 @@ void restore(YAML::Node object, YAML::Node parent, const char* key, const std::s
     return;
   }
   try {
-    parent[key] = yaml_of(rk8s::server::JsonDoc(kept, kOriginal).root());
-  } catch (const rk8s::server::LoadError& e) {
+    parent[key] = yaml_of(rk8s::JsonDoc(kept, kOriginal).root());
+  } catch (const rk8s::LoadError& e) {
     fail(annotations, std::string(kOriginal) + " is not the JSON inject wrote: " + e.what());
   }
   annotations.remove(kOriginal);
@@ -327,7 +327,7 @@ void restore(YAML::Node object, YAML::Node parent, const char* key, const std::s
 // `node` as the annotation would keep it, JSON text, where the settings
 // worked out anew come from: both sides of a comparison alike.
 Json::Value as_kept(const YAML::Node& node) {
-  return rk8s::server::JsonDoc(json_text(Json::Value(json_of(node))), kOriginal).root();
+  return rk8s::JsonDoc(json_text(Json::Value(json_of(node))), kOriginal).root();
 }
 
 // The DNS settings the pod had before it was first injected (the spec
@@ -335,8 +335,8 @@ Json::Value as_kept(const YAML::Node& node) {
 void dns_as_it_was(YAML::Node pod, const std::string& kept) {
   YAML::Node original;
   try {
-    original.reset(yaml_of(rk8s::server::JsonDoc(kept, kOriginal).root()));
-  } catch (const rk8s::server::LoadError& e) {
+    original.reset(yaml_of(rk8s::JsonDoc(kept, kOriginal).root()));
+  } catch (const rk8s::LoadError& e) {
     fail(pod, std::string(kOriginal) + " is not the JSON inject wrote: " + e.what());
   }
   for (const char* key : {"dnsPolicy", "dnsConfig"}) {

@@ -22,7 +22,7 @@
 
 #include "admission.h"
 #include "cli.h"
-#include "server/metrics/prometheus.h"
+#include "common/prometheus.h"
 
 namespace cli {
 namespace {
@@ -95,11 +95,11 @@ class Tls {
 
 struct Metrics {
   uint64_t requests = 0, patches = 0, errors = 0;
-  rk8s::server::Histogram durations;
+  rk8s::Histogram durations;
 
   std::string text() const {
-    using rk8s::server::family;
-    using rk8s::server::sample;
+    using rk8s::family;
+    using rk8s::sample;
     return family("webhook_build_info", "gauge", "The webhook's version: 1, labelled.") +
            sample("webhook_build_info", "version=\"" RK8S_VERSION "\"", uint64_t(1)) +
            family("webhook_requests_total", "counter", "AdmissionReviews received.") +

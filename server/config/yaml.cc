@@ -14,11 +14,11 @@
 #include <optional>
 #include <set>
 
+#include "common/load_error.h"
 #include "files/watched_file.h"
 #include "server/config/address.h"
 #include "server/config/system_resolv_conf.h"
 #include "server/config/yaml_field.h"
-#include "server/data/load_error.h"
 #include "server/util/names.h"
 
 namespace rk8s::server {

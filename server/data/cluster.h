@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "server/data/json.h"
+#include "common/json.h"
 #include "server/data/store.h"
 #include "util/ip.h"
 

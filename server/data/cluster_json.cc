@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "server/data/load_error.h"
+#include "common/load_error.h"
 #include "server/util/text.h"
 
 namespace rk8s::server {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <map>
 
+#include "common/load_error.h"
 #include "server/data/address_names.h"
 #include "server/data/cluster.h"
-#include "server/data/load_error.h"
 
 namespace rk8s::server {
 

@@ -5,10 +5,10 @@
 #include <map>
 #include <optional>
 
-#include "server/data/load_error.h"
-#include "server/util/text.h"
+#include "common/load_error.h"
 #include "server/data/zone_fields.h"
 #include "server/data/zone_lexer.h"
+#include "server/util/text.h"
 #include "util/ip.h"
 
 namespace rk8s::server {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/data/zone_lexer.h"
 
-#include "server/data/load_error.h"
+#include "common/load_error.h"
 
 namespace rk8s::server {
 

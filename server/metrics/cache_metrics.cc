@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/metrics/cache_metrics.h"
 
-#include "server/metrics/prometheus.h"
+#include "common/prometheus.h"
 
 namespace rk8s::server {
 

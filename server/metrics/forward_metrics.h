@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "server/metrics/prometheus.h"
+#include "common/prometheus.h"
 
 namespace rk8s::server {
 

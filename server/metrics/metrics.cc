@@ -3,7 +3,7 @@
 
 #include "resolv-k8s.h"
 
-#include "server/metrics/prometheus.h"
+#include "common/prometheus.h"
 #include "server/util/mnemonics.h"
 #include "server/util/text.h"
 

@@ -9,9 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "common/prometheus.h"
 #include "server/answer/handler.h"
-#include "server/metrics/prometheus.h"
-#include "server/metrics/prometheus.h"
 
 namespace rk8s::server {
 

@@ -2,8 +2,8 @@
 // The Kubernetes DNS schema, served from tests/fixtures/cluster.json.
 #include <gtest/gtest.h>
 
+#include "common/load_error.h"
 #include "fixture.h"
-#include "server/data/load_error.h"
 
 namespace rk8s::server {
 namespace {

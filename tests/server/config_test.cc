@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <fstream>
 
+#include "common/load_error.h"
 #include "server/config/address.h"
 #include "server/config/duration.h"
 #include "server/config/flags.h"
 #include "server/config/yaml.h"
-#include "server/data/load_error.h"
 #include "server/util/names.h"
 
 namespace rk8s::server {

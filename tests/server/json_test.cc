@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/data/json.h"
+#include "common/json.h"
 
 #include <gtest/gtest.h>
 
-#include "server/data/load_error.h"
+#include "common/load_error.h"
 
 namespace rk8s::server {
 namespace {

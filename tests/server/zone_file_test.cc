@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/load_error.h"
 #include "fixture.h"
-#include "server/data/load_error.h"
 
 namespace rk8s::server {
 namespace {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/metrics/prometheus.h"
+#include "common/prometheus.h"
 
 #include <cstdio>
 
-namespace rk8s::server {
+namespace rk8s {
 
 std::string family(const std::string& name, const char* type, const char* help) {
   return "# HELP resolv_k8s_" + name + " " + help + "\n# TYPE resolv_k8s_" + name + " " + type + "\n";
@@ -47,4 +47,4 @@ std::string Histogram::samples(const std::string& name, const std::string& label
   return out + sample(name + "_sum", labels, number(sum)) + sample(name + "_count", labels, cumulative);
 }
 
-}  // namespace rk8s::server
+}  // namespace rk8s

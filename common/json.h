@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rk8s::server {
+namespace rk8s {
 
 class JsonDoc {
  public:
@@ -30,4 +30,4 @@ class JsonDoc {
 // "null", "boolean", "number", "string", "array" or "object".
 const char* json_kind_name(const Json::Value& v);
 
-}  // namespace rk8s::server
+}  // namespace rk8s

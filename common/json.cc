@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/data/json.h"
+#include "common/json.h"
 
 #include <algorithm>
 #include <memory>
 
-#include "server/data/load_error.h"
+#include "common/load_error.h"
 
-namespace rk8s::server {
+namespace rk8s {
 
 namespace {
 
@@ -91,4 +91,4 @@ const char* json_kind_name(const Json::Value& v) {
   return "?";
 }
 
-}  // namespace rk8s::server
+}  // namespace rk8s

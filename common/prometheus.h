@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace rk8s::server {
+namespace rk8s {
 
 // "# HELP resolv_k8s_NAME HELP\n# TYPE resolv_k8s_NAME TYPE\n".
 std::string family(const std::string& name, const char* type, const char* help);
@@ -25,4 +25,4 @@ struct Histogram {
   std::string samples(const std::string& name, const std::string& labels) const;
 };
 
-}  // namespace rk8s::server
+}  // namespace rk8s

@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: Apache-2.0
+# common/ (common/README.md): what the server and the tools share, linked
+# into both as objects of their own build.
+
+COMMON_SRC := $(wildcard common/*.cc)
+COMMON_OBJ := $(COMMON_SRC:%.cc=$(B)/obj/host/%.o)
+COMMON_FUZZ_OBJ := $(COMMON_SRC:%.cc=$(B)/obj/fuzz/%.o)
