@@ -4,7 +4,9 @@
 #include <cstdint>
 
 #include "common/load_error.h"
-#include "server/data/cluster.h"
+#include "server/data/cluster_json.h"
+#include "server/data/cluster_records.h"
+#include "server/util/dns_text.h"
 
 using namespace rk8s::server;
 

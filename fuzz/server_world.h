@@ -6,8 +6,10 @@
 
 #include "server/answer/closed_world.h"
 #include "server/answer/marker.h"
-#include "server/data/cluster.h"
+#include "server/data/cluster_json.h"
+#include "server/data/cluster_records.h"
 #include "server/data/zone_file.h"
+#include "server/util/dns_text.h"
 
 namespace rk8s::server::fuzz {
 

@@ -4,8 +4,10 @@
 #include <cstdint>
 
 #include "common/load_error.h"
-#include "server/data/resolution.h"
+#include "server/data/store_lookup.h"
 #include "server/data/zone_file.h"
+#include "server/model/resolution.h"
+#include "server/util/dns_text.h"
 
 using namespace rk8s::server;
 

@@ -5,8 +5,9 @@
 
 #include <memory>
 
-#include "server/answer/faults.h"
-#include "server/answer/source.h"
+#include "server/data/store.h"
+#include "server/model/faults.h"
+#include "server/model/source.h"
 
 namespace rk8s::server {
 

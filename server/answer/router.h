@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "server/answer/source.h"
+#include "server/model/source.h"
 
 namespace rk8s::server {
 

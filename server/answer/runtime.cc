@@ -7,6 +7,7 @@
 #include "server/answer/closed_world.h"
 #include "server/answer/marker.h"
 #include "server/data/load.h"
+#include "server/util/dns_text.h"
 #include "server/util/names.h"
 
 namespace rk8s::server {

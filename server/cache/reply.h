@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "server/data/rr.h"
+#include "server/model/rr.h"
 
 namespace rk8s::server {
 

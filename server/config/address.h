@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Addresses as the config file and the command line write them: listen
-// endpoints (config.h's parse_endpoint) and upstream servers.
+// endpoints and upstream servers.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "server/config/config.h"
 
 namespace rk8s::server {
 
+// "ADDR:PORT" or "[V6ADDR]:PORT".
+bool parse_endpoint(const std::string& text, Endpoint& out);
 // An IPv4 or IPv6 address alone, as inet_pton reads it.
 bool parse_ip(std::string_view text, IpAddr& out);
 // "10.96.0.11" (port 53), "10.96.0.12:5353", "fd00::11" (port 53),

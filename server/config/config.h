@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "dns/autopath.h"
-#include "server/answer/faults.h"
+#include "server/model/faults.h"
 #include "util/ip.h"
 
 namespace rk8s::server {
@@ -117,8 +117,5 @@ struct ServerConfig {
   std::string query_log;  // every query, without the time (metrics/query_log.h)
   Faults faults;
 };
-
-// "ADDR:PORT" or "[V6ADDR]:PORT".
-bool parse_endpoint(const std::string& text, Endpoint& out);
 
 }  // namespace rk8s::server

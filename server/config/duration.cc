@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/config/duration.h"
 
-#include "server/util/text.h"
+#include "server/util/strings.h"
 
 namespace rk8s::server {
 

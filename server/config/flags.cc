@@ -6,10 +6,12 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "server/config/yaml.h"
-#include "server/util/names.h"
 #include "resolv-k8s.h"
-#include "server/util/text.h"
+#include "server/config/address.h"
+#include "server/config/yaml.h"
+#include "server/util/dns_text.h"
+#include "server/util/names.h"
+#include "server/util/strings.h"
 
 namespace rk8s::server {
 

@@ -19,6 +19,7 @@
 #include "server/config/address.h"
 #include "server/config/system_resolv_conf.h"
 #include "server/config/yaml_field.h"
+#include "server/util/dns_text.h"
 #include "server/util/names.h"
 
 namespace rk8s::server {

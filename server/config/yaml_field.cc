@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "server/config/duration.h"
-#include "server/util/text.h"
+#include "server/util/strings.h"
 
 namespace rk8s::server {
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/data/address_names.h"
 
+#include "server/util/dns_text.h"
+
 namespace rk8s::server {
 
 Name reverse_name(const IpAddr& ip) {

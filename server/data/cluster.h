@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// The cluster as kubectl prints it: `kubectl get namespaces,services,
-// endpointslices,pods --all-namespaces -o json`, read into the few fields
-// DNS needs, then turned into records (cluster_records.cc).
+// The cluster's objects, the few fields of them DNS needs: read from
+// kubectl's JSON (cluster_json.h), turned into records (cluster_records.h).
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
-#include "common/json.h"
-#include "server/data/store.h"
+#include "server/util/names.h"
 #include "util/ip.h"
 
 namespace rk8s::server {
@@ -56,17 +53,5 @@ struct Cluster {
   std::vector<EndpointSlice> slices;
   std::vector<Pod> pods;
 };
-
-using Warn = std::function<void(const std::string&)>;
-
-// Throws LoadError on a value of the wrong shape; an item of another kind
-// is skipped with one warning.
-Cluster parse_cluster(const JsonDoc& doc, const std::string& file, const Warn& warn);
-
-// The cluster domain's zone (SOA, NS) and the reverse zones, then every
-// record of the Kubernetes DNS schema. Throws LoadError when a name made
-// from the objects is not a valid domain name.
-void add_cluster(const Cluster& cluster, const Name& domain, const std::string& file,
-                 Store& store);
 
 }  // namespace rk8s::server

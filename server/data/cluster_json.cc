@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/data/cluster.h"
+#include "server/data/cluster_json.h"
 
 #include <cstring>
 
 #include "common/load_error.h"
-#include "server/util/text.h"
+#include "server/util/dns_text.h"
+#include "server/util/strings.h"
 
 namespace rk8s::server {
 

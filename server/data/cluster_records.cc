@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "server/data/cluster_records.h"
+
 #include <map>
 
 #include "common/load_error.h"
 #include "server/data/address_names.h"
-#include "server/data/cluster.h"
+#include "server/util/dns_text.h"
 
 namespace rk8s::server {
 

@@ -7,7 +7,10 @@
 #include <stdexcept>
 
 #include "files/watched_file.h"
+#include "server/data/cluster_json.h"
+#include "server/data/cluster_records.h"
 #include "server/data/zone_file.h"
+#include "server/util/dns_text.h"
 
 namespace rk8s::server {
 

@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "server/data/cluster.h"
+#include "server/data/store.h"
+#include "server/model/warn.h"
 
 namespace rk8s::server {
 

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "server/data/rr.h"
+#include "server/model/rr.h"
 
 namespace rk8s::server {
 

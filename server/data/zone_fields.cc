@@ -2,7 +2,7 @@
 #include "server/data/zone_fields.h"
 
 #include "dns/wire.h"
-#include "server/util/text.h"
+#include "server/util/strings.h"
 
 namespace rk8s::server {
 

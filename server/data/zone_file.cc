@@ -8,7 +8,8 @@
 #include "common/load_error.h"
 #include "server/data/zone_fields.h"
 #include "server/data/zone_lexer.h"
-#include "server/util/text.h"
+#include "server/util/dns_text.h"
+#include "server/util/strings.h"
 #include "util/ip.h"
 
 namespace rk8s::server {

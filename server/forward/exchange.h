@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// One query to one upstream, on the calling loop, over UDP (a socket of its
-// own, so a fresh source port) or TCP (a connection kept per loop and
-// upstream, several queries in flight on it). A reply counts only when it
-// comes from the address and port asked with the query's ID and question;
-// anything else is dropped and the wait goes on until the timeout.
+// One query to one upstream, on the calling loop (exchange_udp.h,
+// exchange_tcp.h): what it gives back, and what a reply must match. A
+// reply counts only when it comes from the address and port asked with the
+// query's ID and question; anything else is dropped and the wait goes on
+// until the timeout.
 #pragma once
 
 #include <functional>
@@ -20,10 +20,9 @@ struct ExchangeResult {
 };
 using ExchangeDone = std::function<void(ExchangeResult& result)>;
 
-void exchange_udp(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
-                  ExchangeDone done);
-void exchange_tcp(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
-                  ExchangeDone done);
+// `query` to `to` over TCP or UDP; `done` is called once, on `loop`.
+void exchange(Loop& loop, const Upstream& to, bool tcp, std::vector<uint8_t> query,
+              unsigned timeout_ms, ExchangeDone done);
 
 // The reply to `query`: QR set, the same ID, one question equal to the
 // query's (names compared without regard to case).

@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// exchange_tcp: a connection per loop and upstream, kept while it is used
-// and for a while after (CoreDNS keeps its pooled connections 10 s), with
-// every query in flight on it matched to its reply by ID and question. An
-// upstream may close a connection whenever it likes (RFC 7766 section 6.2.3):
-// the queries it leaves unanswered on one that had served go again, once,
-// on a new connection.
+#include "server/forward/exchange_tcp.h"
+
 #include <map>
 #include <memory>
 #include <string>
 
 #include "dns/wire.h"
-#include "server/forward/exchange.h"
 #include "server/net/socket.h"
 #include "server/net/tcp_message.h"
 #include "util/random.h"

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// exchange_udp, and what a reply must match.
+#include "server/forward/exchange_udp.h"
+
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <memory>
 
-#include "server/forward/exchange.h"
 
 namespace rk8s::server {
 namespace {
@@ -59,15 +59,6 @@ void wait(std::unique_ptr<UdpExchange> x) {
 }
 
 }  // namespace
-
-bool answers_query(Bytes query, Bytes reply) {
-  dns::Reader q(query.data, query.size), r(reply.data, reply.size);
-  dns::Header qh, rh;
-  dns::Question qq, rq;
-  return q.header(qh) && r.header(rh) && rh.qr() && rh.id == qh.id && rh.qdcount == 1 &&
-         q.question(qq) && r.question(rq) && rq.type == qq.type && rq.klass == qq.klass &&
-         dns::name_equal(rq.name, qq.name);
-}
 
 void exchange_udp(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
                   ExchangeDone done) {

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "server/answer/source.h"
+#include "server/model/source.h"
 #include "server/net/loop.h"
 
 namespace rk8s::server {

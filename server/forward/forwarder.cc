@@ -5,7 +5,7 @@
 #include "server/forward/exchange.h"
 #include "server/forward/query.h"
 #include "server/metrics/forward_metrics.h"
-#include "server/util/mnemonics.h"
+#include "server/util/dns_text.h"
 
 namespace rk8s::server {
 namespace {
@@ -62,9 +62,7 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
     auto self = shared_from_this();
     Clock::time_point t0 = Clock::now();
     auto done = [self, i, tcp, t0](ExchangeResult& r) { self->on_reply(i, tcp, r, t0); };
-    std::vector<uint8_t> q = upstream_query(ask_);
-    if (tcp) exchange_tcp(loop_, upstreams_->at(i), std::move(q), Forwarder::kReadTimeoutMs, done);
-    else exchange_udp(loop_, upstreams_->at(i), std::move(q), Forwarder::kReadTimeoutMs, done);
+    exchange(loop_, upstreams_->at(i), tcp, upstream_query(ask_), Forwarder::kReadTimeoutMs, done);
   }
 
   void on_reply(size_t i, bool tcp, ExchangeResult& r, Clock::time_point t0) {

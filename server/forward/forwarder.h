@@ -11,7 +11,7 @@
 #include <atomic>
 #include <memory>
 
-#include "server/answer/source.h"
+#include "server/model/source.h"
 #include "server/cache/cache.h"
 #include "server/forward/flights.h"
 #include "server/forward/upstreams.h"

@@ -10,6 +10,7 @@
 #include <random>
 #include <thread>
 
+#include "server/util/dns_text.h"
 #include "server/util/names.h"
 
 namespace rk8s::server {

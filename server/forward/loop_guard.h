@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "server/config/config.h"
-#include "server/data/cluster.h"
 #include "server/forward/forwarder.h"
+#include "server/model/warn.h"
 
 namespace rk8s::server {
 

@@ -77,9 +77,7 @@ void Upstreams::probe(size_t i, Loop& loop) {
       self->metrics_.health_check_failed(st.where.text);
       self->probe(i, loop);
     };
-    std::vector<uint8_t> q = probe_query();
-    if (self->tcp_only_) exchange_tcp(loop, s.where, std::move(q), kProbeMs, done);
-    else exchange_udp(loop, s.where, std::move(q), kProbeMs, done);
+    exchange(loop, s.where, self->tcp_only_, probe_query(), kProbeMs, done);
   });
 }
 

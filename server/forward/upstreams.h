@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "server/config/config.h"
-#include "server/data/cluster.h"
+#include "server/model/warn.h"
 #include "server/net/loop.h"
 
 namespace rk8s::server {

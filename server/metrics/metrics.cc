@@ -4,8 +4,8 @@
 #include "resolv-k8s.h"
 
 #include "common/prometheus.h"
-#include "server/util/mnemonics.h"
-#include "server/util/text.h"
+#include "server/util/dns_text.h"
+#include "server/util/strings.h"
 
 namespace rk8s::server {
 

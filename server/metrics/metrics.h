@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "common/prometheus.h"
-#include "server/answer/handler.h"
+#include "server/model/query_info.h"
 
 namespace rk8s::server {
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "dns/wire.h"
-#include "server/util/mnemonics.h"
+#include "server/util/dns_text.h"
 
 namespace rk8s::server {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "server/answer/handler.h"
 #include "server/config/config.h"
+#include "server/model/query_info.h"
 #include "server/net/socket.h"
 
 namespace rk8s::server {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/util/names.h"
 
-#include "server/util/text.h"
+#include "server/util/strings.h"
 
 namespace rk8s::server {
 
@@ -18,14 +18,6 @@ std::string name_key(const Name& name) {
   // Label lengths are at most 63, below 'A': lowering every byte is safe.
   return ascii_lower(std::string_view(reinterpret_cast<const char*>(name.wire), name.len));
 }
-
-std::string name_text(const Name& name) {
-  char buf[dns::kMaxNameText];
-  dns::name_to_text(name, buf, sizeof buf, /*final_dot=*/true);
-  return buf;
-}
-
-bool parse_name(std::string_view text, Name& out) { return dns::name_from_text(str(text), out); }
 
 bool name_prepend(std::string_view label, const Name& name, Name& out) {
   if (label.empty() || label.size() > 63 || label.size() + 1 + name.len > dns::kMaxName)

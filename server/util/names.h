@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Domain-name helpers the server needs on top of the core's wire codec.
+// Domain-name operations the server needs on top of the core's wire codec.
 #pragma once
 
 #include <string>
@@ -15,10 +15,6 @@ using dns::Name;
 Name name_parent(const Name& name);
 // Lowercased wire bytes: one map key per name, whatever its case.
 std::string name_key(const Name& name);
-// Presentation form with the final dot, as dig prints it.
-std::string name_text(const Name& name);
-// Presentation text as an absolute name; false when it is not a valid name.
-bool parse_name(std::string_view text, Name& out);
 // `label` (a single label, no escapes needed) in front of `name`.
 bool name_prepend(std::string_view label, const Name& name, Name& out);
 

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "fixture.h"
+#include "server/util/dns_text.h"
 
 namespace rk8s::server {
 namespace {

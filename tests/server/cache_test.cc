@@ -11,6 +11,7 @@
 #include "fixture.h"
 #include "server/cache/reply.h"
 #include "server/cache/ttl.h"
+#include "server/util/dns_text.h"
 
 namespace rk8s::server {
 namespace {

@@ -4,6 +4,9 @@
 
 #include "common/load_error.h"
 #include "fixture.h"
+#include "server/data/cluster_json.h"
+#include "server/data/store_lookup.h"
+#include "server/util/dns_text.h"
 
 namespace rk8s::server {
 namespace {

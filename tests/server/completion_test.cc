@@ -7,6 +7,7 @@
 #include <string>
 
 #include "server/answer/completion.h"
+#include "server/util/dns_text.h"
 #include "tests/server/fixture.h"
 
 namespace rk8s::server::test {

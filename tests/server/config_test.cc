@@ -12,6 +12,7 @@
 #include "server/config/duration.h"
 #include "server/config/flags.h"
 #include "server/config/yaml.h"
+#include "server/util/dns_text.h"
 #include "server/util/names.h"
 
 namespace rk8s::server {

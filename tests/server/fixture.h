@@ -11,7 +11,8 @@
 #include "server/answer/closed_world.h"
 #include "server/answer/handler.h"
 #include "server/data/load.h"
-#include "server/data/resolution.h"
+#include "server/model/resolution.h"
+#include "server/util/dns_text.h"
 
 namespace rk8s::server::test {
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "server/util/dns_text.h"
 #include "tests/server/fixture.h"
 
 namespace rk8s::server::test {

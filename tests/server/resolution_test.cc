@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "fixture.h"
+#include "server/data/store_lookup.h"
 
 namespace rk8s::server {
 namespace {

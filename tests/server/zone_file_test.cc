@@ -5,6 +5,7 @@
 
 #include "common/load_error.h"
 #include "fixture.h"
+#include "server/data/store_lookup.h"
 
 namespace rk8s::server {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/data/rr.h"
+#include "server/model/rr.h"
 
 #include <algorithm>
 

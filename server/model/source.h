@@ -5,7 +5,7 @@
 
 #include <functional>
 
-#include "server/data/resolution.h"
+#include "server/model/resolution.h"
 
 namespace rk8s::server {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/util/text.h"
+#include "server/util/strings.h"
 
 #include <charconv>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/answer/faults.h"
+#include "server/model/faults.h"
 
-#include "server/util/mnemonics.h"
-#include "server/util/text.h"
+#include "server/util/dns_text.h"
+#include "server/util/strings.h"
 
 namespace rk8s::server {
 

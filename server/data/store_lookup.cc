@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/data/resolution.h"
+#include "server/data/store_lookup.h"
 
-#include <algorithm>
+#include "server/util/names.h"
 
 namespace rk8s::server {
 
@@ -22,45 +22,6 @@ const Node* wildcard(const Store& store, const Name& name, const Name& apex) {
 }
 
 }  // namespace
-
-constexpr uint32_t kStaleTtl = 30;  // RFC 8767's suggestion
-
-uint32_t Resolution::ttl_of(const Rr& rr) const {
-  if (stale) return kStaleTtl;
-  uint32_t ttl = std::min(rr.ttl, entry_ttl);
-  return ttl > age ? ttl - age : 0;
-}
-
-uint32_t Resolution::min_ttl() const {
-  uint32_t ttl = UINT32_MAX;
-  for (const RrRef& r : records) ttl = std::min(ttl, ttl_of(*r.rr));
-  return ttl;
-}
-
-RrRef HeldRecords::add(const Name& owner, Rr rr) {
-  rrs.push_back(std::move(rr));
-  return RrRef{owner, &rrs.back()};
-}
-
-RrRef HeldRecords::copy(const Resolution& from, const RrRef& r) {
-  Rr rr = *r.rr;
-  rr.ttl = from.ttl_of(rr);
-  return add(r.owner, std::move(rr));
-}
-
-const RrRef* Resolution::soa() const {
-  for (const RrRef& r : authority)
-    if (r.rr->type == dns::kTypeSOA) return &r;
-  return nullptr;
-}
-
-uint32_t Resolution::negative_ttl() const {
-  const RrRef* s = soa();
-  if (!s) return UINT32_MAX;
-  Rr counted = *s->rr;
-  counted.ttl = ttl_of(counted);
-  return soa_negative_ttl(counted);
-}
 
 Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
   Resolution res;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// One name, one type, against the store: CNAME chains followed within the
-// server's data, wildcards (RFC 4592), NXDOMAIN vs NODATA, and the zone's
-// SOA for negative answers. Closed world: a name under no zone is NXDOMAIN.
+// What one name and type resolve to, whoever answers it (the store, an
+// upstream through the cache, a walk): the sections of an answer and how
+// to write their TTLs.
 #pragma once
 
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "server/data/store.h"
+#include "server/model/rr.h"
 
 namespace rk8s::server {
 
@@ -79,7 +79,5 @@ struct HeldRecords {
   // `r` of `from`, its TTL as `from` writes it now.
   RrRef copy(const Resolution& from, const RrRef& r);
 };
-
-Resolution store_lookup(const Store& store, const Name& name, uint16_t type);
 
 }  // namespace rk8s::server

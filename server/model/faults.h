@@ -8,7 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "server/data/resolution.h"
+#include "server/model/resolution.h"
 
 namespace rk8s::server {
 

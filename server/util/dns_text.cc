@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/util/mnemonics.h"
+#include "server/util/dns_text.h"
 
 #include "dns/wire.h"
-#include "server/util/text.h"
+#include "server/util/strings.h"
 
 namespace rk8s::server {
+
+std::string name_text(const Name& name) {
+  char buf[dns::kMaxNameText];
+  dns::name_to_text(name, buf, sizeof buf, /*final_dot=*/true);
+  return buf;
+}
+
+bool parse_name(std::string_view text, Name& out) { return dns::name_from_text(str(text), out); }
 
 uint16_t type_from_text(std::string_view text) {
   if (uint16_t type = dns::type_from_name(str(text))) return type;

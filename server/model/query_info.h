@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the answer to one query did: the handler (answer/handler.h) fills
+// it in, the query log, the metrics and the packet cache read it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "dns/autopath.h"
+#include "server/util/names.h"
+
+namespace rk8s::server {
+
+struct QueryInfo {
+  bool has_question = false;
+  Name qname;
+  uint16_t qtype = 0;
+  bool has_option = false;  // the autopath option was in the query
+  bool dropped = false;
+  uint8_t rcode = 0;
+  std::optional<autopath::ReplyOption> autopath;  // the reply option sent
+  size_t walked = 0;
+  // A marker name's answer (Resolution::marker_*): 0 candidates for others.
+  uint8_t marker_status = 0;
+  size_t marker_walked = 0;
+  // For the packet cache: seconds this reply may answer the same query
+  // again (0: never), and whether its TTLs count down meanwhile (an
+  // upstream's answer) or stand (data).
+  uint32_t reusable = 0;
+  uint32_t refresh_in_ms = UINT32_MAX;  // Reuse::refresh_in_ms
+  bool ttls_count_down = false;
+};
+
+}  // namespace rk8s::server
