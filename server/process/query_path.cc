@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "server/process/query_path.h"
+
+#include <chrono>
+
+#include "server/net/loop.h"
+
+namespace rk8s::server {
+
+QueryPath::QueryPath(const ServerConfig& config, std::shared_ptr<const Runtime> runtime)
+    : delay_ms_(config.delay_ms),
+      // Delayed replies are all served the long way.
+      packets_(config.delay_ms ? 0 : config.cache.capacity),
+      server_label_("dns://" + config.listen.front().text) {
+  if (!config.query_log.empty()) test_log_ = std::make_unique<QueryLog>(config.query_log);
+  reload(std::move(runtime));
+}
+
+void QueryPath::reload(std::shared_ptr<const Runtime> runtime) {
+  const ServerConfig& config = runtime->config();
+  query_log_.configure(config.log_level, config.query_log_file);
+  std::lock_guard<std::mutex> lock(mutex_);
+  generation_ = runtime->generation();
+  runtime_.swap(runtime);
+}
+
+std::shared_ptr<const Runtime> QueryPath::runtime() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return runtime_;
+}
+
+void QueryPath::answered(const Client& client, const QueryInfo& info,
+                         const std::vector<uint8_t>& reply, double seconds) {
+  metrics_.count(info);
+  metrics_.duration(server_label_, info.rcode, seconds);
+  query_log_.write(client.addr, info, reply, seconds);
+  if (test_log_) test_log_->write(client.addr, info, reply, seconds);
+}
+
+ServeAtOnce QueryPath::at_once() {
+  return [this](Bytes query, const Client& client, std::vector<uint8_t>& reply) {
+    QueryInfo info;
+    if (!packets_.find(query, generation_, PacketCache::Clock::now(), reply, info)) return false;
+    answered(client, info, reply, 0);
+    return true;
+  };
+}
+
+Serve QueryPath::serve() {
+  return [this](Bytes query, const Client& client, Answer answer) {
+    std::shared_ptr<const Runtime> rt = runtime();
+    auto started = std::chrono::steady_clock::now();
+    answering_++;
+    std::string asked;  // the query outlives its buffer only here
+    if (!client.tcp) asked.assign(reinterpret_cast<const char*>(query.data), query.size);
+    handle_query(rt->handler(), query, client.tcp,
+                 [this, rt, client, answer, started, asked = std::move(asked)](
+                     std::vector<uint8_t>& reply, const QueryInfo& info) {
+                   answered(client, info, reply,
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+                                .count());
+                   if (!client.tcp)
+                     packets_.insert(Bytes{reinterpret_cast<const uint8_t*>(asked.data()), asked.size()},
+                                     rt->generation(), reply, info, PacketCache::Clock::now());
+                   if (!delay_ms_) {
+                     answer(reply);
+                     answering_--;
+                     return;
+                   }
+                   Loop::current()->after(delay_ms_, [this, answer, r = std::move(reply)]() mutable {
+                     answer(r);
+                     answering_--;
+                   });
+                 });
+  };
+}
+
+}  // namespace rk8s::server

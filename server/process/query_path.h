@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// A query's way from a listener to its reply and back: the packet cache
+// first, else the handler with the runtime of the moment; every answer
+// counted, logged, and kept for the packet cache.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "server/answer/packet_cache.h"
+#include "server/answer/runtime.h"
+#include "server/metrics/metrics.h"
+#include "server/metrics/query_log.h"
+#include "server/net/serve.h"
+
+namespace rk8s::server {
+
+class QueryPath {
+ public:
+  // Throws std::runtime_error when a log file cannot be opened.
+  QueryPath(const ServerConfig& config, std::shared_ptr<const Runtime> runtime);
+
+  // What the listeners call (net/serve.h).
+  ServeAtOnce at_once();
+  Serve serve();
+
+  // SIGHUP: queries from now on start with `runtime`; those under way
+  // finish with the one they started with.
+  void reload(std::shared_ptr<const Runtime> runtime);
+  std::shared_ptr<const Runtime> runtime() const;
+  // Queries received and not yet answered.
+  size_t answering() const { return answering_; }
+  // The Prometheus text of the queries and the packet cache's hits.
+  std::string render_metrics() const { return metrics_.render(); }
+  uint64_t packet_hits() const { return packets_.hits(); }
+
+ private:
+  void answered(const Client& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
+                double seconds);
+
+  mutable std::mutex mutex_;  // runtime_
+  std::shared_ptr<const Runtime> runtime_;
+  std::atomic<uint64_t> generation_{0};  // runtime_'s, read without the lock
+  unsigned delay_ms_;
+  PacketCache packets_;
+  Metrics metrics_;
+  const std::string server_label_;  // CoreDNS's: the first listen address stands for all
+  QueryLog query_log_;
+  std::unique_ptr<QueryLog> test_log_;  // --query-log
+  std::atomic<size_t> answering_{0};
+};
+
+}  // namespace rk8s::server

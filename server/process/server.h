@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// The server put together, from its start line to its exit: the node's
+// network (node/), the state forwarding shares across reloads, the query
+// path, the worker loops, the HTTP endpoints, and on the main loop the
+// signals (SIGHUP reloads, SIGTERM and SIGINT drain) and the periodic work.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "server/forward/forwarder.h"
+#include "server/metrics/forward_metrics.h"
+#include "server/net/http.h"
+#include "server/net/workers.h"
+#include "server/node/setup.h"
+#include "server/process/query_path.h"
+
+namespace rk8s::server {
+
+class Server {
+ public:
+  // Binds every address; throws std::runtime_error, one line, when it cannot.
+  // `reread` reads the configuration again, at SIGHUP.
+  Server(const ServerConfig& config, std::function<ServerConfig()> reread);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Serves until SIGTERM or SIGINT and the drain after it.
+  int run();
+
+ private:
+  struct Signal;
+  ForwardShared forward_shared(const ServerConfig& config);
+  void reload();
+  void drain();
+  void check_drained();
+  void check_node();
+  void say_overload();
+  std::string listening() const;
+
+  const ServerConfig config_;
+  std::function<ServerConfig()> reread_;
+  std::unique_ptr<NodeSetup> node_;  // before anything binds its addresses
+  // What forwarding keeps across reloads.
+  Cache cache_;
+  Flights flights_;
+  ForwardMetrics forward_metrics_;
+  std::atomic<size_t> upstream_in_flight_{0};
+  QueryPath queries_;
+  Workers workers_;
+  Loop main_loop_;
+  HttpServer http_;
+  std::unique_ptr<Signal> hup_, term_, intr_;
+  std::chrono::steady_clock::time_point drain_until_ = std::chrono::steady_clock::time_point::max();
+  uint64_t questions_refused_ = 0, connections_refused_ = 0;  // said so far
+};
+
+// "resolv-k8s-server: WHAT" on standard error.
+void say(const std::string& what);
+
+}  // namespace rk8s::server
