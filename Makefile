@@ -92,9 +92,27 @@ CHECKS := test-core test-transport test-server-unit test-api test-glibc-floor te
 check: deps
 	$(call run_suites,$(CHECKS))
 
+# make test: every suite, in two lanes side by side (one make, -j2, so
+# what both lanes need is built once): TEST_LANE_B, the images, the
+# containers, the libc matrix and the fuzzers' smoke, which build and
+# download; TEST_LANE_A, the rest in their order, each in sandboxes of its
+# own. In a lane a suite starts when the one before it has passed; the
+# first that fails stops both.
+TEST_LANE_B := test-libcs test-images test-arm64 test-podman test-container test-webhook fuzz-smoke
+TEST_LANE_A := $(patsubst test-node,$(NODE_TESTS),$(patsubst test-faults,$(FAULT_TESTS),\
+  $(filter-out $(TEST_LANE_B),$(TESTS))))
+ifdef TEST_LANES
+lane_order = $(if $(word 2,$(1)),$(eval $(word 2,$(1)): | $(word 1,$(1)))$(call lane_order,$(wordlist 2,$(words $(1)),$(1))))
+$(call lane_order,$(TEST_LANE_A))
+$(call lane_order,$(TEST_LANE_B))
+endif
+.PHONY: test-lanes
+test-lanes: $(lastword $(TEST_LANE_A)) $(lastword $(TEST_LANE_B))
+	@echo "test: $(words $(TEST_LANE_A) $(TEST_LANE_B)) passed, 0 failed"
+
 test: deps
 	$(MAKE) all fuzz
-	$(call run_suites,$(TESTS) fuzz-smoke)
+	$(MAKE) -j2 --output-sync=target --no-print-directory TEST_LANES=1 test-lanes
 
 clean:
 	rm -rf $(B)/obj $(B)/glibc $(B)/musl $(B)/bin $(B)/lib $(B)/tests $(B)/fuzz $(B)/arm64
