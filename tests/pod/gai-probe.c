@@ -3,8 +3,8 @@
  *
  *   gai-probe [-f inet|inet6|unspec] [-t stream|dgram|raw|0] [-p PROTO_NUMBER]
  *             [-s SERVICE] [-F passive,canonname,numerichost,numericserv,
- *             addrconfig,v4mapped,all] [-n N] [-T] NAME...
- *   gai-probe -H [-R] [-f inet|inet6] [-n N] [-T] NAME...
+ *             addrconfig,v4mapped,all] [-n N] [-T|-L] NAME...
+ *   gai-probe -H [-R] [-f inet|inet6] [-n N] [-T|-L] NAME...
  *
  * getaddrinfo: "NAME: error EAI_X", or one line per result in result order,
  * "NAME: family socktype protocol address port [canon=CANON]".
@@ -12,7 +12,8 @@
  * "NAME: name H_NAME family", "NAME: alias A", "NAME: address A", or
  * "NAME: error h_errno=X" (with -R also "ret=N", the function's result).
  * -n N repeats each lookup N times and prints the last. -T prints the wall
- * time of all the lookups, in microseconds, on stderr. Exit status 0, or 2
+ * time of all the lookups, in microseconds, on stderr; -L that of each
+ * NAME's, a line each. Exit status 0, or 2
  * for a bad command line. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -58,8 +59,8 @@ static const struct name flags[] = {
 static void usage(void)
 {
 	fputs("usage: gai-probe [-f inet|inet6|unspec] [-t stream|dgram|raw|0] [-p PROTO] [-s SERVICE]\n"
-	      "                 [-F flag,...] [-n N] [-T] NAME...\n"
-	      "       gai-probe -H [-R] [-f inet|inet6] [-n N] [-T] NAME...\n", stderr);
+	      "                 [-F flag,...] [-n N] [-T|-L] NAME...\n"
+	      "       gai-probe -H [-R] [-f inet|inet6] [-n N] [-T|-L] NAME...\n", stderr);
 	exit(2);
 }
 
@@ -176,13 +177,17 @@ static void probe_gethostbyname(const char *name, int family, int reentrant, int
 	else printf("%s: error h_errno=%s\n", name, name_of(herr_names, herr, number));
 }
 
+static long long micros(struct timespec from, struct timespec to) {
+	return (long long)(to.tv_sec - from.tv_sec) * 1000000 + (to.tv_nsec - from.tv_nsec) / 1000;
+}
+
 int main(int argc, char **argv)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC };
 	const char *service = 0;
 	int hostent = 0, reentrant = 0, timed = 0, family = -1, repeat = 1, c;
 
-	while ((c = getopt(argc, argv, "f:t:p:s:F:n:HRT")) != -1) {
+	while ((c = getopt(argc, argv, "f:t:p:s:F:n:HRTL")) != -1) {
 		switch (c) {
 		case 'f': hints.ai_family = family = value_of(families, optarg); break;
 		case 't': hints.ai_socktype = value_of(socktypes, optarg); break;
@@ -193,21 +198,23 @@ int main(int argc, char **argv)
 		case 'H': hostent = 1; break;
 		case 'R': reentrant = 1; break;
 		case 'T': timed = 1; break;
+		case 'L': timed = 2; break;
 		default: usage();
 		}
 	}
 	if (optind == argc || (reentrant && !hostent)) usage();
 
-	struct timespec t0, t1;
+	struct timespec t0, lap, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	lap = t0;
 	for (int i = optind; i < argc; i++) {
 		if (hostent) probe_gethostbyname(argv[i], family, reentrant, repeat);
 		else probe_getaddrinfo(argv[i], service, &hints, repeat);
 		fflush(stdout);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (timed == 2) fprintf(stderr, "%lld\n", micros(lap, t1));
+		lap = t1;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (timed)
-		fprintf(stderr, "%lld\n", (long long)(t1.tv_sec - t0.tv_sec) * 1000000 +
-		                         (t1.tv_nsec - t0.tv_nsec) / 1000);
+	if (timed == 1) fprintf(stderr, "%lld\n", micros(t0, t1));
 	return 0;
 }
