@@ -5,4 +5,4 @@
 .PHONY: demo
 demo: deps
 	$(MAKE) --no-print-directory $(PRELOAD_DEPS) $(SERVER_BIN) $(TOOL_BIN)
-	@tools/demo.sh $(B)
+	@mk/demo.sh $(B)
