@@ -10,7 +10,7 @@
 
 #include "common/json.h"
 #include "common/load_error.h"
-#include "tools/admission.h"
+#include "tools/webhook/admission.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   cli::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", {"169.254.20.10", "10.96.0.10"},

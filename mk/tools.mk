@@ -5,7 +5,7 @@
 # OpenSSL and the Prometheus text (common/prometheus.h); and its tests.
 
 TOOL_BIN := $(B)/bin/resolv-k8s
-TOOL_SRC := $(wildcard tools/*.cc)
+TOOL_SRC := $(wildcard tools/*.cc tools/*/*.cc)
 ALL += $(TOOL_BIN)
 
 $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): HOST_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)

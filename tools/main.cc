@@ -15,7 +15,7 @@
 #include <iterator>
 #include <new>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 namespace cli {
 

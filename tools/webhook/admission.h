@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "inject.h"
+#include "tools/inject/inject.h"
 
 namespace cli {
 

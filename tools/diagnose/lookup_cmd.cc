@@ -11,11 +11,11 @@
 
 #include <string>
 
-#include "results/addrinfo.h"
-#include "cli.h"
 #include "files/files.h"
 #include "lookup/support.h"
 #include "resolve/trace.h"
+#include "results/addrinfo.h"
+#include "tools/cli.h"
 
 namespace cli {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "json_patch.h"
+#include "tools/inject/json_patch.h"
 
 #include <cerrno>
 #include <cstdlib>

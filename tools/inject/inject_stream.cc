@@ -4,8 +4,8 @@
 #include <set>
 #include <string>
 
-#include "inject.h"
-#include "yaml_stream.h"
+#include "tools/inject/inject.h"
+#include "tools/inject/yaml_stream.h"
 
 namespace cli {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 namespace cli {
 namespace {

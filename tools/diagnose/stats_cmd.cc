@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 namespace cli {
 namespace {

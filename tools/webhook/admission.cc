@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "admission.h"
+#include "tools/webhook/admission.h"
 
 #include <openssl/evp.h>
 
@@ -7,7 +7,7 @@
 
 #include "common/json.h"
 #include "common/load_error.h"
-#include "json_patch.h"
+#include "tools/inject/json_patch.h"
 
 namespace cli {
 namespace {

@@ -10,9 +10,9 @@
 
 #include "common/json.h"
 #include "common/load_error.h"
-#include "inject.h"
-#include "json_patch.h"
-#include "yaml_stream.h"
+#include "tools/inject/inject.h"
+#include "tools/inject/json_patch.h"
+#include "tools/inject/yaml_stream.h"
 
 namespace cli {
 namespace {

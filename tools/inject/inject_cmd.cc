@@ -14,8 +14,8 @@
 #include <iterator>
 #include <regex>
 
-#include "cli.h"
-#include "inject.h"
+#include "tools/cli.h"
+#include "tools/inject/inject.h"
 
 namespace cli {
 namespace {

@@ -20,9 +20,9 @@
 #include <array>
 #include <string>
 
-#include "admission.h"
-#include "cli.h"
 #include "common/prometheus.h"
+#include "tools/cli.h"
+#include "tools/webhook/admission.h"
 
 namespace cli {
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Splitting a YAML stream into documents and writing nodes back.
-#include "yaml_stream.h"
+#include "tools/inject/yaml_stream.h"
 
 #include <regex>
 #include <string_view>

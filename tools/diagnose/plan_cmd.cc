@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 namespace cli {
 namespace {
