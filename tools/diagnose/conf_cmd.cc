@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// resolv-k8s conf [--musl] [FILE]: resolv.conf as the library reads it.
+#include "tools/diagnose/conf_cmd.h"
+
 #include <stdio.h>
 
 #include <string>
 #include <utility>
 
-#include "tools/cli.h"
+#include "tools/diagnose/api.h"
+#include "tools/usage/usage.h"
 
 namespace cli {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// resolv-k8s lookup [--conf FILE] [-f FAMILY] NAME...: each name through
-// the library as the preload's getaddrinfo resolves it (with FILE as its
-// resolv.conf), with the debug trace on stderr, then the process's counters.
+#include "tools/diagnose/lookup_cmd.h"
+
+#include <ares.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +15,8 @@
 #include "lookup/support.h"
 #include "resolve/trace.h"
 #include "results/addrinfo.h"
-#include "tools/cli.h"
+#include "tools/diagnose/names.h"
+#include "tools/usage/usage.h"
 
 namespace cli {
 namespace {
@@ -84,6 +85,7 @@ void print_counters() {
 }  // namespace
 
 int lookup_command(const Args& args) {
+  ares_library_init(ARES_LIB_INIT_ALL);
   int family = AF_UNSPEC;
   Args names;
   std::string conf;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// resolv-k8s plan [--musl] [--conf FILE] [-f FAMILY] NAME: the names the
-// classic walk asks for, and the one autopath query standing for them.
+#include "tools/diagnose/plan_cmd.h"
+
 #include <stdio.h>
 #include <sys/socket.h>
 
 #include <string>
 
-#include "tools/cli.h"
+#include "tools/diagnose/api.h"
+#include "tools/diagnose/names.h"
+#include "tools/usage/usage.h"
 
 namespace cli {
 namespace {

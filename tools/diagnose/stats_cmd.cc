@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// resolv-k8s stats FILE: the blocks preloaded processes wrote to
-// RESOLV_K8S_STATS (preload/stats.cc), one row per process (its last
-// block), and their total.
+#include "tools/diagnose/stats_cmd.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/cli.h"
+#include "tools/usage/usage.h"
 
 namespace cli {
 namespace {

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// resolv-k8s inject [FLAGS] FILE|-: Kubernetes YAML with libresolv-k8s added
-// to every pod it describes, as `linkerd inject` does for its proxy. Objects
-// it does not change are written byte for byte; nothing is written unless
-// every document could be read.
+#include "tools/inject/inject_cmd.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
@@ -14,8 +12,9 @@
 #include <iterator>
 #include <regex>
 
-#include "tools/cli.h"
+#include "resolv-k8s.h"
 #include "tools/inject/inject.h"
+#include "tools/usage/usage.h"
 
 namespace cli {
 namespace {

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// resolv-k8s webhook --cert FILE --key FILE [--listen ADDR:PORT] [INJECT
-// FLAGS]: the mutating admission webhook, over HTTPS (libevent's evhttp on
-// OpenSSL). POST /mutate answers AdmissionReviews (admission.h); GET
-// /healthz says it serves; GET /metrics counts in Prometheus's text. The
-// certificate and key are read again when either file changes (a Secret
-// rotated under the pod), for the connections after it.
+#include "tools/webhook/webhook_cmd.h"
+
 #include <arpa/inet.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent_ssl.h>
@@ -21,7 +17,8 @@
 #include <string>
 
 #include "common/prometheus.h"
-#include "tools/cli.h"
+#include "resolv-k8s.h"
+#include "tools/usage/usage.h"
 #include "tools/webhook/admission.h"
 
 namespace cli {

@@ -1,26 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The subcommands of `resolv-k8s` and what they share. Each command takes
-// its arguments (after its own name) and returns the exit status.
+// The public C API (include/resolv-k8s.h) as conf and plan call it: a
+// resolv.conf loaded, and the text of an rk8s_* text function read whole.
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "resolv-k8s.h"
 
 namespace cli {
-
-using Args = std::vector<std::string>;
-
-int conf_command(const Args& args);
-int plan_command(const Args& args);
-int lookup_command(const Args& args);
-int stats_command(const Args& args);
-int inject_command(const Args& args);
-int webhook_command(const Args& args);
-
-// Bad usage: one line on stderr, exit status 2.
-[[noreturn]] void usage_error(const std::string& what);
 
 // resolv.conf at `path` as `dialect` (RK8S_DIALECT_*) reads it, with the
 // environment and host name glibc also reads; it lives as long as the
@@ -40,12 +27,5 @@ std::string api_text(Write write) {
   s.resize(n);
   return s;
 }
-
-// "inet", "inet6", "unspec" -> AF_*; bad usage otherwise.
-int parse_family(const std::string& word);
-const char* family_name(int family);
-
-// "EAI_NONAME" for an EAI_* code.
-const char* eai_name(int code);
 
 }  // namespace cli

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+// resolv-k8s stats FILE: the blocks preloaded processes wrote to
+// RESOLV_K8S_STATS (preload/stats.cc), one row per process (its last
+// block), and their total.
+#pragma once
+
+#include "tools/usage/usage.h"
+
+namespace cli {
+
+int stats_command(const Args& args);
+
+}  // namespace cli

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
+// resolv-k8s webhook --cert FILE --key FILE [--listen ADDR:PORT] [INJECT
+// FLAGS]: the mutating admission webhook, over HTTPS (libevent's evhttp on
+// OpenSSL). POST /mutate answers AdmissionReviews (admission.h); GET
+// /healthz says it serves; GET /metrics counts in Prometheus's text. The
+// certificate and key are read again when either file changes (a Secret
+// rotated under the pod), for the connections after it.
+#pragma once
+
+#include "tools/usage/usage.h"
+
+namespace cli {
+
+int webhook_command(const Args& args);
+
+}  // namespace cli
