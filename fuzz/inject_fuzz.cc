@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "tools/inject/inject.h"
+#include "tools/inject/inject_stream.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   cli::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", {"169.254.20.10", "10.96.0.10"},

@@ -2,6 +2,8 @@
 // resolv-k8s inject: where each kind keeps its pod, and what a pod is given.
 // yaml-cpp's Node is a handle: `a = b` on a bound handle overwrites what a
 // points to, so handles are never assigned here, only map entries.
+#include "tools/inject/inject_pod.h"
+
 #include <stdint.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 
 #include "common/json.h"
 #include "common/load_error.h"
-#include "tools/inject/inject.h"
 #include "tools/inject/json_patch.h"
 #include "tools/inject/yaml_stream.h"
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// A YAML stream through inject_object, document by document.
+#include "tools/inject/inject_stream.h"
+
 #include <algorithm>
 #include <set>
 #include <string>
 
-#include "tools/inject/inject.h"
+#include "tools/inject/inject_pod.h"
 #include "tools/inject/yaml_stream.h"
 
 namespace cli {

@@ -7,6 +7,7 @@
 
 #include "common/json.h"
 #include "common/load_error.h"
+#include "tools/inject/inject_pod.h"
 #include "tools/inject/json_patch.h"
 
 namespace cli {

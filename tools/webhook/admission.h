@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "tools/inject/inject.h"
+#include "tools/inject/inject_options.h"
 
 namespace cli {
 

@@ -18,6 +18,7 @@
 
 #include "common/prometheus.h"
 #include "resolv-k8s.h"
+#include "tools/inject/inject_options.h"
 #include "tools/usage/usage.h"
 #include "tools/webhook/admission.h"
 
