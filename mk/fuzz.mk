@@ -10,11 +10,11 @@ FUZZ_BIN := $(FUZZ_SRC:fuzz/%.cc=$(B)/fuzz/%)
 FUZZ_CORE := $(B)/obj/fuzz/libresolv-k8s-core.a
 SERVER_FUZZ := $(filter $(B)/fuzz/server_%,$(FUZZ_BIN))
 INJECT_FUZZ_SRC := tools/inject/inject_pod.cc tools/inject/inject_stream.cc tools/inject/yaml_stream.cc \
-  tools/inject/json_patch.cc common/json.cc
+  tools/inject/yaml_json.cc common/json.cc
 
 $(FUZZ_CORE): $(patsubst %.cc,$(B)/obj/fuzz/%.o,$(filter-out $(TRANSPORT_SRC),$(CORE_SRC)))
 	rm -f $@ && ar rcs $@ $^
-WEBHOOK_FUZZ_SRC := $(INJECT_FUZZ_SRC) tools/webhook/admission.cc
+WEBHOOK_FUZZ_SRC := $(INJECT_FUZZ_SRC) tools/webhook/admission.cc tools/webhook/json_patch.cc
 $(filter-out $(SERVER_FUZZ) $(B)/fuzz/inject_fuzz $(B)/fuzz/webhook_fuzz,$(FUZZ_BIN)): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(FUZZ_CORE)
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@

@@ -12,7 +12,7 @@
 
 #include "common/json.h"
 #include "common/load_error.h"
-#include "tools/inject/json_patch.h"
+#include "tools/inject/yaml_json.h"
 #include "tools/inject/yaml_stream.h"
 
 namespace cli {

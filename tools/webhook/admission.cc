@@ -8,7 +8,8 @@
 #include "common/json.h"
 #include "common/load_error.h"
 #include "tools/inject/inject_pod.h"
-#include "tools/inject/json_patch.h"
+#include "tools/inject/yaml_json.h"
+#include "tools/webhook/json_patch.h"
 
 namespace cli {
 namespace {

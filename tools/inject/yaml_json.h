@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// JSON Patch (RFC 6902) between two documents, and the bridge between the
-// JSON an admission request carries (jsoncpp) and the nodes inject edits
-// (yaml-cpp).
+// The bridge between JSON (jsoncpp: the pod spec inject keeps in an
+// annotation, the object an admission request carries) and the nodes inject
+// edits (yaml-cpp).
 #pragma once
 
 #include <jsoncpp/json/json.h>
@@ -20,10 +20,5 @@ Json::Value json_of(const YAML::Node& node);
 
 // `v` as compact JSON text.
 std::string json_text(const Json::Value& v);
-
-// The operations that turn `from` into `to`: add, remove and replace by
-// member, down into objects both have; an array that differs is replaced
-// whole. Empty when they are equal.
-Json::Value json_patch(const Json::Value& from, const Json::Value& to);
 
 }  // namespace cli

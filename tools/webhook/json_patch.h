@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0
+// JSON Patch (RFC 6902) between two documents: how the webhook tells the
+// API server what inject changed.
+#pragma once
+
+#include <jsoncpp/json/json.h>
+
+namespace cli {
+
+// The operations that turn `from` into `to`: add, remove and replace by
+// member, down into objects both have; an array that differs is replaced
+// whole. Empty when they are equal.
+Json::Value json_patch(const Json::Value& from, const Json::Value& to);
+
+}  // namespace cli
