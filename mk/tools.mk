@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-# resolv-k8s, the diagnostic command: ordinary C++ over the glibc core,
-# with the same c-ares and mimalloc copies the preload uses, yaml-cpp for
-# `inject`, and for `webhook` jsoncpp (common/json.h), libevent over
-# OpenSSL and the Prometheus text (common/prometheus.h); and its tests.
+# resolv-k8s (tools/README.md): ordinary C++ over the glibc core, with the
+# same c-ares and mimalloc copies the preload uses, yaml-cpp and jsoncpp
+# (common/json.h) for `inject`, and for `webhook` libevent over OpenSSL and
+# the Prometheus text (common/prometheus.h); and its tests.
 
 TOOL_BIN := $(B)/bin/resolv-k8s
 TOOL_SRC := $(wildcard tools/*.cc tools/*/*.cc)
