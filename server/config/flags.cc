@@ -75,7 +75,7 @@ CommandLine read_command_line(int argc, char** argv) {
                                               "--cluster-domain", "--zone", "--autopath", "--autopath-code",
                                               "--marker",   "--host-search", "--delay-ms", "--query-log",
                                               "--rcode",    "--drop",        "--tcp-nodelay"};
-    if (std::none_of(std::begin(kTakeValues), std::end(kTakeValues), [&](const char* f) { return flag == f; }))
+    if (std::none_of(std::begin(kTakeValues), std::end(kTakeValues), [&](const char* name) { return flag == name; }))
       throw std::runtime_error("unknown flag " + flag + " (see --help)");
     if (i + 1 == argc) throw std::runtime_error(flag + ": missing value (see --help)");
     std::string v = argv[++i];
