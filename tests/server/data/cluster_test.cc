@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "common/load_error.h"
-#include "fixture.h"
 #include "server/data/cluster_json.h"
 #include "server/data/store_lookup.h"
 #include "server/util/dns_text.h"
+#include "tests/server/fixture.h"
 
 namespace rk8s::server {
 namespace {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "common/load_error.h"
-#include "fixture.h"
 #include "server/data/store_lookup.h"
+#include "tests/server/fixture.h"
 
 namespace rk8s::server {
 namespace {

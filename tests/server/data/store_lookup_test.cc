@@ -2,8 +2,8 @@
 // Lookup rules on the zone fixtures: chains, wildcards, negative answers.
 #include <gtest/gtest.h>
 
-#include "fixture.h"
 #include "server/data/store_lookup.h"
+#include "tests/server/fixture.h"
 
 namespace rk8s::server {
 namespace {
