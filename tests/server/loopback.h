@@ -20,8 +20,11 @@
 #include <thread>
 #include <vector>
 
+#include "dns/wire.h"
 #include "server/config/address.h"
 #include "server/net/loop.h"
+#include "server/net/serve.h"
+#include "server/util/dns_text.h"
 #include "util/base.h"
 
 namespace rk8s::server::test {
@@ -31,6 +34,7 @@ namespace rk8s::server::test {
 constexpr int kWaitMs = 5000;
 
 using Message = std::vector<uint8_t>;
+using Strings = std::vector<std::string>;
 
 inline sockaddr_in loopback_addr(uint16_t port) {
   sockaddr_in sa{};
@@ -82,6 +86,15 @@ inline bool readable_soon(int fd, int wait_ms = kWaitMs) {
   return poll(&p, 1, wait_ms) == 1;
 }
 
+// A query for NAME TYPE with `id`, without EDNS.
+inline Message query_for(const char* name, uint16_t id = 0x1234, uint16_t type = dns::kTypeA) {
+  Name qname;
+  EXPECT_TRUE(parse_name(name, qname)) << name;
+  Message q(512);
+  q.resize(dns::build_query(q.data(), q.size(), id, qname, type, 0, nullptr, 0));
+  return q;
+}
+
 // The query's bytes with QR set and `rcode`: a reply that answers it.
 inline Message reply_to(const Message& query, uint8_t rcode = 0) {
   Message r = query;
@@ -96,6 +109,14 @@ inline Message with_id(Message m, uint16_t id) {
 }
 
 inline uint16_t id_of(const Message& m) { return m.size() >= 2 ? load16(m.data()) : 0; }
+
+// A listener's trivial Serve: the query back as its reply, QR set.
+inline Serve echo_serve() {
+  return [](Bytes q, const Client&, Answer answer) {
+    Message reply = reply_to(Message(q.data, q.data + q.size));
+    answer(reply);
+  };
+}
 
 // Message framed for DNS over TCP: its length in two bytes first.
 inline std::string framed(const Message& m) {

@@ -13,12 +13,6 @@
 namespace rk8s::server::test {
 namespace {
 
-Message query_for(const char* name, uint16_t id = 0x1234, uint16_t type = dns::kTypeA) {
-  Message q(512);
-  q.resize(dns::build_query(q.data(), q.size(), id, N(name), type, 0, nullptr, 0));
-  return q;
-}
-
 Bytes bytes(const Message& m) { return Bytes{m.data(), m.size()}; }
 
 struct MatchCase {

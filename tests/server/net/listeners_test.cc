@@ -6,17 +6,12 @@
 #include "server/net/socket.h"
 #include "server/net/tcp.h"
 #include "server/net/udp.h"
-#include "tests/server/fixture.h"
 #include "tests/server/loopback.h"
 
 namespace rk8s::server::test {
 namespace {
 
-Message query(uint16_t id) {
-  Message q(512);
-  q.resize(dns::build_query(q.data(), q.size(), id, N("www.example.com"), dns::kTypeA, 0, nullptr, 0));
-  return q;
-}
+Message query(uint16_t id) { return query_for("www.example.com", id); }
 
 Message of(Bytes b) { return Message(b.data, b.data + b.size); }
 
@@ -70,10 +65,7 @@ TEST(UdpListener, DrainedItTakesNoNewQuery) {
   LoopThread thread;
   int fd = open_socket(loopback_endpoint(0), SOCK_DGRAM);
   const uint16_t port = local_port(fd);
-  Serve echo = [](Bytes q, const Client&, Answer answer) {
-    Message reply = reply_to(of(q));
-    answer(reply);
-  };
+  const Serve echo = echo_serve();
   auto listener = thread.call([&] { return std::make_unique<UdpListener>(thread.loop(), fd, nullptr, echo); });
   UdpClient client(port);
   client.send(query(7));
@@ -114,10 +106,7 @@ TEST(TcpListener, PipelinedQueriesAnsweredInOrder) {
 
 TEST(TcpListener, ConnectionsBeyondTheLimitAreClosed) {
   LoopThread thread;
-  Serve echo = [](Bytes q, const Client&, Answer answer) {
-    Message reply = reply_to(of(q));
-    answer(reply);
-  };
+  const Serve echo = echo_serve();
   int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
   TcpLimits limits;
   const uint64_t refused = TcpListener::refused_connections();
@@ -138,10 +127,7 @@ TEST(TcpListener, ConnectionsBeyondTheLimitAreClosed) {
 
 TEST(TcpListener, AnIdleConnectionIsClosed) {
   LoopThread thread;
-  Serve echo = [](Bytes q, const Client&, Answer answer) {
-    Message reply = reply_to(of(q));
-    answer(reply);
-  };
+  const Serve echo = echo_serve();
   int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
   TcpLimits limits;
   limits.idle_seconds = 1;

@@ -5,25 +5,17 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/server/fixture.h"
 #include "tests/server/loopback.h"
 
 namespace rk8s::server::test {
 namespace {
 
-Message query(uint16_t id) {
-  Message q(512);
-  q.resize(dns::build_query(q.data(), q.size(), id, N("a.test"), dns::kTypeA, 0, nullptr, 0));
-  return q;
-}
+Message query(uint16_t id) { return query_for("www.example.com", id); }
 
 TEST(Workers, ServeUdpAndTcpBesideAnotherInstanceThenDrain) {
   const uint16_t port = free_port();
   const Endpoint at = loopback_endpoint(port);
-  Serve echo = [](Bytes q, const Client&, Answer answer) {
-    Message reply = reply_to(Message(q.data, q.data + q.size));
-    answer(reply);
-  };
+  const Serve echo = echo_serve();
   Workers workers(2, {at}, nullptr, echo, TcpLimits{});
   workers.start();
   UdpClient udp(port);
