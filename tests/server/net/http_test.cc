@@ -43,7 +43,9 @@ TEST(HttpServer, HealthReadyMetricsAndNotFound) {
       {"the metrics address serves /metrics only", false, "/health", true, "404 Not Found",
        "not found: /metrics\n"},
   };
-  const uint16_t health_port = free_port(), metrics_port = free_port();
+  const uint16_t health_port = free_port();
+  uint16_t metrics_port = free_port();
+  while (metrics_port == health_port) metrics_port = free_port();  // one address would be one server
   std::atomic<bool> ready{true};
   LoopThread thread;
   auto server = thread.call([&] {
