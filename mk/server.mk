@@ -16,7 +16,9 @@ $(SERVER_BIN): $(B)/obj/host/server/main.o $(SERVER_OBJ) $(COMMON_OBJ) $(CORE_A)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ $(SERVER_LIBS)
 
-SERVER_TEST_SRC := $(wildcard tests/server/*_test.cc)
+# Unit tests (GoogleTest), one folder per server folder (tests/server/README.md),
+# and common/'s: one program.
+SERVER_TEST_SRC := $(wildcard tests/server/*/*_test.cc) $(COMMON_TEST_SRC)
 $(B)/tests/server-tests: $(SERVER_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(SERVER_OBJ) $(COMMON_OBJ) $(CORE_A)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ -lgtest -lgtest_main $(SERVER_LIBS)

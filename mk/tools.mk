@@ -47,5 +47,5 @@ $(TOOL_STATIC): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(COMMON_OBJ) $(CORE_A) $(cal
 
 TESTS += test-tools
 .PHONY: test-tools
-test-tools: $(TOOL_BIN) $(B)/glibc/libresolv-k8s.so $(SERVER_BIN) $(B)/tests/gai-probe-glibc
+test-tools: $(TOOL_BIN) $(PRELOAD_DEPS) $(SERVER_BIN) $(B)/tests/gai-probe-glibc
 	tests/tools/tools_test.sh $(B)

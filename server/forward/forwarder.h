@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Answers from upstreams through the cache (forward.h's Source): a fresh
+// Answers from upstreams through the cache (a Source, model/source.h): a fresh
 // cached answer at once (in the last tenth of its TTL, with prefetch, also
 // fetched anew in the background); else the question joins the same one in flight,
 // or goes to the upstreams in the policy's order, UDP first (TCP after a

@@ -4,7 +4,7 @@
 // ("dropped" in place of the rcode for a name that is never answered).
 // The production log (logLevel, config.h) puts the time in front, RFC 3339
 // in UTC to the microsecond, and the seconds the answer took at the end:
-//   2026-11-25T21:19:12.345678Z 10.0.0.5 www.example.com. A opt=no NXDOMAIN 0.000412
+//   2026-11-25T21:19:12.345678Z 10.0.0.5:41203 www.example.com. A opt=no NXDOMAIN 0.000412
 // The test flag --query-log writes every query, without either.
 #pragma once
 

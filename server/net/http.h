@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The HTTP endpoints (libevent's evhttp) on one loop: GET /health (the
 // process answers), GET /ready (503 until it can serve) and GET /metrics
-// (Prometheus text). The metrics address answers /metrics on every path,
-// as the server always has.
+// (Prometheus text). The metrics address answers /metrics only (404
+// elsewhere, as server/README.md says).
 #pragma once
 
 #include <event2/http.h>

@@ -42,15 +42,17 @@ std::string rules(const std::vector<IpAddr>& addresses) {
 
 }  // namespace
 
+std::string notrack_table_commands(const std::vector<IpAddr>& addresses) {
+  std::string table = kTable;
+  return "add table " + table + "\n" +
+         "add chain " + table + " prerouting { type filter hook prerouting priority raw; }\n" +
+         "add chain " + table + " output { type filter hook output priority raw; }\n" + rules(addresses);
+}
+
 void NotrackRules::ensure() const {
   std::string error;
   if (nft("list table " + std::string(kTable), error)) return;
-  std::string table = kTable;
-  std::string commands = "add table " + table + "\n" +
-                         "add chain " + table + " prerouting { type filter hook prerouting priority raw; }\n" +
-                         "add chain " + table + " output { type filter hook output priority raw; }\n" +
-                         rules(addresses_);
-  if (!nft(commands, error)) throw std::runtime_error("nftables: " + error);
+  if (!nft(notrack_table_commands(addresses_), error)) throw std::runtime_error("nftables: " + error);
 }
 
 void NotrackRules::remove() const {

@@ -6,11 +6,16 @@
 // whether those are nftables or iptables (legacy or nft).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "util/ip.h"
 
 namespace rk8s::server {
+
+// What ensure() hands nft: the table, its prerouting and output chains at
+// the raw priority, and for each address a rule per protocol and direction.
+std::string notrack_table_commands(const std::vector<IpAddr>& addresses);
 
 class NotrackRules {
  public:

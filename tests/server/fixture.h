@@ -1,20 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
-// The shared fixtures (tests/fixtures/) loaded once, and records as text
-// so tables can say what an answer must hold.
+// What the server's unit tests share (tests/server/README.md): the
+// fixtures (tests/fixtures/) loaded once, records as text so tables can
+// say what an answer must hold, lookup tables run against a store, and
+// the message of a load that must fail.
 #pragma once
 
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 
+#include <functional>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "common/load_error.h"
 #include "server/answer/closed_world.h"
 #include "server/answer/handler.h"
 #include "server/data/load.h"
+#include "server/data/store_lookup.h"
 #include "server/model/resolution.h"
 #include "server/util/dns_text.h"
 
 namespace rk8s::server::test {
+
+using Strings = std::vector<std::string>;
 
 inline const Store& fixture_store() {
   static const Store store = [] {
@@ -92,10 +102,53 @@ inline std::string rdata_text(const Rr& rr) {
 }
 
 // "owner TYPE rdata" for each record, in order.
-inline std::vector<std::string> records_text(const std::vector<RrRef>& records) {
-  std::vector<std::string> out;
+inline Strings records_text(const std::vector<RrRef>& records) {
+  Strings out;
   for (const RrRef& r : records) out.push_back(name_text(r.owner) + " " + rdata_text(*r.rr));
   return out;
+}
+
+// One row of a lookup table: NAME TYPE looked up in a store, and what it
+// must answer: the rcode and the answer section ("owner TYPE rdata", in
+// order); where given, whether it has records of the type (has_data) and
+// whether it carries the zone's SOA.
+struct LookupCase {
+  const char* rule;  // what the row shows, printed when it fails
+  const char* name;
+  uint16_t type;
+  uint8_t rcode;
+  Strings records;
+  std::optional<bool> has_data = {}, soa = {};
+};
+
+inline void expect_lookups(const Store& store, std::span<const LookupCase> cases) {
+  for (const LookupCase& c : cases) {
+    Resolution res = store_lookup(store, N(c.name), c.type);
+    EXPECT_EQ(res.rcode, c.rcode) << c.rule;
+    EXPECT_EQ(records_text(res.records), c.records) << c.rule;
+    if (c.has_data) {
+      EXPECT_EQ(res.has_data, *c.has_data) << c.rule;
+    }
+    if (c.soa) {
+      EXPECT_EQ(bool(res.soa()), *c.soa) << c.rule;
+    }
+  }
+}
+
+// An input that must not load, and its error.
+struct BadInput {
+  const char* text;
+  const char* error;  // "file:line: what"
+};
+
+// What `load` throws (a LoadError's "file:line: what"), or "(accepted)".
+inline std::string load_error(const std::function<void()>& load) {
+  try {
+    load();
+  } catch (const LoadError& e) {
+    return e.what();
+  }
+  return "(accepted)";
 }
 
 }  // namespace rk8s::server::test

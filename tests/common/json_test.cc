@@ -5,7 +5,7 @@
 
 #include "common/load_error.h"
 
-namespace rk8s::server {
+namespace rk8s {
 namespace {
 
 TEST(JsonValues, ParsesEveryKindAndKeepsLines) {
@@ -57,4 +57,4 @@ TEST(JsonErrors, NameFileAndLine) {
 }
 
 }  // namespace
-}  // namespace rk8s::server
+}  // namespace rk8s

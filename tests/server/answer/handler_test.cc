@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "fixture.h"
+#include "tests/server/fixture.h"
 
 namespace rk8s::server {
 namespace {

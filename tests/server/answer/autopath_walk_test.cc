@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "fixture.h"
+#include "tests/server/fixture.h"
 #include "server/util/dns_text.h"
 
 namespace rk8s::server {

@@ -8,10 +8,10 @@
 #include <functional>
 #include <thread>
 
-#include "fixture.h"
 #include "server/cache/reply.h"
 #include "server/cache/ttl.h"
 #include "server/util/dns_text.h"
+#include "tests/server/fixture.h"
 
 namespace rk8s::server {
 namespace {

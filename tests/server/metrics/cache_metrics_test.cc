@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+// The cache's families (server/metrics/cache_metrics.h), CoreDNS's with
+// our prefix, and the packet cache's hits.
+#include "server/metrics/cache_metrics.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/server/fixture.h"
+#include "tests/server/metrics/text.h"
+
+namespace rk8s::server::test {
+namespace {
+
+TEST(CacheMetrics, EveryCounterInItsFamily) {
+  CacheCounters c;
+  c.entries = 1;
+  c.hits = 2;
+  c.misses = 3;
+  c.evictions = 4;
+  c.stale_served = 5;
+  c.prefetches = 6;
+  c.served_refreshing = 7;
+  const std::string text = render_cache_metrics(c, 8);
+  EXPECT_EQ(lines_starting(text, "resolv_k8s_"),
+            (Strings{"resolv_k8s_cache_entries 1", "resolv_k8s_cache_hits_total 2",
+                     "resolv_k8s_cache_misses_total 3", "resolv_k8s_cache_evictions_total 4",
+                     "resolv_k8s_cache_served_stale_total 5", "resolv_k8s_cache_prefetch_total 6",
+                     "resolv_k8s_cache_served_refreshing_total 7", "resolv_k8s_cache_packet_hits_total 8"}));
+  EXPECT_EQ(lines_starting(text, "# TYPE resolv_k8s_cache_entries"),
+            Strings{"# TYPE resolv_k8s_cache_entries gauge"});
+  EXPECT_EQ(lines_starting(text, "# TYPE").size(), 8u);
+  EXPECT_EQ(lines_starting(text, "# HELP").size(), 8u);
+  EXPECT_EQ(lines_starting(text, "# TYPE resolv_k8s_cache_hits_total"),
+            Strings{"# TYPE resolv_k8s_cache_hits_total counter"});
+}
+
+}  // namespace
+}  // namespace rk8s::server::test

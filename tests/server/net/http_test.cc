@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// The HTTP endpoints (server/net/http.h): /health, /ready and /metrics on
+// the health address; /metrics alone on the metrics address.
+#include "server/net/http.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "tests/server/loopback.h"
+
+namespace rk8s::server::test {
+namespace {
+
+struct HttpCase {
+  const char* rule;
+  bool health;  // asked at the health address, else the metrics one
+  const char* path;
+  bool ready;
+  const char* status;  // "CODE REASON"
+  const char* body;
+};
+
+// "CODE REASON" and the body of an HTTP/1.0 GET of `path`.
+std::pair<std::string, std::string> get(uint16_t port, const std::string& path) {
+  TcpClient client(port);
+  client.write_text("GET " + path + " HTTP/1.0\r\n\r\n");
+  std::string reply = client.read_to_end();
+  size_t first = reply.find(' '), eol = reply.find("\r\n"), body = reply.find("\r\n\r\n");
+  if (first == std::string::npos || eol == std::string::npos || body == std::string::npos) return {reply, ""};
+  return {reply.substr(first + 1, eol - first - 1), reply.substr(body + 4)};
+}
+
+TEST(HttpServer, HealthReadyMetricsAndNotFound) {
+  const char* metrics = "resolv_k8s_test_total 1\n";
+  const HttpCase cases[] = {
+      {"health", true, "/health", true, "200 OK", "OK\n"},
+      {"ready", true, "/ready", true, "200 OK", "ready\n"},
+      {"not ready", true, "/ready", false, "503 Service Unavailable", "not ready\n"},
+      {"metrics at the health address", true, "/metrics", true, "200 OK", metrics},
+      {"anything else", true, "/nope", true, "404 Not Found", "not found\n"},
+      {"metrics", false, "/metrics", true, "200 OK", metrics},
+      {"the metrics address serves /metrics only", false, "/health", true, "404 Not Found",
+       "not found: /metrics\n"},
+  };
+  const uint16_t health_port = free_port();
+  uint16_t metrics_port = free_port();
+  while (metrics_port == health_port) metrics_port = free_port();  // one address would be one server
+  std::atomic<bool> ready{true};
+  LoopThread thread;
+  auto server = thread.call([&] {
+    return std::make_unique<HttpServer>(thread.loop(), loopback_endpoint(health_port),
+                                        loopback_endpoint(metrics_port),
+                                        HttpHandlers{[&] { return bool(ready); }, [&] { return std::string(metrics); }});
+  });
+  for (const HttpCase& c : cases) {
+    ready = c.ready;
+    auto [status, body] = get(c.health ? health_port : metrics_port, c.path);
+    EXPECT_EQ(status, c.status) << c.rule;
+    EXPECT_EQ(body, c.body) << c.rule;
+  }
+  thread.stop();
+}
+
+}  // namespace
+}  // namespace rk8s::server::test

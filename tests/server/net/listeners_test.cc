@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+// The UDP and TCP listeners (server/net/udp.h, tcp.h) on 127.0.0.1, with a
+// trivial Serve: the query back as its reply, QR set.
+#include <gtest/gtest.h>
+
+#include "server/net/socket.h"
+#include "server/net/tcp.h"
+#include "server/net/udp.h"
+#include "tests/server/loopback.h"
+
+namespace rk8s::server::test {
+namespace {
+
+Message query(uint16_t id) { return query_for("www.example.com", id); }
+
+Message of(Bytes b) { return Message(b.data, b.data + b.size); }
+
+// What Serve was told of each client: "udp|tcp ADDR:PORT".
+struct Clients {
+  std::mutex mutex;
+  Strings seen;
+  void add(const Client& c) {
+    std::lock_guard<std::mutex> lock(mutex);
+    seen.push_back(std::string(c.tcp ? "tcp " : "udp ") + address_text(c.addr));
+  }
+};
+
+// Query 1 is answered before any work (at_once), 2 by Serve at once, 3
+// with an empty reply (nothing sent), 4 later, from the loop.
+TEST(UdpListener, AtOnceServeLaterAndNothing) {
+  LoopThread thread;
+  Clients clients;
+  int fd = open_socket(loopback_endpoint(0), SOCK_DGRAM);
+  const uint16_t port = local_port(fd);
+  ServeAtOnce at_once = [](Bytes q, const Client&, Message& reply) {
+    if (id_of(of(q)) != 1) return false;
+    reply = with_id(reply_to(of(q), dns::kRefused), 1);
+    return true;
+  };
+  Serve serve = [&](Bytes q, const Client& client, Answer answer) {
+    clients.add(client);
+    Message reply = reply_to(of(q));
+    if (id_of(reply) == 3) reply.clear();
+    if (id_of(reply) != 4) return answer(reply);
+    thread.loop().after(0, [answer, reply]() mutable { answer(reply); });
+  };
+  auto listener = thread.call([&] { return std::make_unique<UdpListener>(thread.loop(), fd, at_once, serve); });
+
+  UdpClient client(port);
+  client.send(query(1));
+  EXPECT_EQ(client.receive(), reply_to(query(1), dns::kRefused)) << "at once";
+  client.send(query(2));
+  EXPECT_EQ(client.receive(), reply_to(query(2))) << "served";
+  client.send(query(3));
+  client.send(query(4));
+  EXPECT_EQ(client.receive(), reply_to(query(4))) << "later, and nothing for 3";
+  thread.stop();
+  const std::string me = "udp 127.0.0.1:" + std::to_string(client.port());
+  EXPECT_EQ(clients.seen, (Strings{me, me, me}));
+}
+
+// SIGTERM: the socket leaves its SO_REUSEPORT group; with no instance
+// beside it, a new query is refused.
+TEST(UdpListener, DrainedItTakesNoNewQuery) {
+  LoopThread thread;
+  int fd = open_socket(loopback_endpoint(0), SOCK_DGRAM);
+  const uint16_t port = local_port(fd);
+  const Serve echo = echo_serve();
+  auto listener = thread.call([&] { return std::make_unique<UdpListener>(thread.loop(), fd, nullptr, echo); });
+  UdpClient client(port);
+  client.send(query(7));
+  EXPECT_EQ(client.receive(), reply_to(query(7)));
+  listener->drain();
+  EXPECT_TRUE(listener->idle());
+  client.send(query(8));
+  EXPECT_TRUE(client.receive().empty());
+  EXPECT_EQ(errno, ECONNREFUSED);
+  thread.stop();
+}
+
+// Pipelined queries are answered in the order they came, whatever the
+// order their answers are ready in; an empty answer sends nothing.
+TEST(TcpListener, PipelinedQueriesAnsweredInOrder) {
+  LoopThread thread;
+  Clients clients;
+  std::vector<std::pair<Message, Answer>> held;  // the loop's thread only
+  Serve serve = [&](Bytes q, const Client& client, Answer answer) {
+    clients.add(client);
+    held.emplace_back(reply_to(of(q)), answer);
+    if (held.size() < 4) return;
+    for (auto it = held.rbegin(); it != held.rend(); ++it) {  // the last first
+      Message reply = id_of(it->first) == 2 ? Message{} : it->first;
+      it->second(reply);
+    }
+  };
+  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
+  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, serve, TcpLimits{}); });
+  TcpClient client(local_port(fd));
+  client.send({query(1), query(2), query(3), query(4)});
+  EXPECT_EQ(client.receive(), reply_to(query(1)));
+  EXPECT_EQ(client.receive(), reply_to(query(3)));
+  EXPECT_EQ(client.receive(), reply_to(query(4)));
+  thread.stop();
+  EXPECT_EQ(clients.seen, Strings(4, "tcp 127.0.0.1:" + std::to_string(client.port())));
+}
+
+TEST(TcpListener, ConnectionsBeyondTheLimitAreClosed) {
+  LoopThread thread;
+  const Serve echo = echo_serve();
+  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
+  TcpLimits limits;
+  const uint64_t refused = TcpListener::refused_connections();
+  auto listener = thread.call([&] {
+    limits.max_clients = TcpListener::open_connections() + 1;
+    return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits);
+  });
+  TcpClient first(local_port(fd));
+  first.send({query(1)});
+  EXPECT_EQ(first.receive(), reply_to(query(1)));
+  TcpClient second(local_port(fd));
+  EXPECT_TRUE(second.closed_by_peer());
+  EXPECT_EQ(TcpListener::refused_connections(), refused + 1);
+  first.send({query(2)});
+  EXPECT_EQ(first.receive(), reply_to(query(2))) << "the first still served";
+  thread.stop();
+}
+
+TEST(TcpListener, AnIdleConnectionIsClosed) {
+  LoopThread thread;
+  const Serve echo = echo_serve();
+  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
+  TcpLimits limits;
+  limits.idle_seconds = 1;
+  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits); });
+  TcpClient client(local_port(fd));
+  client.send({query(1)});
+  EXPECT_EQ(client.receive(), reply_to(query(1)));
+  EXPECT_TRUE(client.closed_by_peer());
+  thread.stop();
+}
+
+}  // namespace
+}  // namespace rk8s::server::test
