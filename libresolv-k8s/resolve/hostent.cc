@@ -137,7 +137,7 @@ int glibc_dns(const char* name, int af, bool then_libc, hostent* h, char* buf, s
   }
   uint16_t qtype = af == AF_INET ? dns::kTypeA : dns::kTypeAAAA;
   LookupResult r;
-  dns_lookup(conf, plan, &qtype, 1, exchange, r, trace);
+  dns_lookup({conf, plan, &qtype, 1, exchange}, r, trace);
   bool question_ok = r.aliases.at.count && (r.aliases.host_name & 1);
   if (r.status == Status::found && question_ok) return glibc_dns_found(r, af, h, buf, len, result, herr);
   if (r.status == Status::system || r.status == Status::pass_through || then_libc)

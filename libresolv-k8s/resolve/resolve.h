@@ -58,9 +58,7 @@ int resolve_search(const Config& conf, const char* name, int klass, int type, ui
 // the libc asks DNS nothing), then one counted walk.
 int dns_plan(const char* node, Config& conf, Plan& plan, ResolveTrace* trace);
 int dns_plan_for(const char* node, const Config& conf, Plan& plan, ResolveTrace* trace);
-void dns_lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-                ExchangeFn exchange, LookupResult& r, ResolveTrace* trace,
-                uint16_t glibc_edns = kGlibcEdnsSize);
+void dns_lookup(const LookupRequest& req, LookupResult& r, ResolveTrace* trace);
 
 // counters.cc: since the process started (all threads).
 constexpr size_t kDurationBounds = 16;

@@ -60,7 +60,7 @@ int resolve_search(const Config& conf, const char* name, int klass, int type, ui
   // res_nquery advertises the answer buffer's size, within 512..1200.
   uint16_t edns = anslen < 512 ? 512 : anslen > kGlibcEdnsSize ? kGlibcEdnsSize : uint16_t(anslen);
   LookupResult r;
-  dns_lookup(conf, plan, &qtype, 1, exchange, r, trace, edns);
+  dns_lookup({conf, plan, &qtype, 1, exchange, edns}, r, trace);
   if (r.status == Status::system || r.status == Status::pass_through) return kLetLibcAnswer;
   if (r.reply.size) {
     size_t len = put_reply(conf, plan, r, answer, size_t(anslen));
