@@ -11,11 +11,13 @@
 
 #include <string>
 
-#include "results/addrinfo.h"
 #include "cli.h"
 #include "files/files.h"
 #include "lookup/support.h"
+#include "resolve/addrinfo.h"
+#include "resolve/counters.h"
 #include "resolve/trace.h"
+#include "results/addrinfo.h"
 
 namespace cli {
 namespace {

@@ -19,6 +19,7 @@
 #include "conf/resolv_conf.h"
 #include "dns/wire.h"
 #include "plan/plan.h"
+#include "resolve/addrinfo.h"
 #include "resolve/trace.h"
 #include "results/addrinfo.h"
 #include "util/text.h"

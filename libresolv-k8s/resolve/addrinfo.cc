@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // getaddrinfo: the libc's own steps (results/), /etc/hosts, DNS, the list.
+#include "resolve/addrinfo.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +9,8 @@
 
 #include "files/files.h"
 #include "files/hosts.h"
-#include "resolve/resolve.h"
+#include "resolve/counters.h"
+#include "resolve/hostent.h"
 #include "results/addrinfo.h"
 #include "util/release.h"
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The DNS step of every entry point: the search plan, then one counted walk.
+#include "resolve/dns_step.h"
+
 #include <string.h>
 
 #include "files/files.h"
-#include "resolve/resolve.h"
+#include "resolve/counters.h"
 
 namespace rk8s {
 

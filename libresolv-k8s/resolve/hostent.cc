@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// gethostbyname2_r (resolve.h): numeric names, /etc/hosts and DNS as glibc
-// asks them, or getaddrinfo's lookup as musl does; the hostent layouts are
+// gethostbyname2_r: numeric names, /etc/hosts and DNS as glibc asks them,
+// or getaddrinfo's lookup as musl does; the hostent layouts are
 // results/hostent.h's.
+#include "resolve/hostent.h"
+
 #include <errno.h>
 #include <string.h>
 
 #include "files/files.h"
 #include "files/hosts.h"
-#include "resolve/resolve.h"
+#include "resolve/addrinfo.h"
+#include "resolve/counters.h"
 #include "results/addrinfo.h"
 #include "results/hostent.h"
 #include "util/release.h"
