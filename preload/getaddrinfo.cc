@@ -4,7 +4,7 @@
 #include "libc.h"
 #include "resolve/addrinfo.h"
 #include "resolve/trace.h"
-#include "results/addrinfo.h"
+#include "results/list.h"
 
 EXPORT int getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
                        struct addrinfo** res) __THROW {

@@ -17,7 +17,7 @@
 #include "resolve/addrinfo.h"
 #include "resolve/counters.h"
 #include "resolve/trace.h"
-#include "results/addrinfo.h"
+#include "results/list.h"
 
 namespace cli {
 namespace {

@@ -21,7 +21,7 @@
 #include "plan/plan.h"
 #include "resolve/addrinfo.h"
 #include "resolve/trace.h"
-#include "results/addrinfo.h"
+#include "results/list.h"
 #include "util/text.h"
 
 namespace fdiff {

@@ -11,7 +11,7 @@
 #include "files/hosts.h"
 #include "resolve/counters.h"
 #include "resolve/hostent.h"
-#include "results/addrinfo.h"
+#include "results/start.h"
 #include "util/release.h"
 
 namespace rk8s {

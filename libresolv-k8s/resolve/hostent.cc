@@ -11,8 +11,9 @@
 #include "files/hosts.h"
 #include "resolve/addrinfo.h"
 #include "resolve/counters.h"
-#include "results/addrinfo.h"
 #include "results/hostent.h"
+#include "results/list.h"
+#include "results/start.h"
 #include "util/release.h"
 #include "util/text.h"
 
