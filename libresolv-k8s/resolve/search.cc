@@ -8,6 +8,7 @@
 #include <netdb.h>
 #include <string.h>
 
+#include "dns/candidate_reply.h"
 #include "resolve/counters.h"
 
 namespace rk8s {
