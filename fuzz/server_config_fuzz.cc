@@ -7,6 +7,7 @@
 #include "common/load_error.h"
 #include "server/config/yaml.h"
 
+using namespace rk8s;
 using namespace rk8s::server;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

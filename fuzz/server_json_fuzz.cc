@@ -8,6 +8,7 @@
 #include "server/data/cluster_records.h"
 #include "server/util/dns_text.h"
 
+using namespace rk8s;
 using namespace rk8s::server;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -9,6 +9,7 @@
 #include "server/model/resolution.h"
 #include "server/util/dns_text.h"
 
+using namespace rk8s;
 using namespace rk8s::server;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

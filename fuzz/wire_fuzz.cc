@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "dns/autopath.h"
+#include "dns/candidate_reply.h"
 #include "util/text.h"
 
 using namespace rk8s;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // getaddrinfo and freeaddrinfo, in front of libc's.
-#include "results/addrinfo.h"
 #include "files/files.h"
 #include "libc.h"
+#include "resolve/addrinfo.h"
 #include "resolve/trace.h"
+#include "results/list.h"
 
 EXPORT int getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
                        struct addrinfo** res) __THROW {

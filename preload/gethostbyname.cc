@@ -6,6 +6,7 @@
 
 #include "files/files.h"
 #include "libc.h"
+#include "resolve/hostent.h"
 #include "resolve/trace.h"
 
 namespace rk8s {

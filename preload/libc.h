@@ -6,7 +6,7 @@
 #include <netdb.h>
 #include <resolv.h>
 
-#include "resolve/resolve.h"
+#include "resolve/counters.h"
 
 // Our definitions of the entry points: exported (everything else is hidden),
 // and declared as the libc's headers declare them (glibc's are noexcept).

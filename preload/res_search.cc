@@ -7,6 +7,7 @@
 
 #include "files/files.h"
 #include "libc.h"
+#include "resolve/search.h"
 #include "resolve/trace.h"
 
 namespace rk8s {

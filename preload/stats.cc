@@ -17,7 +17,7 @@
 
 #include "libc.h"
 #include "lookup/support.h"
-#include "resolve/resolve.h"
+#include "resolve/counters.h"
 
 namespace rk8s {
 namespace {

@@ -21,7 +21,7 @@
 #include <memory>
 
 #include "fuzz/diff/harness.h"
-#include "resolve/resolve.h"
+#include "resolve/addrinfo.h"
 #include "server/answer/handler.h"
 #include "server/cache/reply.h"
 #include "server/forward/forwarder.h"

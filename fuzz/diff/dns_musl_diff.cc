@@ -10,7 +10,7 @@
 // naming an autopath mode meet a server without autopath.
 #include "fuzz/diff/harness.h"
 #include "lookup/answer.h"
-#include "resolve/resolve.h"
+#include "resolve/addrinfo.h"
 #include "util/release.h"
 
 using namespace rk8s;

@@ -19,8 +19,9 @@
 #include "conf/resolv_conf.h"
 #include "dns/wire.h"
 #include "plan/plan.h"
+#include "resolve/addrinfo.h"
 #include "resolve/trace.h"
-#include "results/addrinfo.h"
+#include "results/list.h"
 #include "util/text.h"
 
 namespace fdiff {

@@ -15,7 +15,8 @@
 #include <errno.h>
 
 #include "fuzz/diff/harness.h"
-#include "resolve/resolve.h"
+#include "resolve/addrinfo.h"
+#include "resolve/hostent.h"
 
 using namespace rk8s;
 

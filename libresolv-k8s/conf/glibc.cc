@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // resolv.conf as glibc 2.36 reads it (resolv/res_init.c), with LOCALDOMAIN,
 // RES_OPTIONS and the host name's domain.
-#include "conf/parse.h"
+#include "conf/glibc.h"
+
+#include "conf/options.h"
+#include "conf/search.h"
+#include "util/text.h"
 
 namespace rk8s::conf {
 

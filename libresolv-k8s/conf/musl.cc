@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // resolv.conf as musl 1.2.3 reads it (src/network/resolvconf.c), except
 // that lines of any length are read: musl skips lines over 255 bytes.
-#include "conf/parse.h"
+#include "conf/musl.h"
+
+#include "conf/options.h"
+#include "conf/search.h"
+#include "util/text.h"
 
 namespace rk8s::conf {
 

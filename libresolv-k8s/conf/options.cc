@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The words of `options` lines (and of RES_OPTIONS), in both dialects.
-#include "conf/parse.h"
+#include "conf/options.h"
+
+#include "util/text.h"
 
 namespace rk8s::conf {
 

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // parse_conf: one of the two dialects, then what holds for both.
+#include "conf/resolv_conf.h"
+
 #include <sys/socket.h>
 
-#include "conf/parse.h"
+#include "conf/glibc.h"
+#include "conf/musl.h"
 
 namespace rk8s {
 

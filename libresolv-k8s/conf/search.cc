@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The search list, packed into Config::search_text.
-#include "conf/parse.h"
+#include "conf/search.h"
 
 namespace rk8s::conf {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// An autopath reply as the matched candidate's own (autopath.h).
-#include "dns/autopath.h"
+// An autopath reply as the matched candidate's own.
+#include "dns/candidate_reply.h"
 
 namespace rk8s::autopath {
 

@@ -169,7 +169,7 @@ struct EdnsOption {
 // the end).
 bool edns_next_option(Bytes options, size_t& pos, EdnsOption& out);
 
-// Mnemonics (names.cc): "A", "NOERROR"; nullptr, or 0 and -1, for codes
+// Mnemonics (mnemonics.cc): "A", "NOERROR"; nullptr, or 0 and -1, for codes
 // without one. Mnemonics are read in any case.
 const char* type_name(uint16_t type);
 uint16_t type_from_name(Str name);

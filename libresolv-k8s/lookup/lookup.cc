@@ -19,22 +19,30 @@ struct AutopathQuery {
   uint8_t bytes[2][kQueryBytes];
 };
 
-void send_autopath(const Config& conf, AutopathQuery& aq, uint8_t flags, const uint16_t* qtypes,
-                   size_t nq, CandidateReplies& r, ExchangeFn exchange, LookupResult& out) {
+// The same request for its type q alone.
+LookupRequest one_type(const LookupRequest& req, size_t q) {
+  LookupRequest one = req;
+  one.qtypes += q;
+  one.nq = 1;
+  return one;
+}
+
+void send_autopath(const LookupRequest& req, AutopathQuery& aq, uint8_t flags, CandidateReplies& r,
+                   LookupResult& out) {
   aq.option.flags = flags;
   aq.payload_len = autopath::encode_query(aq.option, aq.payload, sizeof aq.payload);
-  dns::EdnsOption opt{conf.opt.autopath_code, Bytes{aq.payload, aq.payload_len}};
+  dns::EdnsOption opt{req.conf.opt.autopath_code, Bytes{aq.payload, aq.payload_len}};
   Bytes queries[2];
-  for (size_t q = 0; q < nq; q++) {
-    size_t n = dns::build_query(aq.bytes[q], kQueryBytes, random_query_id(), aq.qname, qtypes[q],
-                                dns::kEdnsUdpSize, &opt, 1);
+  for (size_t q = 0; q < req.nq; q++) {
+    size_t n = dns::build_query(aq.bytes[q], kQueryBytes, random_query_id(), aq.qname,
+                                req.qtypes[q], dns::kEdnsUdpSize, &opt, 1);
     queries[q] = Bytes{aq.bytes[q], n};
   }
-  r.nq = nq;
+  r.nq = req.nq;
   r.autopath = true;
-  exchange(conf, queries, r.reply, nq);
-  out.queries += uint16_t(nq);
-  read_replies(conf, aq.qname, qtypes, &aq.option, r);
+  req.exchange(req.conf, queries, r.reply, req.nq);
+  out.queries += uint16_t(req.nq);
+  read_replies(req.conf, aq.qname, req.qtypes, &aq.option, r);
 }
 
 // Joins the AAAA reply, sent on its own, to the A reply before it.
@@ -77,13 +85,13 @@ void remember_from(const Config& conf, const CandidateReplies& r, Support s) {
 
 // A MATCHED reply for a later candidate must begin with QNAME CNAME that
 // candidate: anything else is not a reply option to trust.
-bool matches_named(const Config& conf, const Plan& plan, size_t start, const CandidateReplies& r) {
+bool matches_named(const LookupRequest& req, size_t start, const CandidateReplies& r) {
   for (size_t q = 0; q < r.nq; q++) {
     const Answer& a = r.answer[q];
     if (a.option.status != autopath::kMatched || a.option.index == 0) continue;
     dns::Name candidate;
-    if (!candidate_name(conf, plan, start + a.option.index, candidate) || !a.has_qname_cname ||
-        !dns::name_equal(a.qname_cname, candidate))
+    if (!candidate_name(req.conf, req.plan, start + a.option.index, candidate) ||
+        !a.has_qname_cname || !dns::name_equal(a.qname_cname, candidate))
       return false;
   }
   return true;
@@ -101,8 +109,8 @@ constexpr Next kDone{true, 0, false};
 // reply option. Candidates it skipped were NXDOMAIN to it, but for the
 // first NODATA one it reports (PAST_NODATA); without PAST_NODATA only
 // candidate `start` can be NODATA, in an EXHAUSTED reply.
-Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
-                  CandidateReplies& r, ClassicWalk& walk, LookupResult& out) {
+Next take_verdict(const LookupRequest& req, size_t start, CandidateReplies& r, ClassicWalk& walk,
+                  LookupResult& out) {
   const autopath::ReplyOption& first = r.answer[0].option;
   uint8_t status = first.status, index = first.index, nodata = first.nodata;
   bool agree = true;
@@ -119,12 +127,12 @@ Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
   auto skipped = [&](size_t j) {
     return j - start == nodata ? Status::no_data : Status::host_not_found;
   };
-  size_t n = plan.suffix.count;
-  bool musl = conf.dialect == Dialect::musl;
+  size_t n = req.plan.suffix.count;
+  bool musl = req.conf.dialect == Dialect::musl;
   switch (status) {
     case autopath::kMatched: {
       out.autopath_answered = true;
-      out.classic_queries += uint16_t((index + 1) * nq);
+      out.classic_queries += uint16_t((index + 1) * req.nq);
       size_t at = start + index;
       for (size_t j = start; j < at; j++) walk.fail(j, skipped(j), false);
       if (!agree) {
@@ -150,7 +158,7 @@ Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
     }
     case autopath::kExhausted:
       out.autopath_answered = true;
-      out.classic_queries += uint16_t((n - start) * nq);
+      out.classic_queries += uint16_t((n - start) * req.nq);
       if (musl) {
         out.status = Status::host_not_found;
         return kDone;
@@ -161,7 +169,7 @@ Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
     case autopath::kServfailSeen:
       if (musl) {
         out.autopath_answered = true;
-        out.classic_queries += uint16_t((n - start) * nq);
+        out.classic_queries += uint16_t((n - start) * req.nq);
         out.status = Status::try_again;
         return kDone;
       }
@@ -176,27 +184,26 @@ Next take_verdict(const Config& conf, const Plan& plan, size_t start, size_t nq,
 }
 
 // One autopath query for candidates start..: QNAME is candidate `start`.
-Next autopath_round(const Config& conf, const Plan& plan, size_t start, const uint16_t* qtypes,
-                    size_t nq, ExchangeFn exchange, ClassicWalk& walk, LookupResult& out) {
-  Support support = server_support(conf.ns[0]);
+Next autopath_round(const LookupRequest& req, size_t start, ClassicWalk& walk, LookupResult& out) {
+  Support support = server_support(req.conf.ns[0]);
   if (support == Support::no || support == Support::formerr) return Next{false, start, true};
   // Once the server has shown support, A and AAAA go as one query (BOTH),
   // a single candidate too.
-  bool both = nq == 2 && support == Support::yes;
-  uint8_t flags = autopath_flags(conf.dialect, nq) | (both ? autopath::kFlagBoth : 0);
-  Plan rest = plan;
+  bool both = req.nq == 2 && support == Support::yes;
+  uint8_t flags = autopath_flags(req.conf.dialect, req.nq) | (both ? autopath::kFlagBoth : 0);
+  Plan rest = req.plan;
   rest.suffix.clear();
-  for (size_t j = start; j < plan.suffix.count; j++) rest.suffix.push(plan.suffix[j]);
+  for (size_t j = start; j < req.plan.suffix.count; j++) rest.suffix.push(req.plan.suffix[j]);
   AutopathQuery aq;
-  if (!autopath_query(conf, rest, flags, aq.qname, aq.option) ||
+  if (!autopath_query(req.conf, rest, flags, aq.qname, aq.option) ||
       autopath::encode_query(aq.option, aq.payload, sizeof aq.payload) == 0)
     return Next{false, start, true};
 
   CandidateReplies r;
-  send_autopath(conf, aq, flags, qtypes, both ? 1 : nq, r, exchange, out);
+  send_autopath(both ? one_type(req, 0) : req, aq, flags, r, out);
   for (size_t q = 0; q < r.nq; q++)
     if (r.answer_ok[q] && r.answer[q].rcode == dns::kFormErr && !r.answer[q].has_option) {
-      remember_from(conf, r, Support::formerr);
+      remember_from(req.conf, r, Support::formerr);
       out.fell_back = true;
       return Next{false, start, true};
     }
@@ -205,12 +212,12 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
     with_option += has_option(r, q);
     rejected += has_option(r, q) && r.answer[q].option.status == autopath::kRejected;
   }
-  if (with_option == r.nq && !matches_named(conf, plan, start, r)) {
+  if (with_option == r.nq && !matches_named(req, start, r)) {
     out.fell_back = true;  // not what a real implementation sends
     return Next{false, start, true};
   }
   if (with_option == r.nq && rejected == 0) {
-    remember_from(conf, r, Support::yes);
+    remember_from(req.conf, r, Support::yes);
     bool matched = r.answer[0].option.status == autopath::kMatched;
     if (both && matched && (r.answer[0].option.flags & autopath::kFlagBoth)) {
       split_both(r);
@@ -218,21 +225,21 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
       // BOTH not honoured: the AAAA question is still open. (A PAIRED walk
       // that ended without a match speaks for both families.)
       CandidateReplies aaaa;
-      send_autopath(conf, aq, flags & ~autopath::kFlagBoth, qtypes + 1, 1, aaaa, exchange, out);
+      send_autopath(one_type(req, 1), aq, flags & ~autopath::kFlagBoth, aaaa, out);
       if (!has_option(aaaa, 0)) {
         out.fell_back = true;
         return Next{false, start, true};
       }
       add_second(r, aaaa);
     }
-    return take_verdict(conf, plan, start, nq, r, walk, out);
+    return take_verdict(req, start, r, walk, out);
   }
   out.fell_back = true;
   if (with_option > rejected) return Next{false, start, true};  // replicas disagree
   // A plain answer for candidate `start` (from a server without support, or
   // one that rejected the option): final when positive, else the walk goes
   // on after it.
-  if (rejected == 0) remember_from(conf, r, Support::no);
+  if (rejected == 0) remember_from(req.conf, r, Support::no);
   // A plain answer to BOTH is the A half alone, but glibc judges a candidate
   // by its pair (a failed or truncated half decides with the other): the
   // pair afresh. Once for a server that lost support (now remembered);
@@ -242,7 +249,7 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
   } else {
     out.classic_queries += uint16_t(r.nq);
     if (both) {
-      ClassicWalk aaaa_walk(conf, plan, qtypes + 1, 1, exchange, out);
+      ClassicWalk aaaa_walk(one_type(req, 1), out);
       CandidateReplies aaaa;
       aaaa_walk.query(start, aaaa);
       add_second(r, aaaa);
@@ -257,14 +264,13 @@ Next autopath_round(const Config& conf, const Plan& plan, size_t start, const ui
 // The protocol's client side: one query per family (one in all once the
 // server has shown support), again after each NODATA glibc walks past, and
 // the classic walk wherever the server did not walk the plan itself.
-void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-            ExchangeFn exchange, LookupResult& out, uint16_t glibc_edns) {
+void lookup(const LookupRequest& req, LookupResult& out) {
   out = LookupResult{};
-  ClassicWalk walk(conf, plan, qtypes, nq, exchange, out, glibc_edns);
+  ClassicWalk walk(req, out);
   size_t at = 0;
-  if (conf.opt.autopath && !walk.aaaa_as_a()) {
-    while (at < plan.suffix.count) {
-      Next next = autopath_round(conf, plan, at, qtypes, nq, exchange, walk, out);
+  if (req.conf.opt.autopath && !walk.aaaa_as_a()) {
+    while (at < req.plan.suffix.count) {
+      Next next = autopath_round(req, at, walk, out);
       if (next.done) return;
       at = next.at;
       if (next.classic) break;

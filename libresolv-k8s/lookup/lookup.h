@@ -60,9 +60,18 @@ using ExchangeFn = void (*)(const Config& conf, const Bytes* queries, Reply* rep
 // RESOLV_EDNS_BUFFER_SIZE; res_search advertises its answer buffer's size.
 constexpr uint16_t kGlibcEdnsSize = 1200;
 
-// `qtypes`: {A}, {AAAA} or {A, AAAA} (AF_UNSPEC: sent together, a
-// candidate matches on either), or any one type (glibc's res_search).
-void lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-            ExchangeFn exchange, LookupResult& out, uint16_t glibc_edns = kGlibcEdnsSize);
+// What one lookup asks, and of whom.
+struct LookupRequest {
+  const Config& conf;
+  const Plan& plan;
+  // {A}, {AAAA} or {A, AAAA} (AF_UNSPEC: sent together, a candidate
+  // matches on either), or any one type (glibc's res_search).
+  const uint16_t* qtypes;
+  size_t nq;
+  ExchangeFn exchange;
+  uint16_t glibc_edns = kGlibcEdnsSize;
+};
+
+void lookup(const LookupRequest& req, LookupResult& out);
 
 }  // namespace rk8s

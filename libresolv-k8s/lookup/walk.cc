@@ -31,35 +31,33 @@ void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qt
   }
 }
 
-ClassicWalk::ClassicWalk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-                         ExchangeFn exchange, LookupResult& out, uint16_t glibc_edns)
-    : conf_(conf), plan_(plan), qtypes_(qtypes), nq_(nq), exchange_(exchange), out_(out),
-      glibc_edns_(glibc_edns) {
+ClassicWalk::ClassicWalk(const LookupRequest& req, LookupResult& out) : req_(req), out_(out) {
   // glibc's no-aaaa asks A instead of AAAA and keeps only the rcode, so a
   // name that exists is NODATA and one that does not is NXDOMAIN.
-  aaaa_as_a_ = conf.dialect == Dialect::glibc && conf.opt.no_aaaa && nq == 1 &&
-               qtypes[0] == dns::kTypeAAAA;
+  aaaa_as_a_ = req.conf.dialect == Dialect::glibc && req.conf.opt.no_aaaa && req.nq == 1 &&
+               req.qtypes[0] == dns::kTypeAAAA;
 }
 
 void ClassicWalk::query(size_t i, CandidateReplies& r) {
   dns::Name qname;
-  candidate_name(conf_, plan_, i, qname);
+  candidate_name(req_.conf, req_.plan, i, qname);
   uint8_t buf[2][512];
   Bytes queries[2];
-  uint16_t edns = conf_.dialect == Dialect::glibc && conf_.opt.edns0 ? glibc_edns_ : 0;
-  const uint16_t* qtypes = aaaa_as_a_ ? kAsA : qtypes_;
+  bool edns0 = req_.conf.dialect == Dialect::glibc && req_.conf.opt.edns0;
+  uint16_t edns = edns0 ? req_.glibc_edns : 0;
+  const uint16_t* qtypes = aaaa_as_a_ ? kAsA : req_.qtypes;
   if (aaaa_as_a_) edns = 0;
-  for (size_t q = 0; q < nq_; q++) {
+  for (size_t q = 0; q < req_.nq; q++) {
     size_t n = dns::build_query(buf[q], sizeof buf[q], random_query_id(), qname, qtypes[q], edns,
                                 nullptr, 0);
     queries[q] = Bytes{buf[q], n};
   }
-  r.nq = nq_;
+  r.nq = req_.nq;
   r.autopath = false;
-  exchange_(conf_, queries, r.reply, nq_);
-  out_.queries += uint16_t(nq_);
-  out_.classic_queries += uint16_t(nq_);
-  read_replies(conf_, qname, qtypes, nullptr, r);
+  req_.exchange(req_.conf, queries, r.reply, req_.nq);
+  out_.queries += uint16_t(req_.nq);
+  out_.classic_queries += uint16_t(req_.nq);
+  read_replies(req_.conf, qname, qtypes, nullptr, r);
   if (aaaa_as_a_) r.answer[0].ancount = 0, r.answer[0].addrs.clear();
 }
 
@@ -73,11 +71,11 @@ bool ClassicWalk::take(size_t i, CandidateReplies& r) {
       out_.status = Status::system;
       return true;
     }
-  return conf_.dialect == Dialect::glibc ? take_glibc(i, r) : take_musl(i, r);
+  return req_.conf.dialect == Dialect::glibc ? take_glibc(i, r) : take_musl(i, r);
 }
 
 void ClassicWalk::run(size_t start) {
-  for (size_t i = start; i < plan_.suffix.count; i = next_after(i)) {
+  for (size_t i = start; i < req_.plan.suffix.count; i = next_after(i)) {
     CandidateReplies r;
     query(i, r);
     if (take(i, r)) return;
@@ -129,8 +127,8 @@ bool ClassicWalk::take_glibc(size_t i, const CandidateReplies& r) {
 void ClassicWalk::fail(size_t i, Status herr, bool servfail) {
   last_ = herr;
   if (names_as_is(i)) tried_as_is_ = true;
-  bool as_is = plan_.suffix[i] == kAsIs;
-  if (as_is && i == 0 && plan_.suffix.count > 1) {
+  bool as_is = req_.plan.suffix[i] == kAsIs;
+  if (as_is && i == 0 && req_.plan.suffix.count > 1) {
     saved_ = herr;
   } else if (!as_is) {
     if (herr == Status::no_data) got_nodata_ = true;
@@ -140,7 +138,7 @@ void ClassicWalk::fail(size_t i, Status herr, bool servfail) {
 }
 
 void ClassicWalk::finish() {
-  if (conf_.dialect == Dialect::musl) return;
+  if (req_.conf.dialect == Dialect::musl) return;
   if (saved_ != Status::found) out_.status = saved_;
   else if (got_nodata_) out_.status = Status::no_data;
   else if (got_servfail_) out_.status = Status::try_again;
@@ -168,16 +166,17 @@ bool ClassicWalk::take_musl(size_t i, const CandidateReplies& r) {
 
 // Whether candidate i is the name as typed: as-is, or a "." search domain.
 bool ClassicWalk::names_as_is(size_t i) const {
-  return plan_.suffix[i] == kAsIs || conf_.search(plan_.suffix[i]) == Str{".", 1};
+  return req_.plan.suffix[i] == kAsIs || req_.conf.search(req_.plan.suffix[i]) == Str{".", 1};
 }
 
 // After a glibc "done" the rest of the search list is skipped, but the name
 // as typed is still tried unless it already was (tried_as_is, root_on_list);
 // with no-tld-query a dotless name never is.
 size_t ClassicWalk::next_after(size_t i) const {
-  size_t end = plan_.suffix.count;
+  size_t end = req_.plan.suffix.count;
   if (!done_) return i + 1;
-  if (tried_as_is_ || (conf_.opt.no_tld_query && name_label_count(plan_.base) <= 1)) return end;
+  if (tried_as_is_ || (req_.conf.opt.no_tld_query && name_label_count(req_.plan.base) <= 1))
+    return end;
   for (size_t j = i + 1; j < end; j++)
     if (names_as_is(j)) return j;
   return end;
@@ -186,9 +185,9 @@ size_t ClassicWalk::next_after(size_t i) const {
 void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
   out_.addrs.clear();
   bool have_canon = false;
-  bool musl = conf_.dialect == Dialect::musl;
+  bool musl = req_.conf.dialect == Dialect::musl;
   // musl reads the replies A first, AAAA first from 1.2.4 on (8c408937).
-  bool aaaa_first = musl && conf_.release >= release(1, 2, 4);
+  bool aaaa_first = musl && req_.conf.release >= release(1, 2, 4);
   for (size_t k = 0; k < r.nq; k++) {
     size_t q = aaaa_first ? r.nq - 1 - k : k;
     if (!replied(r, q)) continue;
@@ -196,7 +195,7 @@ void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
     // glibc's gaih_getanswer reads no further than a first reply whose
     // answer section breaks off; of a second one it keeps the addresses
     // read before the break, once the first gave some.
-    if (a.bad_answers && out_.addrs.count == 0 && conf_.dialect == Dialect::glibc) break;
+    if (a.bad_answers && out_.addrs.count == 0 && req_.conf.dialect == Dialect::glibc) break;
     if (a.overflow) {
       out_.status = Status::pass_through;
       return;
@@ -212,20 +211,21 @@ void ClassicWalk::collect(size_t i, const CandidateReplies& r) {
     dns::Name candidate;
     bool synthesized = a.has_option && a.option.status == autopath::kMatched && a.option.index > 0;
     out_.canon_from_cname =
-        musl && !(synthesized && candidate_name(conf_, plan_, i, candidate) && dns::name_equal(candidate, a.canon));
+        musl && !(synthesized && candidate_name(req_.conf, req_.plan, i, candidate) &&
+                  dns::name_equal(candidate, a.canon));
   }
-  if (!have_canon) candidate_name(conf_, plan_, i, out_.canon);
+  if (!have_canon) candidate_name(req_.conf, req_.plan, i, out_.canon);
   // musl: NOERROR without addresses is NODATA, EAI_NONAME before 1.2.4.
-  out_.status = out_.addrs.count                    ? Status::found
-                : conf_.dialect == Dialect::musl ? Status::no_data
-                                                  : Status::host_not_found;
+  out_.status = out_.addrs.count ? Status::found
+                : musl            ? Status::no_data
+                                  : Status::host_not_found;
   out_.empty_answer = out_.addrs.count == 0;
   if (replied(r, 0)) {
     out_.aliases = r.answer[0].aliases;
     const autopath::ReplyOption& o = r.answer[0].option;
     bool synthesized = r.answer[0].has_option && o.status == autopath::kMatched && o.index > 0;
     if (synthesized) out_.aliases.drop_first();
-    if (nq_ == 1) {
+    if (req_.nq == 1) {
       out_.reply = Bytes{r.reply[0].msg, r.reply[0].len};
       out_.reply_candidate = uint8_t(i);
       out_.reply_option = r.autopath;

@@ -21,8 +21,7 @@ struct CandidateReplies {
 
 class ClassicWalk {
  public:
-  ClassicWalk(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-              ExchangeFn exchange, LookupResult& out, uint16_t glibc_edns = kGlibcEdnsSize);
+  ClassicWalk(const LookupRequest& req, LookupResult& out);
 
   // Sends candidate i's queries the classic way (no option).
   void query(size_t i, CandidateReplies& r);
@@ -48,13 +47,8 @@ class ClassicWalk {
   bool take_musl(size_t i, const CandidateReplies& r);
   bool names_as_is(size_t i) const;
 
-  const Config& conf_;
-  const Plan& plan_;
-  const uint16_t* qtypes_;
-  size_t nq_;
-  ExchangeFn exchange_;
+  const LookupRequest req_;
   LookupResult& out_;
-  uint16_t glibc_edns_;
   bool aaaa_as_a_ = false;
   bool done_ = false;       // glibc: stop the search list, still try as-is
   bool tried_as_is_ = false;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // getaddrinfo: the libc's own steps (results/), /etc/hosts, DNS, the list.
+#include "resolve/addrinfo.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,8 +9,9 @@
 
 #include "files/files.h"
 #include "files/hosts.h"
-#include "resolve/resolve.h"
-#include "results/addrinfo.h"
+#include "resolve/counters.h"
+#include "resolve/hostent.h"
+#include "results/start.h"
 #include "util/release.h"
 
 namespace rk8s {
@@ -119,12 +122,11 @@ void canon_text(const Config& conf, const Plan& plan, const char* node, const Lo
 }
 
 // One walk; its addresses join `found`.
-Status walk(const Config& conf, const Plan& plan, const char* node, const uint16_t* qtypes,
-            size_t nq, ExchangeFn exchange, Found& found, ResolveTrace* trace) {
+Status walk(const LookupRequest& lookup_req, const char* node, Found& found, ResolveTrace* trace) {
   LookupResult r;
-  dns_lookup(conf, plan, qtypes, nq, exchange, r, trace);
+  dns_lookup(lookup_req, r, trace);
   if (r.status != Status::found) return r.status;
-  if (found.count == 0) canon_text(conf, plan, node, r, found.canon);
+  if (found.count == 0) canon_text(lookup_req.conf, lookup_req.plan, node, r, found.canon);
   found.take(r.addrs);
   return found.complete ? Status::found : Status::pass_through;
 }
@@ -149,12 +151,13 @@ int from_dns(const GaiRequest& req, ExchangeFn exchange, Found& found, ResolveTr
   if (kLibc == Dialect::musl || req.family != AF_INET6 || !req.want_a) {
     bool both = req.want_a && req.want_aaaa && !(kLibc == Dialect::glibc && conf.opt.no_aaaa);
     const uint16_t* qtypes = both ? kBoth : req.want_a ? kA : kAAAA;
-    first = second = walk(conf, plan, req.node, qtypes, both ? 2 : 1, exchange, found, trace);
+    size_t nq = both ? 2 : 1;
+    first = second = walk({conf, plan, qtypes, nq, exchange}, req.node, found, trace);
   } else {
-    first = walk(conf, plan, req.node, kAAAA, 1, exchange, found, trace);
+    first = walk({conf, plan, kAAAA, 1, exchange}, req.node, found, trace);
     second = first;
     if (!req.a_only_without_aaaa || found.count == 0) {
-      second = walk(conf, plan, req.node, kA, 1, exchange, found, trace);
+      second = walk({conf, plan, kA, 1, exchange}, req.node, found, trace);
       if (first == Status::found || second == Status::found) first = second = Status::found;
     }
   }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The process's counters (resolve.h), updated by every thread.
-#include <time.h>
+// The process's counters, updated by every thread.
+#include "resolve/counters.h"
 
-#include "resolve/resolve.h"
+#include <time.h>
 
 namespace rk8s {
 

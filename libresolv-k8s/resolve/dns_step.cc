@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The DNS step of every entry point: the search plan, then one counted walk.
+#include "resolve/dns_step.h"
+
 #include <string.h>
 
 #include "files/files.h"
-#include "resolve/resolve.h"
+#include "resolve/counters.h"
 
 namespace rk8s {
 
@@ -21,9 +23,8 @@ int dns_plan_for(const char* node, const Config& conf, Plan& plan, ResolveTrace*
   return plan.kind == Plan::invalid_name ? plan.error : 0;
 }
 
-void dns_lookup(const Config& conf, const Plan& plan, const uint16_t* qtypes, size_t nq,
-                ExchangeFn exchange, LookupResult& r, ResolveTrace* trace, uint16_t glibc_edns) {
-  lookup(conf, plan, qtypes, nq, exchange, r, glibc_edns);
+void dns_lookup(const LookupRequest& req, LookupResult& r, ResolveTrace* trace) {
+  lookup(req, r);
   count_walk(r);
   if (trace) trace->used_dns = true, trace->result = r;
 }

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// gethostbyname2_r (resolve.h): numeric names, /etc/hosts and DNS as glibc
-// asks them, or getaddrinfo's lookup as musl does; the hostent layouts are
+// gethostbyname2_r: numeric names, /etc/hosts and DNS as glibc asks them,
+// or getaddrinfo's lookup as musl does; the hostent layouts are
 // results/hostent.h's.
+#include "resolve/hostent.h"
+
 #include <errno.h>
 #include <string.h>
 
 #include "files/files.h"
 #include "files/hosts.h"
-#include "resolve/resolve.h"
-#include "results/addrinfo.h"
+#include "resolve/addrinfo.h"
+#include "resolve/counters.h"
 #include "results/hostent.h"
+#include "results/list.h"
+#include "results/start.h"
 #include "util/release.h"
 #include "util/text.h"
 
@@ -137,7 +141,7 @@ int glibc_dns(const char* name, int af, bool then_libc, hostent* h, char* buf, s
   }
   uint16_t qtype = af == AF_INET ? dns::kTypeA : dns::kTypeAAAA;
   LookupResult r;
-  dns_lookup(conf, plan, &qtype, 1, exchange, r, trace);
+  dns_lookup({conf, plan, &qtype, 1, exchange}, r, trace);
   bool question_ok = r.aliases.at.count && (r.aliases.host_name & 1);
   if (r.status == Status::found && question_ok) return glibc_dns_found(r, af, h, buf, len, result, herr);
   if (r.status == Status::system || r.status == Status::pass_through || then_libc)

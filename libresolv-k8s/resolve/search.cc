@@ -2,10 +2,14 @@
 // res_search and res_nsearch as glibc 2.36 answers them: one type, the
 // search plan of getaddrinfo (both are __res_context_search), the reply of
 // the candidate that had answers into the caller's buffer.
+#include "resolve/search.h"
+
 #include <errno.h>
+#include <netdb.h>
 #include <string.h>
 
-#include "resolve/resolve.h"
+#include "dns/candidate_reply.h"
+#include "resolve/counters.h"
 
 namespace rk8s {
 namespace {
@@ -60,7 +64,7 @@ int resolve_search(const Config& conf, const char* name, int klass, int type, ui
   // res_nquery advertises the answer buffer's size, within 512..1200.
   uint16_t edns = anslen < 512 ? 512 : anslen > kGlibcEdnsSize ? kGlibcEdnsSize : uint16_t(anslen);
   LookupResult r;
-  dns_lookup(conf, plan, &qtype, 1, exchange, r, trace, edns);
+  dns_lookup({conf, plan, &qtype, 1, exchange, edns}, r, trace);
   if (r.status == Status::system || r.status == Status::pass_through) return kLetLibcAnswer;
   if (r.reply.size) {
     size_t len = put_reply(conf, plan, r, answer, size_t(anslen));

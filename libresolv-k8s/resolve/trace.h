@@ -3,9 +3,16 @@
 // reply of a lookup, then its outcome, one line each on stderr.
 #pragma once
 
-#include "resolve/resolve.h"
+#include "lookup/lookup.h"
 
 namespace rk8s {
+
+// What the last DNS lookup of a call did.
+struct ResolveTrace {
+  bool used_dns = false;
+  Plan plan;
+  LookupResult result;
+};
 
 // The transport, writing each query and what came back.
 void traced_exchange(const Config& conf, const Bytes* queries, Reply* replies, size_t n);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // AI_ADDRCONFIG: which families the host has, as each libc decides it.
+#include "results/addrconfig.h"
+
 #include <errno.h>
 #include <ifaddrs.h>
 #include <unistd.h>
-
-#include "results/steps.h"
 
 namespace rk8s {
 namespace {

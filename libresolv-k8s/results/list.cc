@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The result list in each libc's own layout, so that either freeaddrinfo
 // frees it: glibc's one block per entry, musl's one array for all.
+#include "results/list.h"
+
 #include <stdlib.h>
 
-#include "results/sort.h"
-#include "results/steps.h"
+#include "results/sort_glibc.h"
 
 namespace rk8s {
 namespace {

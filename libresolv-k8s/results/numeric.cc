@@ -2,9 +2,10 @@
 // Hosts that need no lookup: address literals and node NULL, as glibc
 // 2.36's text_to_binary_address and musl 1.2.3's __lookup_ipliteral and
 // __lookup_name read them.
+#include "results/numeric.h"
+
 #include <string.h>
 
-#include "results/steps.h"
 #include "util/text.h"
 
 namespace rk8s {

@@ -4,9 +4,10 @@
 // (util/kept_sockets.h): opening one (an inode, a file) costs more than the
 // probe itself. It is disconnected first: a connected socket keeps its
 // source address, and the next destination may route from another.
+#include "results/route.h"
+
 #include <unistd.h>
 
-#include "results/sort.h"
 #include "util/kept_sockets.h"
 
 namespace rk8s {

@@ -2,13 +2,14 @@
 // Services: the (socktype, protocol, port) list a getaddrinfo result is
 // expanded over, from glibc 2.36's gaih_inet_typeproto and get_servtuples
 // and musl 1.2.3's __lookup_serv.
+#include "results/services.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "results/steps.h"
 #include "util/text.h"
 
 namespace rk8s {

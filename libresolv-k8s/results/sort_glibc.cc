@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // glibc's rfc3484_sort, rule for rule, and getaddrinfo's use of it.
+#include "results/sort_glibc.h"
+
 #include <stdlib.h>
 
-#include "results/sort.h"
+#include "results/route.h"
 
 namespace rk8s {
 namespace {

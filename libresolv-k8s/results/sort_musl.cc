@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // musl's RFC 6724 sort key, rule for rule.
-#include "results/addrinfo.h"
-#include "results/sort.h"
+#include "results/sort_musl.h"
+
+#include "results/route.h"
+#include "results/start.h"
 
 namespace rk8s {
 namespace {

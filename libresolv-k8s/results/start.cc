@@ -2,10 +2,15 @@
 // getaddrinfo before and after the lookup, step by step in each libc's
 // order: glibc 2.36's getaddrinfo and gaih_inet, musl 1.2.3's getaddrinfo
 // and __lookup_name.
+#include "results/start.h"
+
 #include <stdlib.h>
 
-#include "results/sort.h"
-#include "results/steps.h"
+#include "results/addrconfig.h"
+#include "results/list.h"
+#include "results/numeric.h"
+#include "results/services.h"
+#include "results/sort_musl.h"
 #include "util/release.h"
 
 namespace rk8s {

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// Our getaddrinfo logic over the oracle's cases (stdin): addrinfo.h plus
+// Our getaddrinfo logic over the oracle's cases (stdin): results/start.h plus
 // the hosts parser on /etc/hosts, in the dialect named by argv[1].
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "results/addrinfo.h"
 #include "cases.h"
 #include "files/hosts.h"
+#include "results/list.h"
+#include "results/start.h"
 
 namespace {
 

@@ -13,8 +13,10 @@
 
 #include "files/files.h"
 #include "lookup/support.h"
+#include "resolve/addrinfo.h"
+#include "resolve/counters.h"
 #include "resolve/trace.h"
-#include "results/addrinfo.h"
+#include "results/list.h"
 #include "tools/diagnose/names.h"
 #include "tools/usage/usage.h"
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "dns/autopath.h"
+#include "dns/candidate_reply.h"
 
 #include <string>
 #include <vector>

@@ -206,7 +206,7 @@ Outcome run(const Config& c, const char* name, const uint16_t* qtypes, size_t nq
   build_plan(c, str(name), plan);
   fake->log.clear();
   Outcome r;
-  lookup(c, plan, qtypes, nq, fake_exchange, r.result);
+  lookup({c, plan, qtypes, nq, fake_exchange}, r.result);
   r.log = fake->log;
   return r;
 }

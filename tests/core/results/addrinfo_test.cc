@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "results/addrinfo.h"
+#include "results/list.h"
+#include "results/start.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "results/sort.h"
+#include "results/sort_glibc.h"
+#include "results/sort_musl.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// getaddrinfo's own logic around a name lookup, exactly as each libc does it:
-// hints, services, numeric hosts, AI_ADDRCONFIG, then the resolver's
-// addresses turned into the sorted, malloc'd result list.
+// getaddrinfo's own logic around a name lookup, exactly as each libc does
+// it, one step a file in the libc's order: hints, services (services.h),
+// numeric hosts (numeric.h), AI_ADDRCONFIG (addrconfig.h), then the
+// resolver's addresses turned into the sorted, malloc'd result list (list.h).
 //
 //   int rc = gai_start(dialect, node, service, hints, req, &res);
 //   if (rc == kGaiResolve) {
@@ -61,9 +62,5 @@ int gai_start(Dialect dialect, const char* node, const char* service,
 // `canon` is the canonical name the lookup found, or nullptr.
 int gai_finish(const GaiRequest& req, const IpAddr* addrs, size_t count, const char* canon,
                struct addrinfo** res);
-
-// Frees lists made in `dialect`'s layout (and the libc's own). glibc's
-// accepts NULL like glibc; musl's also accepts NULL, unlike musl.
-void gai_free(Dialect dialect, struct addrinfo* ai);
 
 }  // namespace rk8s

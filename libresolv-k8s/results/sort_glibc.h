@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Destination address order: glibc 2.36's rfc3484_sort with the gai.conf
-// tables, and musl 1.2.3's RFC 6724 subset. Both learn the source address
-// the kernel would pick by connecting a UDP socket (no packet is sent).
+// Destination address order as glibc 2.36 sorts it: rfc3484_sort with the
+// gai.conf tables, and the source address the kernel would pick (route.h).
 #pragma once
 
 #include "files/gai_conf.h"
@@ -23,7 +22,7 @@ struct SortDest {
   bool native = true;  // interface is not a tunnel
 };
 
-// sort_glibc.cc. <0 when d[i] goes first. Total: ties fall back to i < j.
+// <0 when d[i] goes first. Total: ties fall back to i < j.
 int glibc_compare(const GaiConf& conf, const SortDest* d, size_t i, size_t j);
 // order[0..n) = the sorted indices of d, by glibc's own merge sort (the
 // comparison is not always transitive, so the algorithm matters).
@@ -33,17 +32,5 @@ void glibc_sort(const GaiConf& conf, const SortDest* d, size_t n, size_t* order)
 // current /etc/gai.conf and the kernel's source addresses. False when out
 // of memory.
 bool glibc_sort_entries(const IpAddr* addrs, size_t n, size_t per_addr, size_t* order);
-
-// sort_musl.cc. musl's sort key for the destination at position i; src is
-// the source address the kernel picked, nullptr when the destination is
-// unreachable.
-int musl_sort_key(const IpAddr& dst, const IpAddr* src, bool usable, size_t i);
-// Sorts addrs[0..n) in place as musl does (only when n >= 2 and some
-// address is IPv6; the caller checks).
-void musl_sort(IpAddr* addrs, size_t n);
-
-// route.cc. Connects a UDP socket to dst: 1 with *src set, 0 reachable but
-// no source, -1 unreachable.
-int route_source(const IpAddr& dst, IpAddr* src);
 
 }  // namespace rk8s
