@@ -3,6 +3,7 @@
 
 #include <openssl/evp.h>
 
+#include <cstring>
 #include <memory>
 
 #include "common/json.h"
