@@ -43,6 +43,19 @@ inline Name N(const char* text) {
   return n;
 }
 
+// A query for NAME TYPE with `id`; `udp_size` > 0 adds an OPT record with
+// that payload size and `options`.
+inline std::vector<uint8_t> query_for(const char* name, uint16_t type = dns::kTypeA,
+                                      uint16_t id = 0x1234, uint16_t udp_size = 0,
+                                      const std::vector<dns::EdnsOption>& options = {}) {
+  Name qname;
+  EXPECT_TRUE(parse_name(name, qname)) << name;
+  std::vector<uint8_t> q(1024);
+  q.resize(dns::build_query(q.data(), q.size(), id, qname, type, udp_size, options.data(),
+                            options.size()));
+  return q;
+}
+
 // The fixtures as a closed world answering every name, with `faults`.
 struct FixtureWorld {
   ClosedWorld world;

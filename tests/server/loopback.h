@@ -25,6 +25,7 @@
 #include "server/net/loop.h"
 #include "server/net/serve.h"
 #include "server/util/dns_text.h"
+#include "tests/server/fixture.h"
 #include "util/base.h"
 
 namespace rk8s::server::test {
@@ -84,15 +85,6 @@ inline uint16_t free_port() {
 inline bool readable_soon(int fd, int wait_ms = kWaitMs) {
   pollfd p{fd, POLLIN, 0};
   return poll(&p, 1, wait_ms) == 1;
-}
-
-// A query for NAME TYPE with `id`, without EDNS.
-inline Message query_for(const char* name, uint16_t id = 0x1234, uint16_t type = dns::kTypeA) {
-  Name qname;
-  EXPECT_TRUE(parse_name(name, qname)) << name;
-  Message q(512);
-  q.resize(dns::build_query(q.data(), q.size(), id, qname, type, 0, nullptr, 0));
-  return q;
 }
 
 // The query's bytes with QR set and `rcode`: a reply that answers it.

@@ -10,6 +10,7 @@ namespace rk8s::server {
 namespace {
 
 using test::N;
+using test::query_for;
 
 constexpr uint16_t kCode = autopath::kDefaultCode;
 
@@ -17,14 +18,6 @@ struct Sent {
   std::vector<uint8_t> bytes;
   QueryInfo info;
 };
-
-std::vector<uint8_t> query(const char* name, uint16_t type, uint16_t udp_size,
-                           const std::vector<dns::EdnsOption>& options = {}) {
-  std::vector<uint8_t> q(1024);
-  q.resize(dns::build_query(q.data(), q.size(), 0x1234, N(name), type, udp_size, options.data(),
-                            options.size()));
-  return q;
-}
 
 std::unique_ptr<Sent> send(const std::vector<uint8_t>& q, AutopathMode mode = AutopathMode::on,
                            bool tcp = false) {
@@ -87,7 +80,8 @@ TEST(HandlerEdns, PayloadSizeAndTruncation) {
       {"TCP ignores the payload size", 0, true, false},
   };
   for (const auto& c : cases) {
-    auto s = send(query("big.example.com", dns::kTypeA, c.udp_size), AutopathMode::on, c.tcp);
+    auto s = send(query_for("big.example.com", dns::kTypeA, 0x1234, c.udp_size), AutopathMode::on,
+                  c.tcp);
     Parsed p = parse(*s);
     EXPECT_EQ(p.header.tc(), c.truncated) << c.rule;
     EXPECT_EQ(p.answers == 40, !c.truncated) << c.rule;
@@ -97,7 +91,7 @@ TEST(HandlerEdns, PayloadSizeAndTruncation) {
 }
 
 TEST(HandlerMalformed, FormerrOrSilence) {
-  std::vector<uint8_t> good = query("web.shop.svc.cluster.local", dns::kTypeA, 1232);
+  std::vector<uint8_t> good = query_for("web.shop.svc.cluster.local", dns::kTypeA, 0x1234, 1232);
   const struct {
     const char* rule;
     std::vector<uint8_t> bytes;
@@ -129,7 +123,8 @@ TEST(HandlerMalformed, FormerrOrSilence) {
 TEST(HandlerModes, WhatEachModeDoesWithTheOption) {
   std::vector<uint8_t> payload = autopath_payload({"shop.svc.cluster.local", "svc.cluster.local"}, 0);
   std::vector<dns::EdnsOption> options{{kCode, Bytes{payload.data(), payload.size()}}};
-  std::vector<uint8_t> q = query("web.shop.shop.svc.cluster.local", dns::kTypeA, 1232, options);
+  std::vector<uint8_t> q =
+      query_for("web.shop.shop.svc.cluster.local", dns::kTypeA, 0x1234, 1232, options);
   const struct {
     AutopathMode mode;
     int rcode;
@@ -167,7 +162,7 @@ TEST(HandlerModes, MalformedOptionIsRejectedAndAnsweredPlainly) {
   std::vector<uint8_t> payload = autopath_payload({"shop.svc.cluster.local"}, 0);
   payload[0] = 2;  // unknown version
   std::vector<dns::EdnsOption> options{{kCode, Bytes{payload.data(), payload.size()}}};
-  auto s = send(query("web.shop.svc.cluster.local", dns::kTypeA, 1232, options));
+  auto s = send(query_for("web.shop.svc.cluster.local", dns::kTypeA, 0x1234, 1232, options));
   Parsed p = parse(*s);
   EXPECT_EQ(p.answers, 1u);
   Bytes value;
@@ -183,7 +178,8 @@ TEST(HandlerModes, DroppedCandidateEndsTheWalkWithAPlainRejectedAnswer) {
   ASSERT_TRUE(faults.add_drop("nosuch.svc.cluster.local"));
   std::vector<uint8_t> payload = autopath_payload({"shop.svc.cluster.local", "svc.cluster.local"}, 0);
   std::vector<dns::EdnsOption> options{{kCode, Bytes{payload.data(), payload.size()}}};
-  std::vector<uint8_t> q = query("nosuch.shop.svc.cluster.local", dns::kTypeA, 1232, options);
+  std::vector<uint8_t> q =
+      query_for("nosuch.shop.svc.cluster.local", dns::kTypeA, 0x1234, 1232, options);
   auto s = std::make_unique<Sent>();
   s->bytes = test::handle(faults, q, AutopathMode::on, false, s->info);
   Parsed p = parse(*s);
@@ -196,13 +192,13 @@ TEST(HandlerModes, DroppedCandidateEndsTheWalkWithAPlainRejectedAnswer) {
 }
 
 TEST(HandlerAnswer, AuthorityAndFlags) {
-  auto s = send(query("nope.shop.svc.cluster.local", dns::kTypeA, 0));
+  auto s = send(query_for("nope.shop.svc.cluster.local"));
   Parsed p = parse(*s);
   EXPECT_EQ(p.header.rcode(), dns::kNxDomain);
   EXPECT_TRUE(p.header.flags & dns::kFlagAA);
   EXPECT_TRUE(p.header.flags & dns::kFlagRD);
   EXPECT_EQ(p.header.nscount, 1);
-  auto outside = send(query("example.org", dns::kTypeA, 0));
+  auto outside = send(query_for("example.org"));
   EXPECT_FALSE(parse(*outside).header.flags & dns::kFlagAA);
   EXPECT_EQ(parse(*outside).header.nscount, 0);
 }

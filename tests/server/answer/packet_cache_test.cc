@@ -15,9 +15,7 @@ using Clock = PacketCache::Clock;
 using std::chrono::seconds;
 
 std::vector<uint8_t> query(uint16_t id, const char* name, uint16_t udp_size = 0) {
-  std::vector<uint8_t> q(512);
-  q.resize(dns::build_query(q.data(), q.size(), id, N(name), dns::kTypeA, udp_size, nullptr, 0));
-  return q;
+  return query_for(name, dns::kTypeA, id, udp_size);
 }
 
 Bytes bytes(const std::vector<uint8_t>& v) { return Bytes{v.data(), v.size()}; }

@@ -37,7 +37,7 @@ TEST(AnswersQuery, TheIdQrAndTheSameQuestion) {
       {"the query itself: QR clear", q, false},
       {"another ID", with_id(r, 0x1235), false},
       {"another name", reply_to(query_for("www.example.org")), false},
-      {"another type", reply_to(query_for("www.example.com", 0x1234, dns::kTypeAAAA)), false},
+      {"another type", reply_to(query_for("www.example.com", dns::kTypeAAAA)), false},
       {"another class", other_class, false},
       {"no question", no_question, false},
       {"two questions", two_questions, false},
@@ -81,7 +81,8 @@ TEST(Exchange, TheReplyOrTheTimeoutOverUdpAndTcp) {
        kWaitMs, "ok"},
       {"another question first, ignored",
        [](const Message& q) {
-         return std::vector<Message>{reply_to(query_for("other.example", id_of(q))), reply_to(q)};
+         Message other = query_for("other.example", dns::kTypeA, id_of(q));
+         return std::vector<Message>{reply_to(other), reply_to(q)};
        },
        kWaitMs, "ok"},
       {"only a wrong ID: the timeout",
@@ -94,7 +95,7 @@ TEST(Exchange, TheReplyOrTheTimeoutOverUdpAndTcp) {
   for (bool tcp : {false, true})
     for (const ExchangeCase& c : cases) {
       Responder upstream(c.respond);
-      const Message q = query_for("www.example.com", 0x4242);
+      const Message q = query_for("www.example.com", dns::kTypeA, 0x4242);
       ExchangeResult r = exchange_once(upstream.upstream(), tcp, q, c.timeout_ms);
       std::string rule = std::string(tcp ? "TCP: " : "UDP: ") + c.rule;
       EXPECT_STREQ(status_text(r.status), c.status) << rule;
@@ -122,7 +123,8 @@ TEST(Exchange, TcpMatchesPipelinedRepliesByIdAndQuestion) {
     if (held.size() < 2) return std::vector<Message>{};
     return std::vector<Message>{reply_to(held[1]), reply_to(held[0])};
   });
-  const Message first = query_for("first.example", 1), second = query_for("second.example", 2);
+  const Message first = query_for("first.example", dns::kTypeA, 1);
+  const Message second = query_for("second.example", dns::kTypeA, 2);
   LoopThread thread;
   std::promise<ExchangeResult> a, b;
   thread.loop().post([&] {

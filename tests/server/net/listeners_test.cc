@@ -11,7 +11,7 @@
 namespace rk8s::server::test {
 namespace {
 
-Message query(uint16_t id) { return query_for("www.example.com", id); }
+Message query(uint16_t id) { return query_for("www.example.com", dns::kTypeA, id); }
 
 Message of(Bytes b) { return Message(b.data, b.data + b.size); }
 

@@ -10,7 +10,7 @@
 namespace rk8s::server::test {
 namespace {
 
-Message query(uint16_t id) { return query_for("www.example.com", id); }
+Message query(uint16_t id) { return query_for("www.example.com", dns::kTypeA, id); }
 
 TEST(Workers, ServeUdpAndTcpBesideAnotherInstanceThenDrain) {
   const uint16_t port = free_port();
