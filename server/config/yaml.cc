@@ -62,10 +62,10 @@ class ConfigReader {
 
   ServerConfig read(const Field& document) {
     Mapping m = document.mapping({"listen", "health", "metrics", "autopath", "cache", "limits",
-                                  "nodeSetup", "servers", "upstreamResolvers", "logLevel",
-                                  "queryLog"});
+                                  "nodeSetup", "servers", "stubDomains", "upstreamResolvers",
+                                  "logLevel", "queryLog"});
     ServerConfig c;
-    for (const Field& e : m.need("listen").items(1, SIZE_MAX)) c.listen.push_back(endpoint(e));
+    for (const Field& e : m.need("listen").items(1, SIZE_MAX)) c.listen.push_back(dns_endpoint(e));
     if (const Field* f = m.find("health")) c.health = endpoint(*f);
     if (const Field* f = m.find("metrics")) c.metrics = endpoint(*f);
     read_autopath(m.find("autopath"), c);
@@ -82,6 +82,7 @@ class ConfigReader {
         server_fields_.push_back(s);
         c.servers.push_back(server(s));
       }
+    if (const Field* f = m.find("stubDomains")) stub_domains(*f, c.servers);
     if (const Field* f = m.find("upstreamResolvers")) {
       c.upstream_resolvers = upstream_resolvers(*f);
       refuse_loop(*f, *c.upstream_resolvers, c.listen);
@@ -98,6 +99,17 @@ class ConfigReader {
     Endpoint e;
     std::string text = f.text();
     if (!parse_endpoint(text, e)) f.fail("'" + text + "' is not ADDR:PORT or [IPV6ADDR]:PORT");
+    return e;
+  }
+
+  // A DNS listen address: endpoint()'s, or an address alone: port 53.
+  static Endpoint dns_endpoint(const Field& f) {
+    Endpoint e;
+    std::string text = f.text();
+    IpAddr ip;
+    bool bare = parse_ip(text, ip);
+    if (!parse_endpoint(bare ? (ip.family == AF_INET6 ? "[" + text + "]:53" : text + ":53") : text, e))
+      f.fail("'" + text + "' is not ADDR, ADDR:PORT or [IPV6ADDR]:PORT");
     return e;
   }
 
@@ -219,6 +231,32 @@ class ConfigReader {
     return s;
   }
 
+  // kube-dns's ConfigMap key: {"ZONE": ["IP", ...]}, a map or that JSON as
+  // a string (as the ConfigMap holds it, and `${NAME}` gives it); each zone
+  // a server forwarding it, named "stubDomains ZONE".
+  void stub_domains(const Field& f, std::vector<ZoneServer>& out) {
+    try {
+      // Not assigned: a YAML::Node assigned to overwrites what it points to.
+      const Field map = f.is_scalar() ? Field(f.key(), YAML::Load(f.text()), f.line()) : f;
+      if (map.is_null()) return;
+      for (const auto& [zone_field, upstreams] : map.entries()) {
+        ZoneServer s;
+        s.name = "stubDomains " + zone_field.text();
+        s.zones.push_back(zone(zone_field, s.name));
+        ForwardConfig fc;
+        for (const Field& u : upstreams.items(1, kMaxUpstreams)) fc.upstreams.push_back(upstream(u));
+        s.forward = fc;
+        server_fields_.push_back(f);
+        out.push_back(std::move(s));
+      }
+    } catch (const YAML::Exception& e) {
+      f.fail("not a map of zones to upstreams: " + e.msg);
+    } catch (const FieldError& e) {
+      if (!f.is_scalar()) throw;
+      throw FieldError(f.line(), e.what());  // the string's own lines are not the file's
+    }
+  }
+
   // Each zone is served by one server only.
   Name zone(const Field& f, const std::string& server) {
     std::string text = f.text();
@@ -257,14 +295,15 @@ class ConfigReader {
   static ForwardConfig forward_plugin(const Field& f) {
     Mapping m = f.mapping({"upstreams", "policy", "protocolStrategy"});
     ForwardConfig fc = forward_options(m, Policy::random);
-    for (const Field& u : m.need("upstreams").items(1, kMaxUpstreams)) {
-      std::string text = u.text();
-      Upstream upstream;
-      if (!parse_upstream(text, upstream))
-        u.fail("'" + text + "' is not IP, IP:PORT or [IPV6]:PORT");
-      fc.upstreams.push_back(upstream);
-    }
+    for (const Field& u : m.need("upstreams").items(1, kMaxUpstreams)) fc.upstreams.push_back(upstream(u));
     return fc;
+  }
+
+  static Upstream upstream(const Field& f) {
+    std::string text = f.text();
+    Upstream u;
+    if (!parse_upstream(text, u)) f.fail("'" + text + "' is not IP, IP:PORT or [IPV6]:PORT");
+    return u;
   }
 
   ForwardConfig upstream_resolvers(const Field& f) const {

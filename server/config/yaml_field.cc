@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <sstream>
 
 #include "server/config/duration.h"
@@ -78,19 +79,53 @@ Mapping Field::mapping(std::initializer_list<std::string_view> known) const {
   return m;
 }
 
-std::vector<Field> Field::items(size_t min, size_t max) const {
-  if (!node_.IsSequence()) fail("expected a list");
-  if (node_.size() < min)
-    fail("needs at least " + std::to_string(min) + (min == 1 ? " item" : " items"));
-  if (node_.size() > max) fail("takes at most " + std::to_string(max) + " items");
-  std::vector<Field> out;
-  for (const auto& item : node_) out.emplace_back(key_, item, line_of(item, line_));
+std::vector<std::pair<Field, Field>> Field::entries() const {
+  if (!node_.IsMap()) fail("expected a mapping");
+  std::vector<std::pair<Field, Field>> out;
+  for (const auto& entry : node_) {
+    Field key(key_, entry.first, line_of(entry.first, line_));
+    std::string name = key.text();
+    for (const auto& [seen, _] : out)
+      if (seen.text() == name) key.fail("'" + name + "' a second time");
+    out.emplace_back(key, Field(name, entry.second, key.line()));
+  }
   return out;
 }
 
+std::vector<Field> Field::items(size_t min, size_t max) const {
+  if (!node_.IsSequence()) fail("expected a list");
+  std::vector<Field> out;
+  for (const auto& item : node_) {
+    Field f(key_, item, line_of(item, line_));
+    // An item that is one variable alone, set empty, is left out.
+    bool one_variable = item.IsScalar() && item.Scalar().starts_with("${") &&
+                        item.Scalar().find('}') == item.Scalar().size() - 1;
+    if (!one_variable || !f.text().empty()) out.push_back(f);
+  }
+  if (out.size() < min)
+    fail("needs at least " + std::to_string(min) + (min == 1 ? " item" : " items"));
+  if (out.size() > max) fail("takes at most " + std::to_string(max) + " items");
+  return out;
+}
+
+// Each ${NAME} in the value replaced by the environment variable NAME.
 std::string Field::text() const {
   if (!node_.IsScalar()) fail("expected text");
-  return node_.Scalar();
+  const std::string& raw = node_.Scalar();
+  std::string out;
+  size_t pos = 0;
+  for (size_t at; (at = raw.find("${", pos)) != std::string::npos;) {
+    size_t end = raw.find('}', at);
+    std::string name = raw.substr(at + 2, end == std::string::npos ? std::string::npos : end - at - 2);
+    bool valid = end != std::string::npos && !name.empty() && !isdigit((unsigned char)name[0]) &&
+                 std::all_of(name.begin(), name.end(), [](char c) { return isalnum((unsigned char)c) || c == '_'; });
+    if (!valid) fail("'" + raw + "': ${ without a variable name and } after it");
+    const char* value = getenv(name.c_str());
+    if (!value) fail("'" + raw + "': the environment variable " + name + " is not set");
+    out += raw.substr(pos, at - pos) + value;
+    pos = end + 1;
+  }
+  return out + raw.substr(pos);
 }
 
 bool Field::boolean() const {

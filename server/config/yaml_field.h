@@ -28,12 +28,20 @@ class Field {
       : key_(std::move(key)), node_(std::move(node)), line_(line) {}
 
   int line() const { return line_; }
+  const std::string& key() const { return key_; }
+  bool is_scalar() const { return node_.IsScalar(); }
+  bool is_null() const { return node_.IsNull(); }
   [[noreturn]] void fail(const std::string& what) const;
 
   // A mapping whose keys are all among `known`, each once.
   Mapping mapping(std::initializer_list<std::string_view> known) const;
+  // A mapping of any keys, each once: the keys' fields and the values'.
+  std::vector<std::pair<Field, Field>> entries() const;
   // A sequence of `min` to `max` items, each keyed as this field is.
   std::vector<Field> items(size_t min, size_t max) const;
+  // The scalar, each `${NAME}` in it replaced by the environment variable
+  // NAME (unset: an error). items() leaves out an item that is `${NAME}`
+  // alone when NAME is set empty.
   std::string text() const;
   bool boolean() const;  // true or false (True, TRUE...), not yes/no/on/off
   unsigned long number(unsigned long min, unsigned long max) const;

@@ -195,6 +195,58 @@ std::string error_of(const std::string& yaml) {
   return "(no error)";
 }
 
+// ${NAME}: the environment's value (the DaemonSet's settings, kubelet's
+// Service variables); an item that is one variable set empty is left out;
+// stubDomains in kube-dns's form, a map or its JSON as a string.
+TEST(ConfigEnvironment, VariablesAndStubDomains) {
+  setenv("RK8S_TEST_LOCAL", "169.254.53.10", 1);
+  setenv("RK8S_TEST_KUBE_DNS", "", 1);
+  setenv("RK8S_TEST_UPSTREAM_SERVICE_HOST", "172.20.0.11", 1);
+  setenv("RK8S_TEST_STUBS", R"({"corp.example": ["10.1.0.53", "10.1.0.54:5353"], "acme.test": ["fd00::53"]})", 1);
+  setenv("RK8S_TEST_NO_STUBS", "{}", 1);
+  const KeyCase cases[] = {
+      {"listen: ['${RK8S_TEST_LOCAL}', '${RK8S_TEST_KUBE_DNS}']\n" + kResolver, "listen 169.254.53.10:53"},
+      {"listen: ['${RK8S_TEST_LOCAL}:5353', 'fd00::a']\n" + kResolver, "listen 169.254.53.10:5353 [fd00::a]:53"},
+      {kListen + "servers:\n- name: c\n  zones: [cluster.local]\n"
+                 "  forwardPlugin: {upstreams: ['${RK8S_TEST_UPSTREAM_SERVICE_HOST}']}\n",
+       "server c: cluster.local. forward Random 172.20.0.11:53"},
+      {kListen + kResolver + "stubDomains: '${RK8S_TEST_STUBS}'\n",
+       "server stubDomains corp.example: corp.example. forward Random 10.1.0.53:53 10.1.0.54:5353"},
+      {kListen + kResolver + "stubDomains: '${RK8S_TEST_STUBS}'\n",
+       "server stubDomains acme.test: acme.test. forward Random [fd00::53]:53"},
+      {kListen + kResolver + "stubDomains: {corp.example: [10.1.0.53]}\n",
+       "server stubDomains corp.example: corp.example. forward Random 10.1.0.53:53"},
+  };
+  for (const KeyCase& c : cases) {
+    Strings lines = summary(parse(c.yaml));
+    EXPECT_NE(std::find(lines.begin(), lines.end(), c.line), lines.end())
+        << c.yaml << "--- wanted:\n" << c.line << "\n--- got:\n" << joined(lines);
+  }
+  EXPECT_EQ(parse(kListen + kResolver + "stubDomains: '${RK8S_TEST_NO_STUBS}'\n").servers.size(), 0u);
+  EXPECT_EQ(parse(kListen + kResolver + "stubDomains: ''\n").servers.size(), 0u);
+  unsetenv("RK8S_TEST_UNSET");
+  const ErrorCase errors[] = {
+      {"listen: ['${RK8S_TEST_UNSET}:53']\n" + kResolver,
+       "c.yaml:1: listen: '${RK8S_TEST_UNSET}:53': the environment variable RK8S_TEST_UNSET is not set"},
+      {"listen: ['${RK8S_TEST_KUBE_DNS}']\n" + kResolver, "c.yaml:1: listen: needs at least 1 item"},
+      {"listen: ['${RK8S_TEST_KUBE_DNS}:53']\n" + kResolver,
+       "c.yaml:1: listen: ':53' is not ADDR, ADDR:PORT or [IPV6ADDR]:PORT"},
+      {"listen: ['${1X}']\n" + kResolver, "c.yaml:1: listen: '${1X}': ${ without a variable name and } after it"},
+      {"listen: ['${RK8S_TEST_LOCAL']\n" + kResolver,
+       "c.yaml:1: listen: '${RK8S_TEST_LOCAL': ${ without a variable name and } after it"},
+      {kListen + kResolver + "stubDomains:\n  corp.example: []\n",
+       "c.yaml:4: corp.example: needs at least 1 item"},
+      {kListen + kResolver + "stubDomains: '{\"corp.example\": [\"10.1.0.300\"]}'\n",
+       "c.yaml:3: corp.example: '10.1.0.300' is not IP, IP:PORT or [IPV6]:PORT"},
+      {kListen + kResolver + "stubDomains: '{\"corp.example\": '\n",
+       "c.yaml:3: stubDomains: not a map of zones to upstreams"},
+      {kListen + "servers:\n- name: s\n  zones: [corp.example]\n  forwardPlugin: {upstreams: [10.0.0.1]}\n"
+                 "stubDomains: {corp.example: [10.1.0.53]}\n",
+       "c.yaml:6: stubDomains: corp.example. is already served by 's'"},
+  };
+  for (const ErrorCase& c : errors) EXPECT_EQ(error_of(c.yaml).substr(0, c.error.size()), c.error) << c.yaml;
+}
+
 TEST(ConfigErrors, FileLineAndWhat) {
   const std::string server = "servers:\n- name: s\n  zones: [s.test]\n";
   const std::string forward = "  forwardPlugin: {upstreams: [10.0.0.1]}\n";
@@ -208,7 +260,7 @@ TEST(ConfigErrors, FileLineAndWhat) {
       {kListen + "servers:\n- name: s\n\tzones: [s.test]\n", "c.yaml:4: a tab in the indentation (YAML indents with spaces)"},
       {kListen + kResolver + "lisen: 1\n",
        "c.yaml:3: unknown key 'lisen' (known: listen, health, metrics, autopath, cache, limits, "
-       "nodeSetup, servers, upstreamResolvers, logLevel, queryLog)"},
+       "nodeSetup, servers, stubDomains, upstreamResolvers, logLevel, queryLog)"},
       {kListen + kResolver + "logLevel: debug\n",
        "c.yaml:3: logLevel: 'debug' is not one of Normal, Debug, Trace"},
       {kListen + kResolver + "queryLog: q.log\n", "c.yaml:3: queryLog: needs logLevel Debug or Trace"},
@@ -234,7 +286,7 @@ TEST(ConfigErrors, FileLineAndWhat) {
       {"listen: 127.0.0.1:53\n" + kResolver, "c.yaml:1: listen: expected a list"},
       {"listen:\n\n" + kResolver, "c.yaml:1: listen: expected a list"},
       {"listen:\n  - 127.0.0.1:53\n  - localhost:53\n" + kResolver,
-       "c.yaml:3: listen: 'localhost:53' is not ADDR:PORT or [IPV6ADDR]:PORT"},
+       "c.yaml:3: listen: 'localhost:53' is not ADDR, ADDR:PORT or [IPV6ADDR]:PORT"},
       {"listen: ['127.0.0.1:99999']\n" + kResolver, "c.yaml:1: listen: '127.0.0.1:99999' is not"},
       {"listen: [[a]]\n" + kResolver, "c.yaml:1: listen: expected text"},
       {kListen + kResolver + "health: 127.0.0.1\n",
