@@ -72,6 +72,9 @@ struct NodeSetupConfig {
   std::string interface = "resolv-k8s";
   unsigned check_seconds = 60;  // checkInterval
   std::string lock_file = "/run/resolv-k8s/node.lock";  // lockFile
+  // keepLinkLocal: the link-local listen addresses stay on the interface,
+  // with their NOTRACK rules, when the last instance exits (node/setup.h).
+  bool keep_link_local = true;
 };
 
 enum class AutopathMode : uint8_t {

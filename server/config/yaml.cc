@@ -184,8 +184,9 @@ class ConfigReader {
   }
 
   static NodeSetupConfig node_setup(const Field& f) {
-    Mapping m = f.mapping({"interface", "checkInterval", "lockFile"});
+    Mapping m = f.mapping({"interface", "checkInterval", "lockFile", "keepLinkLocal"});
     NodeSetupConfig n;
+    if (const Field* k = m.find("keepLinkLocal")) n.keep_link_local = k->boolean();
     if (const Field* i = m.find("interface")) {
       n.interface = i->text();
       if (n.interface.empty() || n.interface.size() >= IFNAMSIZ || n.interface.find('/') != std::string::npos)

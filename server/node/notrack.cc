@@ -55,6 +55,13 @@ void NotrackRules::ensure() const {
   if (!nft(notrack_table_commands(addresses_), error)) throw std::runtime_error("nftables: " + error);
 }
 
+void NotrackRules::install() const {
+  std::string error, table = kTable;
+  // One transaction: the table is never missing on the way.
+  if (!nft("add table " + table + "\ndelete table " + table + "\n" + notrack_table_commands(addresses_), error))
+    throw std::runtime_error("nftables: " + error);
+}
+
 void NotrackRules::remove() const {
   std::string error;
   nft("delete table " + std::string(kTable), error);  // gone already: nothing to do

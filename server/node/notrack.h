@@ -24,6 +24,9 @@ class NotrackRules {
   // Puts the table back when it is missing. Throws std::runtime_error with
   // nft's message.
   void ensure() const;
+  // The table as it should be, whatever was there (what an earlier
+  // instance kept at exit: node/setup.h), in one transaction.
+  void install() const;
   void remove() const;
 
  private:

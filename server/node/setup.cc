@@ -35,8 +35,9 @@ std::vector<IpAddr> listen_addresses(const std::vector<Endpoint>& listen) {
 }
 
 NodeSetup::NodeSetup(const NodeSetupConfig& config, const std::vector<Endpoint>& listen)
-    : interface_(config.interface, listen_addresses(listen)), rules_(listen_addresses(listen)),
-      lock_fd_(lock_shared(config.lock_file)) {
+    : config_(config), listen_(listen), interface_(config.interface, listen_addresses(listen)),
+      rules_(listen_addresses(listen)), lock_fd_(lock_shared(config.lock_file)) {
+  rules_.install();
   check();
 }
 
@@ -50,17 +51,36 @@ void NodeSetup::check() const {
 void NodeSetup::teardown() {
   // Exclusive only when no other instance holds its shared lock.
   if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) return;
-  rules_.remove();
-  interface_.remove();
+  tear_down(config_, listen_);
+}
+
+std::vector<IpAddr> kept_addresses(const NodeSetupConfig& config, const std::vector<Endpoint>& listen) {
+  std::vector<IpAddr> out;
+  if (config.keep_link_local)
+    for (const IpAddr& a : listen_addresses(listen))
+      if (a.family == AF_INET ? a.addr[0] == 169 && a.addr[1] == 254 : a.addr[0] == 0xfe && (a.addr[1] & 0xc0) == 0x80)
+        out.push_back(a);
+  return out;
+}
+
+// Everything removed, then the link-local addresses (with keepLinkLocal)
+// put back with their rules alone.
+void tear_down(const NodeSetupConfig& config, const std::vector<Endpoint>& listen) {
+  NotrackRules(listen_addresses(listen)).remove();
+  LocalInterface(config.interface, listen_addresses(listen)).remove();
+  std::vector<IpAddr> kept = kept_addresses(config, listen);
+  if (kept.empty()) return;
+  try {
+    LocalInterface(config.interface, kept).ensure();
+    NotrackRules(kept).ensure();
+  } catch (const std::runtime_error&) {  // as it would be without keepLinkLocal
+  }
 }
 
 bool tear_down_after(const NodeSetupConfig& config, const std::vector<Endpoint>& listen) {
   int fd = open(config.lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   bool alone = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
-  if (alone) {
-    NotrackRules(listen_addresses(listen)).remove();
-    LocalInterface(config.interface, listen_addresses(listen)).remove();
-  }
+  if (alone) tear_down(config, listen);
   if (fd >= 0) close(fd);
   return alone;
 }

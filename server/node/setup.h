@@ -5,6 +5,10 @@
 // every checkInterval and put back, and removed at exit so that pods fall
 // back to kube-dns. Not while another instance runs (a rolling restart):
 // each holds a shared lock on one file, and only the last to go tears down.
+// With keepLinkLocal the link-local addresses stay, with their rules: a
+// query sent there while no instance listens is refused at once (ICMP port
+// unreachable), not lost, and the pod's resolver moves on to its next
+// nameserver without waiting out its timeout.
 #pragma once
 
 #include <vector>
@@ -30,6 +34,8 @@ class NodeSetup {
   void teardown();
 
  private:
+  NodeSetupConfig config_;
+  std::vector<Endpoint> listen_;
   LocalInterface interface_;
   NotrackRules rules_;
   int lock_fd_;
@@ -37,6 +43,12 @@ class NodeSetup {
 
 // The addresses the setup holds: the listen addresses but the wildcards.
 std::vector<IpAddr> listen_addresses(const std::vector<Endpoint>& listen);
+
+// The link-local listen addresses, kept at exit with keepLinkLocal.
+std::vector<IpAddr> kept_addresses(const NodeSetupConfig& config, const std::vector<Endpoint>& listen);
+
+// The teardown: the interface and rules removed, the kept addresses put back.
+void tear_down(const NodeSetupConfig& config, const std::vector<Endpoint>& listen);
 
 // What an instance that died without its orderly exit left on the node,
 // removed as that exit would have: when no other instance holds the lock.

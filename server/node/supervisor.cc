@@ -67,8 +67,15 @@ int supervise(const NodeSetupConfig& setup, const std::vector<Endpoint>& listen,
     if (stopping || orderly) return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
     if (now() - started >= kLivedLong) delay = kFirstDelay;
     bool removed = tear_down_after(setup, listen);
+    std::string kept;
+    for (const IpAddr& a : kept_addresses(setup, listen)) {
+      char text[64];
+      ip_to_text(a, text, sizeof text);
+      kept += (kept.empty() ? " but for " : ", ") + std::string(text);
+    }
+    if (!kept.empty()) kept += ", kept to refuse queries at once";
     say("the server " + how_it_ended(status) + "; " +
-        (removed ? "its interface and NOTRACK rules removed: the node's DNS goes to kube-dns"
+        (removed ? "its interface and NOTRACK rules removed" + kept + ": the node's DNS goes to kube-dns"
                  : "another instance holds the node's setup") +
         "; starting it again in " + std::to_string(delay) + " s");
     for (unsigned left = delay; left > 0 && !stopping;) left = sleep(left);

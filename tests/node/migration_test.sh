@@ -103,8 +103,9 @@ check "NodeLocal alone: a pod resolves through it" "0 1" "$(resolves; echo $?) $
 
 stream 8
 sleep 1
+# keepLinkLocal false, as the rollback below sets it first (container/README.md).
 cache_at cache 169.254.20.10 health='"0.0.0.0:9255"' metrics='"0.0.0.0:9254"' \
-	'nodeSetup={interface: resolv-k8s, checkInterval: 1s, lockFile: '"$WORK/node.lock"'}'
+	'nodeSetup={interface: resolv-k8s, checkInterval: 1s, keepLinkLocal: false, lockFile: '"$WORK/node.lock"'}'
 check "applied beside NodeLocal: the address on the cache's own interface too" 0 "$(has_address; echo $?)"
 nodelocal_before=$(by_nodelocal) cache_before=$(by_cache)
 both() { (($(by_nodelocal) > nodelocal_before + 50 && $(by_cache) > cache_before + 50)); }

@@ -6,8 +6,10 @@
 # While the cache runs: its interface holds 169.254.25.10 and the
 # ClusterIP, NOTRACK rules keep its queries out of conntrack, so the pod's
 # queries to the ClusterIP reach the cache, not kube-dns; what is removed
-# comes back. After SIGTERM both are gone and the ClusterIP reaches kube-dns
-# again. The other fallback: a cache on the link-local address alone and
+# comes back. After SIGTERM the ClusterIP and its rules are gone, so it
+# reaches kube-dns again, and the link-local address stays (keepLinkLocal),
+# where a query is refused at once; with keepLinkLocal false nothing is
+# left. The other fallback: a cache on the link-local address alone and
 # kube-dns second in the pod's resolv.conf; when the cache dies the shim
 # goes on to kube-dns, as glibc does.
 set -uo pipefail
@@ -60,13 +62,27 @@ eventually "removed by hand: the rules come back" has_rules
 kill -TERM "${PID[cache]}"
 wait "${PID[cache]}"
 check "SIGTERM: exit status" 0 $?
-tally "SIGTERM: the interface is gone" "$(no_interface; echo $?)"
-tally "SIGTERM: the rules are gone" "$(no_rules; echo $?)"
+check "SIGTERM: the link-local address stays, the ClusterIP is gone" "169.254.25.10/32" \
+	"$(ip -4 -br addr show dev nodecache 2>/dev/null | awk '{ $1 = $2 = ""; print }' | xargs)"
+check "SIGTERM: the NOTRACK rules of the link-local address alone" "4 0" \
+	"$(nft list table inet resolv_k8s 2>/dev/null | grep -c '169\.254\.25\.10.*notrack') $(nft list table inet resolv_k8s 2>/dev/null | grep -c '10\.96\.0\.10')"
+check_match "SIGTERM: a query to the link-local address is refused at once" "connection refused" \
+	"$(from_pod @169.254.25.10 web.shop.svc.cluster.local)"
 check_match "after: the ClusterIP reaches kube-dns again" "$(ans db-0.db.shop.svc.cluster.local A 10.244.1.5)" \
 	"$(from_pod @10.96.0.10 db-0.db.shop.svc.cluster.local)"
 check "after: kube-dns answered" 1 "$(answered_by kubedns db-0.db.shop.svc.cluster.local)"
 check_match "after: the shim in the pod still resolves" "10\.96\.1\.10" \
 	"$(pod clusterip env LD_PRELOAD="$SHIM" "$PROBE_GLIBC" -f inet web)"
+
+# keepLinkLocal false (the rollback's last step): nothing left at exit.
+node_config "$WORK/cleanup.yaml" 169.254.25.10 \
+	'nodeSetup={interface: nodecache, checkInterval: 1s, keepLinkLocal: false, lockFile: '"$WORK/node.lock"'}' \
+	"$cluster_to_kubedns"
+start cleanup "$SERVER" --config "$WORK/cleanup.yaml"
+kill -TERM "${PID[cleanup]}"
+wait "${PID[cleanup]}"
+check "keepLinkLocal false, SIGTERM: no interface, no rules" "0 0 0" \
+	"$? $(no_interface; echo $?) $(no_rules; echo $?)"
 
 # The link-local address alone (kube-proxy in IPVS mode), kube-dns second.
 node_config "$WORK/linklocal.yaml" 169.254.25.10 "$setup" "$cluster_to_kubedns"
