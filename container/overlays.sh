@@ -4,12 +4,21 @@
 # written in OUT (docs/quick-start.md): OUT/node-cache, the cache's base with
 # REGISTRY/resolv-k8s-node:TAG; OUT/webhook, the webhook's base (with
 # CERT_MANAGER=1 its cert-manager overlay) with REGISTRY/resolv-k8s-webhook:TAG,
-# writing REGISTRY/libresolv-k8s-init:TAG into the pods it patches and,
-# with KUBE_DNS=IP (kube-dns's ClusterIP), the cache's address then kube-dns
-# as their nameservers (without it, pods keep kubelet's: the cache must then
-# take kube-dns's address, container/README.md). TAG: the library's version
-# by default. Written for kustomize 2.0 too (bases, patchesJson6902). Then:
-# kubectl apply -k OUT/node-cache -k OUT/webhook.
+# writing REGISTRY/libresolv-k8s-init:TAG into the pods it patches. TAG: the
+# library's version by default. The settings, from the environment, each
+# written into one setting of the overlays (the bases' env entries):
+#   KUBE_DNS=IP        kube-dns's ClusterIP: the pods' nameservers are the
+#                      cache's address, then kube-dns (without it, pods keep
+#                      kubelet's: the cache must then take kube-dns's address)
+#   CACHE_ON_KUBE_DNS=1  the cache takes KUBE_DNS on every node instead
+#                      (kube-proxy in iptables mode): pods keep kubelet's DNS
+#   NODE_SEARCH=a,b    the node's search domains the webhook appends after the
+#                      cluster's (default auto: those of the webhook's own pod)
+#   STUB_DOMAINS=JSON  kube-dns's stubDomains, {"corp.example": ["10.0.0.53"]}
+#   CLUSTER_DNS=IP     the cache's cluster DNS upstream, instead of the
+#                      Service resolv-k8s-upstream's address kubelet gives
+#   CLUSTER_DOMAIN=D   default cluster.local
+# Then: kubectl apply -k OUT/node-cache -k OUT/webhook.
 set -euo pipefail
 out=${1:?usage: overlays.sh OUT REGISTRY [TAG]}
 registry=${2:?usage: overlays.sh OUT REGISTRY [TAG]}
@@ -18,39 +27,66 @@ tag=${3:-$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$root/include/resolv
 registry=${registry%/}
 webhook_base=container/webhook/base
 [[ ${CERT_MANAGER:-} != 1 ]] || webhook_base=container/webhook/overlays/cert-manager
+if [[ ${CACHE_ON_KUBE_DNS:-} == 1 && -z ${KUBE_DNS:-} ]]; then
+	echo "overlays.sh: CACHE_ON_KUBE_DNS=1 needs KUBE_DNS, kube-dns's ClusterIP" >&2
+	exit 2
+fi
 
-# overlay NAME BASE IMAGE: OUT/NAME's kustomization, IMAGE from REGISTRY.
+# overlay NAME BASE IMAGE: OUT/NAME's kustomization, IMAGE from REGISTRY,
+# and its settings.yaml patch.
 overlay() {
 	mkdir -p "$out/$1"
 	cat > "$out/$1/kustomization.yaml" <<-END
-		# overlays.sh $registry $tag: $2 from your registry.
+		# overlays.sh $registry $tag: $2 from your registry, with settings.yaml.
 		apiVersion: kustomize.config.k8s.io/v1beta1
 		kind: Kustomization
-		bases:
+		resources:
 		  - $(realpath --relative-to="$out/$1" "$root/$2")
 		images:
 		  - name: $3
 		    newName: $registry/$3
 		    newTag: "$tag"
+		patches:
+		  - path: settings.yaml
 	END
 }
-overlay node-cache container/node-cache/base resolv-k8s-node
-overlay webhook "$webhook_base" resolv-k8s-webhook
-cat >> "$out/webhook/kustomization.yaml" <<-END
-	patchesJson6902:
-	  - target: {group: apps, version: v1, kind: Deployment, name: resolv-k8s-webhook}
-	    path: args.yaml
-END
-# arg VALUE...: added to the webhook's arguments.
-arg() {
-	local v
-	for v; do echo "- {op: add, path: /spec/template/spec/containers/0/args/-, value: \"$v\"}"; done
+# settings KIND NAME CONTAINER NAME=VALUE...: OUT/NAME's settings.yaml, the
+# container's env entries (a strategic merge patch: each replaces the base's).
+settings() {
+	local kind=$1 name=$2 container=$3 kv
+	shift 3
+	cat <<-END
+		# overlays.sh's settings (the base's $kind says what each is).
+		apiVersion: apps/v1
+		kind: $kind
+		metadata:
+		  name: $name
+		spec:
+		  template:
+		    spec:
+		      containers:
+		        - name: $container
+	END
+	(($#)) && echo "          env:"
+	for kv; do
+		printf '            - name: %s\n              value: %s\n' "${kv%%=*}" \
+			"$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1]))' "${kv#*=}")"
+	done
 }
-cache=$(sed -n 's/^ *- address=//p' "$root/container/node-cache/base/kustomization.yaml")
-{
-	echo "# What the webhook writes into the pods it patches: the init image, and"
-	echo "# with KUBE_DNS the node-local cache first, kube-dns second."
-	arg --image "$registry/libresolv-k8s-init:$tag"
-	[[ -z ${KUBE_DNS:-} ]] || arg --nameserver "$cache" --nameserver "$KUBE_DNS"
-} > "$out/webhook/args.yaml"
-echo "overlays.sh: $out/node-cache, $out/webhook ($registry, $tag${KUBE_DNS:+, nameservers $cache $KUBE_DNS})"
+
+cache=$(sed -n '/name: LOCAL_ADDRESS/{n; s/^ *value: //p}' "$root/container/node-cache/base/daemonset.yaml")
+overlay node-cache container/node-cache/base resolv-k8s-node
+node=()
+[[ ${CACHE_ON_KUBE_DNS:-} != 1 ]] || node+=("KUBE_DNS_ADDRESS=$KUBE_DNS")
+[[ -z ${STUB_DOMAINS:-} ]] || node+=("STUB_DOMAINS=$STUB_DOMAINS")
+[[ -z ${CLUSTER_DNS:-} ]] || node+=("CLUSTER_DNS=$CLUSTER_DNS")
+[[ -z ${CLUSTER_DOMAIN:-} ]] || node+=("CLUSTER_DOMAIN=$CLUSTER_DOMAIN")
+settings DaemonSet resolv-k8s-node node-cache "${node[@]}" > "$out/node-cache/settings.yaml"
+
+overlay webhook "$webhook_base" resolv-k8s-webhook
+hook=("INIT_IMAGE=$registry/libresolv-k8s-init:$tag")
+[[ -z ${KUBE_DNS:-} || ${CACHE_ON_KUBE_DNS:-} == 1 ]] || hook+=("NAMESERVERS=$cache,$KUBE_DNS")
+[[ -z ${NODE_SEARCH:-} ]] || hook+=("NODE_SEARCH=$NODE_SEARCH")
+[[ -z ${CLUSTER_DOMAIN:-} ]] || hook+=("CLUSTER_DOMAIN=$CLUSTER_DOMAIN")
+settings Deployment resolv-k8s-webhook webhook "${hook[@]}" > "$out/webhook/settings.yaml"
+echo "overlays.sh: $out/node-cache, $out/webhook ($registry, $tag; ${node[*]} ${hook[*]})"

@@ -9,7 +9,8 @@ FUZZ_SRC := $(wildcard fuzz/*_fuzz.cc)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.cc=$(B)/fuzz/%)
 FUZZ_CORE := $(B)/obj/fuzz/libresolv-k8s-core.a
 SERVER_FUZZ := $(filter $(B)/fuzz/server_%,$(FUZZ_BIN))
-INJECT_FUZZ_SRC := tools/inject/inject_pod.cc tools/inject/inject_stream.cc tools/inject/yaml_stream.cc \
+INJECT_FUZZ_SRC := tools/inject/inject_pod.cc tools/inject/inject_status.cc \
+  tools/inject/inject_stream.cc tools/inject/yaml_stream.cc \
   tools/inject/yaml_json.cc common/json.cc
 
 $(FUZZ_CORE): $(patsubst %.cc,$(B)/obj/fuzz/%.o,$(filter-out $(TRANSPORT_SRC),$(CORE_SRC)))

@@ -25,8 +25,9 @@ images: image-files
 # The quick start (docs/quick-start.md): `make push REGISTRY=...` builds
 # the images (amd64 alone unless ARCHES says more), pushes them, and writes
 # the overlays that deploy them, in $(B)/deploy; `make overlays` the
-# overlays alone. TAG: the version by default; KUBE_DNS and CERT_MANAGER
-# as container/overlays.sh reads them.
+# overlays alone. TAG: the version by default; the settings (KUBE_DNS,
+# CACHE_ON_KUBE_DNS, NODE_SEARCH, STUB_DOMAINS, CLUSTER_DNS, CLUSTER_DOMAIN)
+# and CERT_MANAGER as container/overlays.sh reads them.
 .PHONY: push overlays
 ifneq ($(filter push overlays,$(MAKECMDGOALS)),)
 ifeq ($(REGISTRY),)
@@ -36,7 +37,9 @@ endif
 push: images overlays
 	container/images/push.sh $(B) $(REGISTRY) $(TAG)
 overlays:
-	KUBE_DNS="$(KUBE_DNS)" CERT_MANAGER="$(CERT_MANAGER)" container/overlays.sh $(B)/deploy $(REGISTRY) $(TAG)
+	KUBE_DNS='$(KUBE_DNS)' CACHE_ON_KUBE_DNS='$(CACHE_ON_KUBE_DNS)' NODE_SEARCH='$(NODE_SEARCH)' \
+	  STUB_DOMAINS='$(STUB_DOMAINS)' CLUSTER_DNS='$(CLUSTER_DNS)' CLUSTER_DOMAIN='$(CLUSTER_DOMAIN)' \
+	  CERT_MANAGER='$(CERT_MANAGER)' container/overlays.sh $(B)/deploy $(REGISTRY) $(TAG)
 
 TESTS += test-images
 test-images: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl

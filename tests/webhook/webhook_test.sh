@@ -21,11 +21,12 @@ work=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 host=resolv-k8s-webhook.resolv-k8s.svc
 nameservers=(--nameserver 169.254.20.10 --nameserver 10.96.0.10)
+image=registry.example.com/dns/libresolv-k8s-init:1
 "$root/container/webhook/certs.sh" "$work/certs" > /dev/null
 
 start() {
 	"$build/bin/resolv-k8s" webhook --cert "$work/certs/tls.crt" --key "$work/certs/tls.key" \
-		--listen 127.0.0.1:8443 --log-level Debug "${nameservers[@]}" 2> "$work/webhook.err" &
+		--listen 127.0.0.1:8443 --log-level Debug --image "$image" "${nameservers[@]}" 2> "$work/webhook.err" &
 	pid=$!
 	local tries=0
 	until https /healthz > /dev/null 2>&1; do
@@ -92,7 +93,7 @@ same_as_inject() {
 	check "$name: HTTP 200" 200 "$(tail -1 "$work/$name.response")"
 	patched "$work/$name.review" "$work/$name.response" > "$work/$name.json" 2> "$work/$name.meta"
 	check "$name: the request's uid, allowed" "0b7d1f3e-1111-4222-8333-444455556666 True" "$(< "$work/$name.meta")"
-	"$build/bin/resolv-k8s" inject --namespace "$ns" "$@" "$file" > "$work/$name.injected.yaml"
+	"$build/bin/resolv-k8s" inject --image "$image" --namespace "$ns" "$@" "$file" > "$work/$name.injected.yaml"
 	check "$name: the patched object is inject's" "$(as_json "$work/$name.injected.yaml")" "$(< "$work/$name.json")"
 	check_match "$name: valid against the schemas" "1 valid" "$(models check "$work/$name.json")"
 	# Admitted again (reinvocation, or a second webhook's turn): nothing to do.
@@ -169,7 +170,7 @@ kill "$pid"
 wait "$pid"
 check "SIGTERM: exit 0" 0 "$?"
 # Certificates that do not load: the file and the cause, exit 1.
-cert_error() { "$build/bin/resolv-k8s" webhook --cert "$1" --key "$2" --listen 127.0.0.1:8443 2>&1; echo "exit $?"; }
+cert_error() { "$build/bin/resolv-k8s" webhook --cert "$1" --key "$2" --listen 127.0.0.1:8443 --image "$image" 2>&1; echo "exit $?"; }
 check "a missing key: named" "resolv-k8s: webhook: $work/nokey.pem: No such file or directory
 exit 1" "$(cert_error "$work/certs/tls.crt" "$work/nokey.pem")"
 check "a certificate that is no certificate: named" "resolv-k8s: webhook: $work/certs/tls.key: not a PEM certificate (no start line)

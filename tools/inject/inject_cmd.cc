@@ -18,7 +18,7 @@ namespace cli {
 namespace {
 
 InjectOptions parse_options(const Args& args, std::string& input) {
-  InjectOptions o = default_inject_options();
+  InjectOptions o;
   for (size_t i = 0; i < args.size(); i++) {
     const std::string& flag = args[i];
     if (read_inject_flag("inject", args, i, o)) {

@@ -12,6 +12,7 @@
 
 #include "common/json.h"
 #include "common/load_error.h"
+#include "tools/inject/inject_status.h"
 #include "tools/inject/yaml_json.h"
 #include "tools/inject/yaml_stream.h"
 
@@ -198,15 +199,33 @@ std::string marker_search(const InjectOptions& options, const std::string& ns) {
   return "search." + ns + "." + options.cluster_domain + "." + options.marker_domain;
 }
 
+// The scalars of a list, for what was there before.
+std::vector<std::string> scalars(const YAML::Node& list) {
+  std::vector<std::string> out;
+  for (const YAML::Node& item : list)
+    if (item.IsScalar()) out.push_back(item.Scalar());
+  return out;
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// The resolver's options written with the node-local cache first: a cache
+// that is gone costs a lookup 1 s per server, not glibc's 5 (musl asks
+// every nameserver at once and waits for none).
+const std::pair<const char*, const char*> kFallbackOptions[] = {{"timeout", "1"}, {"attempts", "2"}};
+
 // dnsPolicy None with the resolv.conf kubelet writes for ClusterFirst
 // (pkg/kubelet/network/dns: the cluster DNS, then dnsConfig's nameservers,
 // 3 at most; the cluster's search list, the node's, then dnsConfig's;
 // ndots:5 unless dnsConfig sets it), the node-local cache (and what follows
 // it on the command line) standing for the cluster DNS, and with
-// options.marker the marker in front. Pods on the node's network, or with
-// their own DNS (Default, None), keep it.
+// options.marker the marker in front; timeout:1 and attempts:2 unless the
+// pod sets them. Pods on the node's network, or with their own DNS
+// (Default, None), keep it. What was added goes into `status`.
 void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions& options, const std::string& ns,
-                    std::vector<InjectError>& notes) {
+                    std::vector<InjectError>& notes, InjectStatus& status) {
   std::string policy = text_at(pod, "dnsPolicy");
   bool host_network = text_at(pod, "hostNetwork") == "true";
   auto leave = [&](const std::string& why) {
@@ -216,21 +235,23 @@ void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions
   // asks cluster DNS there, and the library's nameserver stands for it.
   if (host_network && (options.marker || policy != "ClusterFirstWithHostNet"))
     return leave("on the node's network (hostNetwork)");
-  YAML::Node searches = get(get(pod, "dnsConfig"), "searches");
-  bool injected = policy == "None" && searches.IsSequence() && searches.size() > 0 && searches[0].IsScalar() &&
-                  searches[0].Scalar().starts_with("search.") &&
-                  searches[0].Scalar().ends_with("." + options.marker_domain);
-  if (injected) return leave("the marker path's DNS already");
   if (policy != "" && policy != "ClusterFirst" && policy != "ClusterFirstWithHostNet")
     return leave("its own DNS (dnsPolicy " + policy + ")");
   if (ns.empty())
     fail(pod, path + ": no namespace: the object has no metadata.namespace and --namespace is not given");
+  status.set_policy = true;
+  status.policy_before = policy;
   pod["dnsPolicy"] = "None";
   YAML::Node dns = map_at(pod, "dnsConfig", path);
   const std::string& domain = options.cluster_domain;
   std::string at = child(path, "dnsConfig");
+  std::vector<std::string> had_ns = scalars(list_at(dns, "nameservers", at)),
+                           had_search = scalars(list_at(dns, "searches", at));
   std::vector<YAML::Node> ours;
-  for (const std::string& ip : options.nameservers) ours.push_back(text_node(ip));
+  for (const std::string& ip : options.nameservers) {
+    ours.push_back(text_node(ip));
+    if (!contains(had_ns, ip)) status.added_nameservers.push_back(ip);
+  }
   dns["nameservers"] = prepend(ours, list_at(dns, "nameservers", at), 3);
   std::vector<YAML::Node> cluster;
   if (options.marker) cluster.push_back(text_node(marker_search(options, ns)));
@@ -238,6 +259,8 @@ void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions
   for (const std::string& d : options.host_search)  // kubelet drops the node's repeats
     if (std::none_of(cluster.begin(), cluster.end(), [&](const YAML::Node& c) { return c.Scalar() == d; }))
       cluster.push_back(text_node(d));
+  for (const YAML::Node& d : cluster)
+    if (!contains(had_search, d.Scalar())) status.added_searches.push_back(d.Scalar());
   YAML::Node list = prepend(cluster, list_at(dns, "searches", at));
   size_t line = 0;
   for (const YAML::Node& d : list) line += (line ? 1 : 0) + (d.IsScalar() ? d.Scalar().size() : 0);
@@ -249,14 +272,26 @@ void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions
                   std::to_string(kMaxSearchLine) + " (256 before 1.28)");
   dns["searches"] = list;
   YAML::Node dns_options = list_at(dns, "options", at);
-  if (!find_named(dns_options, "ndots")) dns["options"] = prepend({pair("ndots", "value", "5")}, dns_options);
+  std::vector<YAML::Node> first;
+  if (!find_named(dns_options, "ndots")) {
+    first.push_back(pair("ndots", "value", "5"));
+    status.added_options.push_back("ndots");
+  }
+  for (const auto& [name, value] : kFallbackOptions)
+    if (!find_named(dns_options, name)) {
+      first.push_back(pair(name, "value", value));
+      status.added_options.push_back(name);
+    }
+  if (!first.empty()) dns["options"] = prepend(first, dns_options);
 }
 
 // kubelet writes it into resolv.conf as `k8s-autopath:on`; a pod that says
 // otherwise keeps its word.
-void add_autopath_option(YAML::Node pod, const std::string& path) {
+void add_autopath_option(YAML::Node pod, const std::string& path, InjectStatus& status) {
   YAML::Node options = list_at(map_at(pod, "dnsConfig", path), "options", child(path, "dnsConfig"));
-  if (!find_named(options, "k8s-autopath")) options.push_back(pair("k8s-autopath", "value", "on"));
+  if (find_named(options, "k8s-autopath")) return;
+  options.push_back(pair("k8s-autopath", "value", "on"));
+  status.added_options.push_back("k8s-autopath");
 }
 
 const PodPlace* place_of(const YAML::Node& object) {
@@ -267,9 +302,6 @@ const PodPlace* place_of(const YAML::Node& object) {
     if (kind == place.kind && std::count(place.groups.begin(), place.groups.end(), group)) return &place;
   return nullptr;
 }
-
-// The pod spec as it was before inject, kept with the object for --remove.
-const char kOriginal[] = "resolv-k8s.io/original-pod-spec";
 
 // Everything inject gives a pod spec.
 // Why a pod gets nothing at all, or "": one for Windows nodes, and one on
@@ -284,15 +316,13 @@ std::string not_for_us(const YAML::Node& pod) {
 }
 
 void inject_pod(YAML::Node pod, const std::string& path, const InjectOptions& options, const std::string& ns,
-                std::vector<InjectError>& notes) {
+                std::vector<InjectError>& notes, InjectStatus& status) {
   YAML::Node containers = list_at(pod, "containers", path);
   std::string why = not_for_us(pod);
   if (!why.empty()) return notes.push_back(InjectError{pod.Mark(), path + ": " + why + ", left as it is"});
-  if (options.marker) {
-    if (find_named(get(pod, "initContainers"), "resolv-k8s-init"))
-      notes.push_back(InjectError{pod.Mark(), path + ": the library injected before stays (--remove takes it out)"});
-    return use_nameserver(pod, path, options, ns, notes);
-  }
+  if (options.marker) return use_nameserver(pod, path, options, ns, notes, status);
+  if (options.image.empty()) fail(pod, path + ": --image is needed for the library (the marker path was asked for before)");
+  status.added_library = !find_named(get(pod, "initContainers"), "resolv-k8s-init");
   add_volume(pod, path);
   add_init_container(pod, path, options);
   std::string library = std::string(kMountPath) + "/" + (options.libc == "auto" ? "$LIB" : options.libc) +
@@ -302,50 +332,70 @@ void inject_pod(YAML::Node pod, const std::string& path, const InjectOptions& op
     if (!containers[i].IsMap()) fail(containers[i], where + ": not a map");
     preload(containers[i], where, library);
   }
-  if (!options.nameservers.empty()) use_nameserver(pod, path, options, ns, notes);
-  add_autopath_option(pod, path);
+  if (!options.nameservers.empty()) use_nameserver(pod, path, options, ns, notes, status);
+  add_autopath_option(pod, path, status);
 }
 
-// --remove: the pod spec kept in the annotation back in place of `pod`
-// (parent[key]), and the annotation gone (the map with it, when empty).
-void restore(YAML::Node object, YAML::Node parent, const char* key, const std::string& path,
-             std::vector<InjectError>& notes) {
-  YAML::Node annotations = get(get(object, "metadata"), "annotations");
-  std::string kept = text_at(annotations, kOriginal);
-  if (kept.empty()) {
-    notes.push_back(InjectError{object.Mark(), path + ": no " + kOriginal + " annotation, left as it is"});
-    return;
-  }
-  try {
-    parent[key] = yaml_of(rk8s::JsonDoc(kept, kOriginal).root());
-  } catch (const rk8s::LoadError& e) {
-    fail(annotations, std::string(kOriginal) + " is not the JSON inject wrote: " + e.what());
-  }
-  annotations.remove(kOriginal);
-  if (annotations.size() == 0) object["metadata"].remove("annotations");
+// map[key] without the items `drop` says to drop; the key gone when none is left.
+template <typename Drop>
+void keep_items(YAML::Node map, const char* key, Drop drop) {
+  YAML::Node list = get(map, key);
+  if (!list.IsSequence()) return;
+  YAML::Node kept(YAML::NodeType::Sequence);
+  for (const YAML::Node& item : list)
+    if (!drop(item)) kept.push_back(item);
+  if (kept.size() == list.size()) return;
+  if (kept.size() == 0)
+    map.remove(key);
+  else
+    map[key] = kept;
 }
 
-// `node` as the annotation would keep it, JSON text, where the settings
-// worked out anew come from: both sides of a comparison alike.
-Json::Value as_kept(const YAML::Node& node) {
-  return rk8s::JsonDoc(json_text(Json::Value(json_of(node))), kOriginal).root();
+// What the injection `status` tells of taken out of `pod`: the library's
+// parts by name, when it added them, and the DNS settings it added.
+void undo(YAML::Node pod, const InjectStatus& status) {
+  auto named = [](const std::string& name) { return [name](const YAML::Node& item) { return text_at(item, "name") == name; }; };
+  if (status.added_library) {
+    keep_items(pod, "initContainers", named("resolv-k8s-init"));
+    keep_items(pod, "volumes", named(kVolume));
+    for (YAML::Node container : get(pod, "containers")) {
+      if (!container.IsMap()) continue;
+      keep_items(container, "volumeMounts", named(kVolume));
+      YAML::Node var = find_named(get(container, "env"), "LD_PRELOAD");
+      if (!var || get(var, "valueFrom")) continue;
+      std::string rest = preload_list("", text_at(var, "value"));  // ":" then the app's own
+      if (rest.empty())
+        keep_items(container, "env", named("LD_PRELOAD"));
+      else
+        set_text(var, "value", rest.substr(1));
+    }
+  }
+  YAML::Node dns = get(pod, "dnsConfig");
+  if (dns.IsMap()) {
+    auto among = [](const std::vector<std::string>& list) {
+      return [&list](const YAML::Node& item) { return item.IsScalar() && contains(list, item.Scalar()); };
+    };
+    keep_items(dns, "nameservers", among(status.added_nameservers));
+    keep_items(dns, "searches", among(status.added_searches));
+    keep_items(dns, "options", [&](const YAML::Node& item) { return contains(status.added_options, text_at(item, "name")); });
+    if (dns.size() == 0) pod.remove("dnsConfig");
+  }
+  if (status.set_policy) {
+    if (status.policy_before.empty())
+      pod.remove("dnsPolicy");
+    else
+      pod["dnsPolicy"] = text_node(status.policy_before);
+  }
 }
 
-// The DNS settings the pod had before it was first injected (the spec
-// kept in the annotation).
-void dns_as_it_was(YAML::Node pod, const std::string& kept) {
-  YAML::Node original;
-  try {
-    original.reset(yaml_of(rk8s::JsonDoc(kept, kOriginal).root()));
-  } catch (const rk8s::LoadError& e) {
-    fail(pod, std::string(kOriginal) + " is not the JSON inject wrote: " + e.what());
-  }
-  for (const char* key : {"dnsPolicy", "dnsConfig"}) {
-    if (YAML::Node value = get(original, key))
-      pod[key] = value;
-    else if (pod.IsMap())
-      pod.remove(key);
-  }
+// The holder's metadata.annotations without `key`; empty maps gone with it.
+void drop_annotation(YAML::Node holder, const char* key) {
+  YAML::Node meta = get(holder, "metadata");
+  YAML::Node annotations = get(meta, "annotations");
+  if (!annotations.IsMap()) return;
+  annotations.remove(key);
+  if (annotations.size() == 0) meta.remove("annotations");
+  if (meta.size() == 0) holder.remove("metadata");
 }
 
 }  // namespace
@@ -367,46 +417,53 @@ void inject_object(YAML::Node object, const InjectOptions& options, std::vector<
                                                      "injects the pods it creates"});
     return;
   }
-  YAML::Node pod = object, parent = object, deepest = object;  // the last that is there, for messages
+  // `holder` has the pod spec and its metadata, where the status is kept
+  // (the pod's own, or a template's, which every pod made from it carries).
+  YAML::Node pod = object, holder = object, deepest = object;  // the last that is there, for messages
   std::string path;
   for (const char* key : place->path) {
-    parent.reset(pod);
+    holder.reset(pod);
     pod.reset(map_at(pod, key, path));
     if (pod) deepest.reset(pod);
     path = child(path, key);
   }
-  if (options.remove) return restore(object, parent, place->path.back(), path, notes);
+  YAML::Node annotations = get(get(holder, "metadata"), "annotations");
+  std::string kept = text_at(annotations, kStatusKey);
+  InjectStatus before;
+  if (!kept.empty() && !parse_status(kept, before))
+    fail(annotations, std::string(kStatusKey) + " is not what inject writes; remove it to inject anew");
+  if (options.remove) {
+    if (kept.empty())
+      return notes.push_back(InjectError{object.Mark(), path + ": no " + kStatusKey + " annotation, left as it is"});
+    undo(pod, before);
+    return drop_annotation(holder, kStatusKey);
+  }
   YAML::Node containers = list_at(pod, "containers", path);
   if (containers.size() == 0) fail(containers ? containers : deepest, path + ": no containers");
 
   std::string ns = text_at(get(object, "metadata"), "namespace");
   if (ns.empty()) ns = options.default_namespace;
-  std::string before = emit_yaml(pod);
-  Json::Value original = json_of(pod);
-  std::string kept = text_at(get(get(object, "metadata"), "annotations"), kOriginal);
+  // Injected before: what this run is not given stays as it was.
+  InjectOptions run = kept.empty() ? options : with_status_settings(options, before);
+  InjectStatus status = status_of(run);
   if (kept.empty()) {
-    inject_pod(pod, path, options, ns, notes);
-  } else {
-    // Injected before: the DNS settings are worked out anew from the pod as
-    // it was, so that they follow this run's flags, and replace the pod's
-    // where they differ.
-    YAML::Node fresh = YAML::Clone(pod);
-    dns_as_it_was(fresh, kept);
-    inject_pod(fresh, path, options, ns, notes);
-    std::vector<InjectError> again;
-    inject_pod(pod, path, options, ns, again);
-    for (const char* key : {"dnsPolicy", "dnsConfig"}) {
-      YAML::Node want = get(fresh, key);
-      if (json_of(want) == as_kept(get(pod, key))) continue;
-      if (want)
-        pod[key] = want;
-      else
-        pod.remove(key);
-    }
+    std::string unchanged = emit_yaml(pod);
+    inject_pod(pod, path, run, ns, notes, status);
+    if (emit_yaml(pod) != unchanged) holder["metadata"]["annotations"][kStatusKey] = text_node(status_text(status));
+    return;
   }
-  // The first injection keeps what it changed; a later one finds it there.
-  if (emit_yaml(pod) != before && text_at(get(get(object, "metadata"), "annotations"), kOriginal).empty())
-    object["metadata"]["annotations"][kOriginal] = text_node(json_text(original));
+  // Taken out and given again: the same result when nothing changed.
+  YAML::Mark mark = pod.Mark();
+  YAML::Node fresh = YAML::Clone(pod);
+  undo(fresh, before);
+  inject_pod(fresh, path, run, ns, notes, status);
+  std::string text = status_text(status);
+  if (text == kept && json_of(fresh) == json_of(pod)) return;
+  holder[place->path.back()] = fresh;
+  holder["metadata"]["annotations"][kStatusKey] = text_node(text);
+  std::string changed = settings_changed(before, status);
+  notes.push_back(InjectError{mark, path + ": injected before (" + before.version + "), now " +
+                                              (changed.empty() ? "written as this version writes it" : changed)});
 }
 
 }  // namespace cli

@@ -59,8 +59,8 @@ std::string options_for(const Json::Value& pod, const std::string& ns, InjectOpt
     return std::string("annotation ") + kAutopathKey + ": '" + mode + "' is neither option nor marker";
   if (!libc.empty() && libc != "auto" && libc != "glibc" && libc != "musl")
     return std::string("annotation ") + kLibcKey + ": '" + libc + "' is none of auto, glibc and musl";
-  if (!mode.empty()) o.marker = mode == "marker";
-  if (!libc.empty()) o.libc = libc;
+  if (!mode.empty()) o.marker = mode == "marker", o.given.marker = true;
+  if (!libc.empty()) o.libc = libc, o.given.libc = true;
   if (!ns.empty()) o.default_namespace = ns;
   if (o.marker && o.nameservers.empty())
     return "the marker path needs the webhook's --nameserver (the node-local cache, then kube-dns)";

@@ -195,7 +195,7 @@ bool parse_listen(const std::string& text, std::string& host, uint16_t& port) {
 }  // namespace
 
 int webhook_command(const Args& args) {
-  InjectOptions defaults = default_inject_options();
+  InjectOptions defaults;
   std::string cert, key, listen = ":8443", log_level = "Normal";
   for (size_t i = 0; i < args.size(); i++) {
     const std::string& flag = args[i];
@@ -206,6 +206,9 @@ int webhook_command(const Args& args) {
     (flag == "--cert" ? cert : flag == "--key" ? key : flag == "--listen" ? listen : log_level) = args[++i];
   }
   if (log_level != "Normal" && log_level != "Debug") usage_error("webhook: --log-level is Normal or Debug");
+  // --host-search auto: the node's, as kubelet gave them to this pod.
+  if (defaults.host_search == std::vector<std::string>{"auto"})
+    defaults.host_search = node_search_of("/etc/resolv.conf", defaults.cluster_domain);
   check_inject_options("webhook", defaults);
   if (cert.empty() || key.empty()) usage_error("webhook: --cert and --key are needed");
   std::string host;
