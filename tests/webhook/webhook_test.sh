@@ -11,7 +11,7 @@
 # certificate is served from the next connection; /healthz, /metrics.
 set -uo pipefail
 if [[ -z ${WEBHOOK_SANDBOX:-} ]]; then
-	exec unshare --net --pid --fork env WEBHOOK_SANDBOX=1 "$0" "$@"
+	exec unshare --net --pid --fork --mount-proc env WEBHOOK_SANDBOX=1 "$0" "$@"
 fi
 ip link set lo up
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -161,9 +161,54 @@ check "rotated: the old CA no longer does" 60 \
 	"$(curl -s -o /dev/null --cacert "$work/old-certs/ca.crt" --resolve "$host:8443:127.0.0.1" "https://$host:8443/healthz"; echo $?)"
 check_match "rotated: said on stderr" "serving with .*serving with" "$(< "$work/webhook.err")"
 
+# Bounded: a 3.4 MB review is refused before it is read (413: failurePolicy
+# Ignore admits the pod as it is); one at the bound on values is patched
+# with a small annotation; either way the webhook stays under the 64Mi its
+# Deployment allows (its peak RSS, VmHWM). Then connections: at most 8 at
+# once, the next waits to be accepted until one ends, each cut at its 10 s
+# deadline.
+big_review() { # ENTRIES: a pod of ENTRIES env variables of 140 bytes
+	python3 - "$1" <<-'PYEOF'
+		import json, sys
+		env = [{"name": "VAR_%05d" % i, "value": "x" * 140} for i in range(int(sys.argv[1]))]
+		pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"generateName": "big-"},
+		       "spec": {"containers": [{"name": "app", "image": "app:1", "env": env}]}}
+		print(json.dumps({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {
+		    "uid": "0b7d1f3e-1111-4222-8333-444455556666", "kind": {"group": "", "version": "v1", "kind": "Pod"},
+		    "namespace": "shop", "operation": "CREATE", "object": pod}}))
+	PYEOF
+}
+peak_kib() { awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status"; }
+big_review 20000 > "$work/big.review"
+big_review 3900 > "$work/bound.review"
+check "a 3.4 MB review" yes "$(size=$(wc -c < "$work/big.review"); ((size > 3300000 && size < 3600000)) && echo yes)"
+check "a 3.4 MB review: 413, before it is read" 413 "$(post "$work/big.review" | tail -1)"
+post "$work/bound.review" > "$work/bound.response"
+patched "$work/bound.review" "$work/bound.response" > "$work/bound.json" 2> /dev/null
+check "a review at the bound (3900 variables, 0.7 MB): 200, patched" "200 1" \
+	"$(tail -1 "$work/bound.response") $(grep -c '"patch"' "$work/bound.response")"
+annotations=$(python3 -c 'import json, sys; print(len(json.dumps(json.load(open(sys.argv[1]))["metadata"]["annotations"])))' "$work/bound.json")
+check "... its annotations at most 4 KiB" yes "$( ((annotations <= 4096)) && echo yes)" "$annotations bytes"
+check "... the patch small: LD_PRELOAD added, not the variables again" yes \
+	"$( (($(wc -c < "$work/bound.response") < 8192)) && echo yes)" "$(wc -c < "$work/bound.response") bytes"
+big_review 10000 > "$work/over.review"
+check "a review over the bound on values (1.8 MB): 413, and why" "over 20000 JSON values, more than the webhook reads
+413" "$(post "$work/over.review")"
+check "peak memory under 64 MiB" yes "$( (($(peak_kib) < 65536)) && echo yes)" "$(peak_kib) KiB"
+echo "webhook: peak RSS $(peak_kib) KiB after a 3.4 MB review (413), one at the bound ($(wc -c < "$work/bound.review") bytes, patched, annotations $annotations bytes) and one over it"
+# Eight idle connections hold every slot: the ninth waits, then is served
+# once the deadline cuts them.
+for fd in 3 4 5 6 7 8 9 10; do eval "exec $fd<>/dev/tcp/127.0.0.1/8443"; done
+check "nine connections: the ninth waits while eight are open" 28 \
+	"$(curl -s -o /dev/null --max-time 2 --cacert "$work/certs/ca.crt" --resolve "$host:8443:127.0.0.1" "https://$host:8443/healthz"; echo $?)"
+check "... and is served once their deadline cut them" "ok
+200" "$(curl -sS --max-time 20 --cacert "$work/certs/ca.crt" --resolve "$host:8443:127.0.0.1" -w '%{http_code}' "https://$host:8443/healthz")"
+for fd in 3 4 5 6 7 8 9 10; do eval "exec $fd>&-"; done
+check_match "... counted" "resolv_k8s_webhook_connections_cut_total ([89]|[1-9][0-9])" "$(https /metrics)"
+
 metrics=$(https /metrics)
 for m in "build_info{version=\"$("$build/bin/resolv-k8s" --version | cut -d' ' -f2)\"} 1" \
-	"requests_total 17" "patches_total 3" "errors_total 4" "request_duration_seconds_count 16"; do
+	"requests_total 19" "patches_total 4" "errors_total 5" "request_duration_seconds_count 18"; do
 	check_match "metrics: $m" "resolv_k8s_webhook_$m" "$metrics"
 done
 kill "$pid"

@@ -34,6 +34,34 @@ const Json::Value& member(const Json::Value& obj, const char* key) {
   return v ? *v : none;
 }
 
+// A review of more values than this is refused before it is read (the API
+// server then admits the pod as it is: failurePolicy Ignore): the object is
+// read (jsoncpp) and edited as a copy (yaml-cpp), a few hundred bytes a
+// value, which must fit the webhook's memory beside the bodies of its other
+// connections. A pod of the API's own makes has a few hundred to a few
+// thousand; the API server stores none over 1.5 MiB.
+constexpr size_t kMaxValues = 20000;
+
+// The JSON values in `text` (each starts after '[', '{', ',' or ':'
+// outside strings), counting stopped past `limit`; malformed text is
+// counted as it comes, and the parser says what is wrong with it.
+size_t values_in(std::string_view text, size_t limit) {
+  size_t n = 1;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size() && n <= limit; i++) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') i++;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{' || c == ',' || c == ':') {
+      n++;
+    }
+  }
+  return n;
+}
+
 Admission refused(const std::string& why) { return Admission{Admission::refused, 400, why + "\n", "refused: " + why}; }
 
 // Why the object in `request` is left alone, or "" when it is to be
@@ -70,6 +98,10 @@ std::string options_for(const Json::Value& pod, const std::string& ns, InjectOpt
 }  // namespace
 
 Admission admit(std::string_view body, const InjectOptions& defaults) {
+  if (values_in(body, kMaxValues) > kMaxValues) {
+    std::string why = "over " + std::to_string(kMaxValues) + " JSON values, more than the webhook reads";
+    return Admission{Admission::refused, 413, why + "\n", "refused: " + why};
+  }
   Json::Value review;
   try {
     review = rk8s::JsonDoc(body, "request").root();
@@ -100,7 +132,7 @@ Admission admit(std::string_view body, const InjectOptions& defaults) {
     if (!object.isMember("apiVersion"))
       object["apiVersion"] = text(kind, "group").empty() ? text(kind, "version")
                                                          : text(kind, "group") + "/" + text(kind, "version");
-    YAML::Node edited = YAML::Clone(yaml_of(object));
+    YAML::Node edited = yaml_of(object);
     std::vector<InjectError> notes;
     try {
       inject_object(edited, options, notes);

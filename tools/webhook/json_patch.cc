@@ -23,6 +23,20 @@ Json::Value operation(const char* op, const std::string& path, const Json::Value
 
 void diff(const Json::Value& from, const Json::Value& to, const std::string& path, Json::Value& ops) {
   if (from == to) return;
+  // A list with items put in front of it (our init container), or whose
+  // items stay where they were, some changed, some added at its end (an env
+  // variable, a mount): those alone, so the patch stays small.
+  if (from.isArray() && to.isArray() && to.size() >= from.size()) {
+    Json::ArrayIndex added = to.size() - from.size();
+    bool in_front = added > 0;
+    for (Json::ArrayIndex i = 0; in_front && i < from.size(); i++) in_front = from[i] == to[added + i];
+    for (Json::ArrayIndex i = 0; in_front && i < added; i++)
+      ops.append(operation("add", path + "/" + std::to_string(i), &to[i]));
+    if (in_front) return;
+    for (Json::ArrayIndex i = 0; i < from.size(); i++) diff(from[i], to[i], path + "/" + std::to_string(i), ops);
+    for (Json::ArrayIndex i = from.size(); i < to.size(); i++) ops.append(operation("add", path + "/-", &to[i]));
+    return;
+  }
   if (!from.isObject() || !to.isObject()) {
     ops.append(operation("replace", path, &to));
     return;

@@ -8,8 +8,9 @@
 namespace cli {
 
 // The operations that turn `from` into `to`: add, remove and replace by
-// member, down into objects both have; an array that differs is replaced
-// whole. Empty when they are equal.
+// member, down into objects both have; into arrays whose items stay in
+// place (items added at the end, or in front), else an array that differs
+// is replaced whole. Empty when they are equal.
 Json::Value json_patch(const Json::Value& from, const Json::Value& to);
 
 }  // namespace cli

@@ -6,10 +6,12 @@
 #include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
 #include <event2/http.h>
+#include <event2/listener.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -25,8 +27,16 @@
 namespace cli {
 namespace {
 
-// The API server sends at most 3 MiB of object; room for the review around it.
-constexpr size_t kMaxBody = 4 << 20;
+// The bounds on what the webhook holds at once: connections, each with at
+// most one body, each body read and answered within the deadline. The API
+// server stores no object over 1.5 MiB (etcd's request limit); a larger
+// body is refused (413) before it is read, and failurePolicy Ignore admits
+// its pod as it is. kMaxConnections bodies and one review being edited
+// (admission.cc's bound on its values) stay within the 64Mi the
+// Deployment allows; further connections wait in the listen queue.
+constexpr size_t kMaxBody = 2 << 20;
+constexpr int kMaxConnections = 8;
+constexpr timeval kConnectionDeadline = {10, 0};
 
 // The serving certificate and key, loaded again when either file changes.
 class Tls {
@@ -92,7 +102,7 @@ class Tls {
 };
 
 struct Metrics {
-  uint64_t requests = 0, patches = 0, errors = 0;
+  uint64_t requests = 0, patches = 0, errors = 0, connections = 0, cut = 0;
   rk8s::Histogram durations;
 
   std::string text() const {
@@ -107,6 +117,10 @@ struct Metrics {
            family("webhook_errors_total", "counter",
                   "Requests refused: not an AdmissionReview, too large, bad method.") +
            sample("webhook_errors_total", "", errors) +
+           family("webhook_connections", "gauge", "Connections open, at most 8 (more wait to be accepted).") +
+           sample("webhook_connections", "", connections) +
+           family("webhook_connections_cut_total", "counter", "Connections closed at their 10 s deadline.") +
+           sample("webhook_connections_cut_total", "", cut) +
            family("webhook_request_duration_seconds", "histogram", "Time to answer an AdmissionReview.") +
            durations.samples("webhook_request_duration_seconds", "");
   }
@@ -117,7 +131,39 @@ struct Webhook {
   Tls tls;
   Metrics metrics;
   bool log_requests = false;  // --log-level Debug: a line per request
+  evconnlistener* listener = nullptr;
 };
+
+// A connection's deadline, kept with its SSL object, which the connection
+// frees with itself (BEV_OPT_CLOSE_ON_FREE): then the slot is free again.
+struct Connection {
+  Webhook* webhook;
+  bufferevent* bev;
+  event* deadline;
+};
+
+// At the deadline the socket is shut: libevent reads its end and frees the
+// connection, whatever it was doing.
+void on_deadline(evutil_socket_t, short, void* arg) {
+  Connection& c = *static_cast<Connection*>(arg);
+  c.webhook->metrics.cut++;
+  evutil_socket_t fd = bufferevent_getfd(c.bev);
+  if (fd >= 0) shutdown(fd, SHUT_RDWR);
+}
+
+void free_connection(void*, void* ptr, CRYPTO_EX_DATA*, int, long, void*) {
+  auto* c = static_cast<Connection*>(ptr);
+  if (!c) return;
+  Webhook& w = *c->webhook;
+  if (w.metrics.connections-- == kMaxConnections && w.listener) evconnlistener_enable(w.listener);
+  event_free(c->deadline);
+  delete c;
+}
+
+int connection_index() {
+  static const int index = SSL_get_ex_new_index(0, nullptr, nullptr, nullptr, free_connection);
+  return index;
+}
 
 double now() {
   timespec t;
@@ -144,9 +190,8 @@ void on_mutate(evhttp_request* req, void* arg) {
   }
   evbuffer* in = evhttp_request_get_input_buffer(req);
   size_t n = evbuffer_get_length(in);
-  std::string body(n, '\0');
-  evbuffer_copyout(in, body.data(), n);
-  Admission a = admit(body, w.defaults);
+  const char* body = reinterpret_cast<const char*>(evbuffer_pullup(in, -1));  // in place, no copy
+  Admission a = admit(std::string_view(body ? body : "", n), w.defaults);
   w.metrics.patches += a.outcome == Admission::patched;
   w.metrics.errors += a.outcome == Admission::refused;
   reply(req, a.http_status, a.http_status == 200 ? "application/json" : "text/plain", a.body);
@@ -163,13 +208,22 @@ void on_metrics(evhttp_request* req, void* arg) {
   reply(req, 200, "text/plain; version=0.0.4", static_cast<Webhook*>(arg)->metrics.text());
 }
 
-// Every connection speaks TLS with the certificate of the moment.
+// Every connection speaks TLS with the certificate of the moment, and has
+// its deadline; at kMaxConnections the listener stops accepting.
 bufferevent* tls_connection(event_base* base, void* arg) {
-  SSL_CTX* ctx = static_cast<Webhook*>(arg)->tls.current();
+  Webhook& w = *static_cast<Webhook*>(arg);
+  SSL_CTX* ctx = w.tls.current();
   SSL* ssl = ctx ? SSL_new(ctx) : nullptr;
-  return ssl ? bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING,
-                                              BEV_OPT_CLOSE_ON_FREE)
-             : nullptr;
+  bufferevent* bev = ssl ? bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING,
+                                                          BEV_OPT_CLOSE_ON_FREE)
+                         : nullptr;
+  if (!bev) return nullptr;
+  auto* c = new Connection{&w, bev, nullptr};
+  c->deadline = evtimer_new(base, on_deadline, c);
+  evtimer_add(c->deadline, &kConnectionDeadline);
+  SSL_set_ex_data(ssl, connection_index(), c);
+  if (++w.metrics.connections == kMaxConnections) evconnlistener_disable(w.listener);
+  return bev;
 }
 
 void on_signal(evutil_socket_t signal, short, void* base) {
@@ -227,10 +281,12 @@ int webhook_command(const Args& args) {
   evhttp_set_cb(http, "/healthz", on_healthz, &w);
   evhttp_set_cb(http, "/metrics", on_metrics, &w);
   evhttp_set_gencb(http, on_unknown, nullptr);
-  if (!evhttp_bind_socket_with_handle(http, host.c_str(), port)) {
+  evhttp_bound_socket* bound = evhttp_bind_socket_with_handle(http, host.c_str(), port);
+  if (!bound) {
     fprintf(stderr, "resolv-k8s: webhook: cannot listen on %s\n", listen.c_str());
     return 1;
   }
+  w.listener = evhttp_bound_socket_get_listener(bound);
   event* term = evsignal_new(base, SIGTERM, on_signal, base);
   event* intr = evsignal_new(base, SIGINT, on_signal, base);
   event_add(term, nullptr);
