@@ -22,6 +22,7 @@
 #include "resolve/addrinfo.h"
 #include "resolve/trace.h"
 #include "results/list.h"
+#include "transport/dead_servers.h"
 #include "util/text.h"
 
 namespace fdiff {
@@ -259,6 +260,7 @@ int bound_socket(int type) {
 }  // namespace
 
 bool load_dns_input(Bytes data, DnsInput& out) {
+  rk8s::forget_dead_servers();  // each input a new process, as the libc's run is
   Str in{reinterpret_cast<const char*>(data.data), data.size};
   char line[512];
   Str first = next_line(in);

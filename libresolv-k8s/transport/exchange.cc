@@ -5,11 +5,14 @@
 // Differences left in: a glibc UDP reply over 512 bytes is taken as
 // truncated (c-ares cuts it there); c-ares ignores a 12-byte REFUSED without
 // a question (glibc accepts it); glibc's switch to single-request after a
-// half-answered timeout is not made.
+// half-answered timeout is not made; a server that timed out or was
+// unreachable within the last 30 s is asked after the others
+// (dead_servers.h).
 #include <errno.h>
 #include <poll.h>
 
 #include "transport/channel.h"
+#include "transport/dead_servers.h"
 #include "transport/exchange.h"
 
 namespace rk8s {
@@ -22,6 +25,7 @@ enum class Verdict : uint8_t { glibc_udp, glibc_tcp, musl };
 // The queries sent to one server together.
 struct Step {
   int outstanding;
+  bool heard;  // a reply came, of any rcode
   // A socket error (ICMP unreachable) reaches only one of the queries
   // sharing the socket; glibc gives up on the server for both.
   bool refused;
@@ -77,6 +81,7 @@ static void on_reply(void* arg, int ares_status, int, unsigned char* msg, int le
   if (s == Reply::ok && step.verdict == Verdict::glibc_udp && is_truncated(msg, size_t(len)))
     step.truncated = true;
   if (ares_status == ARES_SUCCESS) {
+    step.heard = true;
     r.msg = keep_reply(*p.channels, p.index, msg, size_t(len));
     r.len = size_t(len);
     if (!r.msg) s = Reply::error;
@@ -120,15 +125,16 @@ static void wait_for(ares_channel ch, const Step& step) {
   }
 }
 
-// True when a reply was truncated.
+// True when a reply was truncated; `heard` set when any reply came.
 static bool send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, size_t n,
-                          Verdict verdict) {
-  Step step = {int(n), false, false, verdict};
+                          Verdict verdict, bool& heard) {
+  Step step = {int(n), false, false, false, verdict};
   for (size_t i = 0; i < n; i++) {
     p[i].step = &step;
     ares_send(ch, queries[i].data, int(queries[i].size), on_reply, &p[i]);
   }
   wait_for(ch, step);
+  heard = heard || step.heard;
   return step.truncated;
 }
 
@@ -154,17 +160,21 @@ static Outcome ask(Channels& c, const Config& conf, size_t s, Verdict verdict,
   Pending p[2];
   for (size_t i = 0; i < n; i++) p[i] = Pending{&c, &replies[i], i, uint8_t(s), nullptr};
   bool reopen = conf.opt.single_request_reopen;
-  bool truncated;
+  bool truncated, heard = false;
   if (n == 1 || tcp || !(conf.opt.single_request || reopen)) {  // send_vc writes both
-    truncated = send_and_wait(ch, queries, p, n, verdict);
+    truncated = send_and_wait(ch, queries, p, n, verdict, heard);
   } else {
     // glibc sends the second query only once the first is answered.
-    truncated = send_and_wait(ch, queries, p, 1, verdict);
+    truncated = send_and_wait(ch, queries, p, 1, verdict, heard);
     if (replies[0].status == Reply::ok && !truncated) {
       if (reopen) close_sockets(c, s, tcp, false);
-      truncated = send_and_wait(ch, queries + 1, p + 1, 1, verdict);
+      truncated = send_and_wait(ch, queries + 1, p + 1, 1, verdict, heard);
     }
   }
+  bool silent = false;  // timed out or unreachable, nothing heard
+  for (size_t i = 0; i < n; i++)
+    silent = silent || replies[i].status == Reply::timeout || replies[i].status == Reply::conn_refused;
+  if (heard || silent) note_server(conf.ns[s], heard);
   close_sockets(c, s, tcp, !truncated && every_reply_came(replies, n));
   if (truncated) return Outcome::truncated;
   for (size_t i = 0; i < n; i++)
@@ -198,9 +208,17 @@ void exchange(const Config& conf, const Bytes* queries, Reply* replies, size_t n
   // Over TCP (use-vc) glibc makes one pass over the servers.
   unsigned attempts = verdict == Verdict::glibc_tcp ? 1 : conf.opt.attempts;
   size_t first = conf.opt.rotate && count > 1 ? first_server(count) : 0;
-  for (unsigned a = 0; a < attempts; a++)
+  // glibc's order, but a server that did not answer lately goes last (a
+  // deliberate difference: dead_servers.h).
+  size_t order[kMaxNameservers], ordered = 0;
+  for (int pass = 0; pass < 2; pass++)
     for (size_t k = 0; k < count; k++) {
       size_t s = (first + k) % count;
+      if (server_is_dead(conf.ns[s]) == (pass == 1)) order[ordered++] = s;
+    }
+  for (unsigned a = 0; a < attempts; a++)
+    for (size_t k = 0; k < count; k++) {
+      size_t s = order[k];
       Outcome o = ask(*c, conf, s, verdict, queries, replies, n);
       if (o == Outcome::truncated) {
         // The step again over TCP, both queries, and use-vc for the rest

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "transport/channel.h"
+#include "transport/dead_servers.h"
 #include "transport/exchange.h"
 
 using namespace rk8s;
@@ -235,7 +236,9 @@ Responder::Handler silent() {
   return [](const Seen&) { return std::vector<std::string>{}; };
 }
 
+// A test's nameservers; the servers earlier tests found dead forgotten.
 Config config(std::initializer_list<uint8_t> hosts, uint8_t timeout = 2, uint8_t attempts = 2) {
+  forget_dead_servers();
   Config c;
   for (uint8_t h : hosts) {
     IpAddr ns;
@@ -311,6 +314,36 @@ TEST(Transport, SilentFirstServerThenSecondAnswers) {
   EXPECT_EQ(e.r[1].server, 1);
   EXPECT_EQ(first_a(e.r[0]), 0x05060708u);
   EXPECT_EQ(quiet.seen().size(), 2u);
+}
+
+// The node-local cache gone: the first exchange waits it out, the next ones
+// within the process ask the second server first; an answer brings it back.
+TEST(Transport, ServerThatTimedOutIsAskedLastAfterwards) {
+  Responder quiet(2, silent());
+  Responder s(3, answer(0x05060708));
+  Config c = config({2, 3}, /*timeout=*/1, /*attempts=*/2);
+  Exchange first(c);
+  ASSERT_EQ(first.r[0].status, Reply::ok);
+  EXPECT_EQ(quiet.seen().size(), 2u);
+  for (int i = 0; i < 3; i++) {
+    Exchange later(c);
+    ASSERT_EQ(later.r[0].status, Reply::ok);
+    EXPECT_EQ(later.r[0].server, 1);
+  }
+  EXPECT_EQ(quiet.seen().size(), 2u);  // not asked again
+  EXPECT_EQ(s.seen().size(), 8u);
+  note_server(c.ns[0], true);  // it answered elsewhere
+  Exchange again(c);
+  EXPECT_EQ(quiet.seen().size(), 4u);  // first again
+}
+
+TEST(Transport, UnreachableServerIsAskedLastAfterwards) {
+  Responder s(3, answer(0x05060708));
+  Config c = config({9, 3});  // nothing on 127.0.0.9: ICMP port unreachable
+  Exchange first(c);
+  ASSERT_EQ(first.r[0].status, Reply::ok);
+  EXPECT_TRUE(server_is_dead(c.ns[0]));
+  EXPECT_FALSE(server_is_dead(c.ns[1]));
 }
 
 TEST(Transport, EveryServerSaysServfail) {
