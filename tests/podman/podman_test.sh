@@ -143,8 +143,8 @@ EOF
 		r = json.load(open(sys.argv[2]))["response"]
 		pod = jsonpatch.apply_patch(pod, json.loads(base64.b64decode(r["patch"])))
 		# podman 4.3 holds annotation values to a label's 63 characters, which
-		# Kubernetes does not: the one --remove reads stays out of the play.
-		del pod["metadata"]["annotations"]["resolv-k8s.io/original-pod-spec"]
+		# Kubernetes does not: inject's status (a few hundred) stays out of the play.
+		del pod["metadata"]["annotations"]["resolv-k8s.io/injected"]
 		print(json.dumps(pod))
 	EOF
 	before=$(wc -l < "$cache/queries.log")
