@@ -24,10 +24,9 @@ packages=(
 	libnl-route-3-dev:arm64 libnftables-dev:arm64 libyaml-cpp0.7:arm64
 	libevent-2.1-7:arm64 libevent-pthreads-2.1-7:arm64 libevent-openssl-2.1-7:arm64
 )
-# kubectl renders the kustomizations (test-container) and npm installs the
-# schema checker: a machine may have its own of each, which Debian's
-# packages would clash with (Debian's kubectl 1.20 has kustomize 2.0, enough).
-command -v kubectl >/dev/null || packages+=(kubernetes-client)
+# npm installs the schema checker and the kubectl that renders the
+# kustomizations (mk/container.mk): a machine may have its own npm, which
+# Debian's package would clash with.
 command -v npm >/dev/null || packages+=(npm)
 
 # dpkg-query fails on names it has never seen: those are missing too. It
@@ -59,7 +58,7 @@ programs=(
 	aarch64-linux-gnu-g++ aarch64-linux-musl-gcc qemu-aarch64-static
 	valgrind dig dnsperf unbound ip unshare nsenter curl nft
 	buildah skopeo umoci podman runc conmon catatonit docker-registry
-	python3 openssl node npm java ruby go kubectl getent
+	python3 openssl node npm java ruby go getent
 )
 absent=()
 for p in "${programs[@]}"; do

@@ -56,7 +56,8 @@ while read -r manifest; do
 done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -path '*/monitoring/*' ! -name 'kustom*.yaml' \
 	! -name config.yaml | sort)
 
-# Rendered, each with kubectl's own kustomize, which has nothing to warn of.
+# Rendered, each with kubectl's own kustomize (BUILD_DIR/bin/kubectl, 1.31:
+# mk/container.mk), which has nothing to warn of.
 # env_of FILE: the DaemonSet container's settings as NAME=VALUE lines, with
 # $(VAR) as kubelet expands it (RESOLV_K8S_UPSTREAM_SERVICE_HOST from here).
 env_of() {
@@ -68,7 +69,7 @@ for d in yaml.safe_load_all(open(sys.argv[1])):
 }
 for dir in base overlays/example overlays/from-nodelocaldns; do
 	out=$work/$(basename "$dir").yaml
-	kubectl kustomize "container/node-cache/$dir" > "$out" 2> "$work/err"
+	"$build/bin/kubectl" kustomize "container/node-cache/$dir" > "$out" 2> "$work/err"
 	check "kustomize $dir: renders, no warning" "0" "$?$(cat "$work/err")"
 	check "kustomize $dir: 4 objects, valid" "$out: 4 valid" "$(models check "$out")"
 	check "kustomize $dir: in kube-system" '"kube-system"' "$(field "$out" metadata.namespace | sort -u)"
@@ -134,7 +135,7 @@ check "overlay: its settings, the base's for the rest" \
 # The admission webhook, rendered: its base and the cert-manager overlay.
 for dir in base overlays/cert-manager; do
 	out=$work/webhook-$(basename "$dir").yaml
-	kubectl kustomize "container/webhook/$dir" > "$out" 2> "$work/err"
+	"$build/bin/kubectl" kustomize "container/webhook/$dir" > "$out" 2> "$work/err"
 	check "kustomize webhook $dir: renders, no warning" "0" "$?$(cat "$work/err")"
 done
 check "kustomize webhook base: 6 objects, valid" "$work/webhook-base.yaml: 6 valid" \
@@ -189,7 +190,7 @@ for cm in 0 1; do
 	KUBE_DNS=$kube_dns CERT_MANAGER=$cm "$root/container/overlays.sh" "$work/deploy$cm" registry.example.com:5000/dns 7.1 > /dev/null
 	for dir in node-cache webhook; do
 		out=$work/deploy$cm-$dir.yaml
-		kubectl kustomize "$work/deploy$cm/$dir" > "$out" 2> "$work/err"
+		"$build/bin/kubectl" kustomize "$work/deploy$cm/$dir" > "$out" 2> "$work/err"
 		check "quick start (CERT_MANAGER=$cm) $dir: renders, no warning" "0" "$?$(cat "$work/err")"
 		check_match "quick start (CERT_MANAGER=$cm) $dir: valid" "^$out: [1-9][0-9]* valid" "$(models check "$out")"
 	done
@@ -209,8 +210,8 @@ check "quick start: the cert-manager overlay's Certificate with CERT_MANAGER=1 a
 	"$(grep -c '^kind: Certificate$' "$work/deploy0-webhook.yaml") $(grep -c '^kind: Certificate$' "$work/deploy1-webhook.yaml")"
 KUBE_DNS=172.20.0.10 CACHE_ON_KUBE_DNS=1 NODE_SEARCH=ec2.internal,compute.internal STUB_DOMAINS='{"corp.example": ["172.20.8.53"]}' \
 	CLUSTER_DNS=172.20.0.11 CLUSTER_DOMAIN=k8s.example "$root/container/overlays.sh" "$work/deploy2" registry.example.com/dns > /dev/null
-kubectl kustomize "$work/deploy2/node-cache" > "$work/deploy2-node-cache.yaml" 2> "$work/err"
-kubectl kustomize "$work/deploy2/webhook" > "$work/deploy2-webhook.yaml" 2>> "$work/err"
+"$build/bin/kubectl" kustomize "$work/deploy2/node-cache" > "$work/deploy2-node-cache.yaml" 2> "$work/err"
+"$build/bin/kubectl" kustomize "$work/deploy2/webhook" > "$work/deploy2-webhook.yaml" 2>> "$work/err"
 check "quick start, every setting: the cache's, each in its place" \
 	'CLUSTER_DNS=172.20.0.11
 CLUSTER_DOMAIN=k8s.example
