@@ -8,7 +8,9 @@
 # annotation); a second admission of the result patches nothing; opt-outs,
 # kube-system, other operations and a pod inject leaves alone get no patch;
 # bad requests get HTTP errors and the webhook serves on; a rotated
-# certificate is served from the next connection; /healthz, /metrics.
+# certificate is served from the next connection; /healthz, /metrics; the
+# node's search domains read from its own resolv.conf; its bounds: a 3.4 MB
+# review, one at the bound on values, nine connections at once.
 set -uo pipefail
 if [[ -z ${WEBHOOK_SANDBOX:-} ]]; then
 	exec unshare --net --pid --fork --mount-proc env WEBHOOK_SANDBOX=1 "$0" "$@"
@@ -107,6 +109,29 @@ same_as_inject pod "$work/pod.yaml" shop "${nameservers[@]}"
 same_as_inject marker-pod "$work/marker-pod.yaml" shop --autopath marker "${nameservers[@]}"
 check_match "marker-pod: the marker first, in the request's namespace" \
 	'"search.shop.cluster.local.ap.k8s.io"' "$(< "$work/marker-pod.json")"
+
+# --host-search auto: the node's search domains, those kubelet appended to
+# the webhook's own pod's resolv.conf after the cluster's three.
+printf 'nameserver 10.96.0.10\nsearch resolv-k8s.svc.cluster.local svc.cluster.local cluster.local ec2.internal corp.example\noptions ndots:5\n' \
+	> "$work/webhook-resolv.conf"
+mount --bind "$work/webhook-resolv.conf" /etc/resolv.conf
+"$build/bin/resolv-k8s" webhook --cert "$work/certs/tls.crt" --key "$work/certs/tls.key" --listen 127.0.0.1:8444 \
+	--image "$image" --nameserver 169.254.20.10,10.96.0.10 --host-search auto 2> "$work/auto.err" &
+auto=$!
+for _ in $(seq 100); do curl -s -o /dev/null --cacert "$work/certs/ca.crt" --resolve "$host:8444:127.0.0.1" "https://$host:8444/healthz" && break; sleep 0.05; done
+umount /etc/resolv.conf
+review "$work/pod.yaml" shop > "$work/auto.review"
+curl -sS --cacert "$work/certs/ca.crt" --resolve "$host:8444:127.0.0.1" -H 'Content-Type: application/json' \
+	--data-binary "@$work/auto.review" "https://$host:8444/mutate" > "$work/auto.response"
+patched "$work/auto.review" "$work/auto.response" > "$work/auto.json" 2> /dev/null
+check "--host-search auto: the node's search domains after the pod's cluster ones" \
+	'["shop.svc.cluster.local", "svc.cluster.local", "cluster.local", "ec2.internal", "corp.example"]' \
+	"$(python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["spec"]["dnsConfig"]["searches"]))' "$work/auto.json")"
+kill "$auto"
+wait "$auto" 2>/dev/null
+check "without --image: refused, the flag named" \
+	"2 resolv-k8s: webhook: --image is needed: the init image from your registry, such as registry.example.com/dns/libresolv-k8s-init:TAG (make push writes it) (resolv-k8s --help)" \
+	"$("$build/bin/resolv-k8s" webhook --cert "$work/certs/tls.crt" --key "$work/certs/tls.key" 2> "$work/noimage.err"; echo "$? $(cat "$work/noimage.err")")"
 
 # left_alone NAME FILE NAMESPACE [OPERATION] WARNING: no patch, and WARNING.
 left_alone() {
