@@ -351,25 +351,28 @@ void keep_items(YAML::Node map, const char* key, Drop drop) {
     map[key] = kept;
 }
 
-// What the injection `status` tells of taken out of `pod`: the library's
-// parts by name, when it added them, and the DNS settings it added.
-void undo(YAML::Node pod, const InjectStatus& status) {
+// The library's parts taken out of `pod`, by name.
+void undo_library(YAML::Node pod) {
   auto named = [](const std::string& name) { return [name](const YAML::Node& item) { return text_at(item, "name") == name; }; };
-  if (status.added_library) {
-    keep_items(pod, "initContainers", named("resolv-k8s-init"));
-    keep_items(pod, "volumes", named(kVolume));
-    for (YAML::Node container : get(pod, "containers")) {
-      if (!container.IsMap()) continue;
-      keep_items(container, "volumeMounts", named(kVolume));
-      YAML::Node var = find_named(get(container, "env"), "LD_PRELOAD");
-      if (!var || get(var, "valueFrom")) continue;
-      std::string rest = preload_list("", text_at(var, "value"));  // ":" then the app's own
-      if (rest.empty())
-        keep_items(container, "env", named("LD_PRELOAD"));
-      else
-        set_text(var, "value", rest.substr(1));
-    }
+  keep_items(pod, "initContainers", named("resolv-k8s-init"));
+  keep_items(pod, "volumes", named(kVolume));
+  for (YAML::Node container : get(pod, "containers")) {
+    if (!container.IsMap()) continue;
+    keep_items(container, "volumeMounts", named(kVolume));
+    YAML::Node var = find_named(get(container, "env"), "LD_PRELOAD");
+    if (!var || get(var, "valueFrom")) continue;
+    std::string rest = preload_list("", text_at(var, "value"));  // ":" then the app's own
+    if (!rest.empty())
+      set_text(var, "value", rest.substr(1));
+    else if (var.size() == 2)  // ours alone
+      keep_items(container, "env", named("LD_PRELOAD"));
+    else
+      var.remove("value");
   }
+}
+
+// The DNS settings the injection `status` tells of taken out of `pod`.
+void undo_dns(YAML::Node pod, const InjectStatus& status) {
   YAML::Node dns = get(pod, "dnsConfig");
   if (dns.IsMap()) {
     auto among = [](const std::vector<std::string>& list) {
@@ -435,7 +438,8 @@ void inject_object(YAML::Node object, const InjectOptions& options, std::vector<
   if (options.remove) {
     if (kept.empty())
       return notes.push_back(InjectError{object.Mark(), path + ": no " + kStatusKey + " annotation, left as it is"});
-    undo(pod, before);
+    if (before.added_library) undo_library(pod);
+    undo_dns(pod, before);
     return drop_annotation(holder, kStatusKey);
   }
   YAML::Node containers = list_at(pod, "containers", path);
@@ -452,11 +456,15 @@ void inject_object(YAML::Node object, const InjectOptions& options, std::vector<
     if (emit_yaml(pod) != unchanged) holder["metadata"]["annotations"][kStatusKey] = text_node(status_text(status));
     return;
   }
-  // Taken out and given again: the same result when nothing changed.
+  // The DNS settings taken out and given again (the library's parts are
+  // kept and set in place, as a first run sets them): the same result
+  // when nothing changed. The marker path takes the library out.
   YAML::Mark mark = pod.Mark();
   YAML::Node fresh = YAML::Clone(pod);
-  undo(fresh, before);
+  if (run.marker && before.added_library) undo_library(fresh);
+  undo_dns(fresh, before);
   inject_pod(fresh, path, run, ns, notes, status);
+  if (!run.marker && !before.marker) status.added_library = before.added_library;
   std::string text = status_text(status);
   if (text == kept && json_of(fresh) == json_of(pod)) return;
   holder[place->path.back()] = fresh;
