@@ -107,7 +107,7 @@ root=$WORK/webhook/rootfs
 chown -R 65534:65534 "$root/tls"
 answer=$(unshare --net --mount --pid --fork bash -c 'ip link set lo up
 	chroot --userspec=65534:65534 "$1" /usr/bin/resolv-k8s webhook --cert /tls/tls.crt --key /tls/tls.key \
-		--listen 127.0.0.1:8443 2> "$2" &
+		--listen 127.0.0.1:8443 --image registry.example.com/dns/libresolv-k8s-init:1 2> "$2" &
 	for _ in $(seq 100); do grep -qs listening "$2" && break; sleep 0.05; done
 	curl -sS --cacert "$1/tls/ca.crt" --resolve resolv-k8s-webhook.resolv-k8s.svc:8443:127.0.0.1 \
 		https://resolv-k8s-webhook.resolv-k8s.svc:8443/healthz' - "$root" "$WORK/webhook.err")
