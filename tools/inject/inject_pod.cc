@@ -10,8 +10,6 @@
 #include <string_view>
 #include <vector>
 
-#include "common/json.h"
-#include "common/load_error.h"
 #include "tools/inject/inject_status.h"
 #include "tools/inject/yaml_json.h"
 #include "tools/inject/yaml_stream.h"
