@@ -217,7 +217,7 @@ check "... its annotations at most 4 KiB" yes "$( ((annotations <= 4096)) && ech
 check "... the patch small: LD_PRELOAD added, not the variables again" yes \
 	"$( (($(wc -c < "$work/bound.response") < 8192)) && echo yes)" "$(wc -c < "$work/bound.response") bytes"
 big_review 10000 > "$work/over.review"
-check "a review over the bound on values (1.8 MB): 413, and why" "over 20000 JSON values, more than the webhook reads
+check "a review over the bound on values (1.8 MB): 413, and why" "over 20000 JSON keys and values, more than the webhook reads
 413" "$(post "$work/over.review")"
 check "peak memory under 64 MiB" yes "$( (($(peak_kib) < 65536)) && echo yes)" "$(peak_kib) KiB"
 echo "webhook: peak RSS $(peak_kib) KiB after a 3.4 MB review (413), one at the bound ($(wc -c < "$work/bound.review") bytes, patched, annotations $annotations bytes) and one over it"

@@ -34,16 +34,16 @@ const Json::Value& member(const Json::Value& obj, const char* key) {
   return v ? *v : none;
 }
 
-// A review of more values than this is refused before it is read (the API
-// server then admits the pod as it is: failurePolicy Ignore): the object is
-// read (jsoncpp) and edited as a copy (yaml-cpp), a few hundred bytes a
-// value, which must fit the webhook's memory beside the bodies of its other
-// connections. A pod of the API's own makes has a few hundred to a few
-// thousand; the API server stores none over 1.5 MiB.
+// A review of more JSON keys and values than this is refused before it is
+// read (the API server then admits the pod as it is: failurePolicy Ignore):
+// the object is read (jsoncpp) and edited as a copy (yaml-cpp), a few
+// hundred bytes a value, which must fit the webhook's memory beside the
+// bodies of its other connections. A pod of the API's own makes has a few
+// hundred to a few thousand; the API server stores none over 1.5 MiB.
 constexpr size_t kMaxValues = 20000;
 
-// The JSON values in `text` (each starts after '[', '{', ',' or ':'
-// outside strings), counting stopped past `limit`; malformed text is
+// The JSON keys and values in `text` (each starts after '[', '{', ',' or
+// ':' outside strings), counting stopped past `limit`; malformed text is
 // counted as it comes, and the parser says what is wrong with it.
 size_t values_in(std::string_view text, size_t limit) {
   size_t n = 1;
@@ -99,7 +99,7 @@ std::string options_for(const Json::Value& pod, const std::string& ns, InjectOpt
 
 Admission admit(std::string_view body, const InjectOptions& defaults) {
   if (values_in(body, kMaxValues) > kMaxValues) {
-    std::string why = "over " + std::to_string(kMaxValues) + " JSON values, more than the webhook reads";
+    std::string why = "over " + std::to_string(kMaxValues) + " JSON keys and values, more than the webhook reads";
     return Admission{Admission::refused, 413, why + "\n", "refused: " + why};
   }
   Json::Value review;
