@@ -229,7 +229,7 @@ check "nine connections: the ninth waits while eight are open" 28 \
 check "... and is served once their deadline cut them" "ok
 200" "$(curl -sS --max-time 20 --cacert "$work/certs/ca.crt" --resolve "$host:8443:127.0.0.1" -w '%{http_code}' "https://$host:8443/healthz")"
 for fd in 3 4 5 6 7 8 9 10; do eval "exec $fd>&-"; done
-check_match "... counted" "resolv_k8s_webhook_connections_cut_total ([89]|[1-9][0-9])" "$(https /metrics)"
+check_match "... counted, with the bound" "resolv_k8s_webhook_connections_max 8.*resolv_k8s_webhook_connections_cut_total ([89]|[1-9][0-9])" "$(https /metrics)"
 
 metrics=$(https /metrics)
 for m in "build_info{version=\"$("$build/bin/resolv-k8s" --version | cut -d' ' -f2)\"} 1" \

@@ -31,11 +31,11 @@ namespace {
 // most one body, each body read and answered within the deadline. The API
 // server stores no object over 1.5 MiB (etcd's request limit); a larger
 // body is refused (413) before it is read, and failurePolicy Ignore admits
-// its pod as it is. kMaxConnections bodies and one review being edited
-// (admission.cc's bound on its values) stay within the 64Mi the
-// Deployment allows; further connections wait in the listen queue.
+// its pod as it is. --max-connections bodies (8 by default) and one review
+// being edited (admission.cc's bound on its values) stay within the 64Mi
+// the Deployment allows; further connections wait in the listen queue.
 constexpr size_t kMaxBody = 2 << 20;
-constexpr int kMaxConnections = 8;
+constexpr unsigned long kDefaultMaxConnections = 8;
 constexpr timeval kConnectionDeadline = {10, 0};
 
 // The serving certificate and key, loaded again when either file changes.
@@ -103,6 +103,7 @@ class Tls {
 
 struct Metrics {
   uint64_t requests = 0, patches = 0, errors = 0, connections = 0, cut = 0;
+  uint64_t max_connections = kDefaultMaxConnections;
   rk8s::Histogram durations;
 
   std::string text() const {
@@ -117,8 +118,10 @@ struct Metrics {
            family("webhook_errors_total", "counter",
                   "Requests refused: not an AdmissionReview, too large, bad method.") +
            sample("webhook_errors_total", "", errors) +
-           family("webhook_connections", "gauge", "Connections open, at most 8 (more wait to be accepted).") +
+           family("webhook_connections", "gauge", "Connections open (more wait to be accepted).") +
            sample("webhook_connections", "", connections) +
+           family("webhook_connections_max", "gauge", "Connections open at most: --max-connections.") +
+           sample("webhook_connections_max", "", max_connections) +
            family("webhook_connections_cut_total", "counter", "Connections closed at their 10 s deadline.") +
            sample("webhook_connections_cut_total", "", cut) +
            family("webhook_request_duration_seconds", "histogram", "Time to answer an AdmissionReview.") +
@@ -155,7 +158,7 @@ void free_connection(void*, void* ptr, CRYPTO_EX_DATA*, int, long, void*) {
   auto* c = static_cast<Connection*>(ptr);
   if (!c) return;
   Webhook& w = *c->webhook;
-  if (w.metrics.connections-- == kMaxConnections && w.listener) evconnlistener_enable(w.listener);
+  if (w.metrics.connections-- == w.metrics.max_connections && w.listener) evconnlistener_enable(w.listener);
   event_free(c->deadline);
   delete c;
 }
@@ -209,7 +212,7 @@ void on_metrics(evhttp_request* req, void* arg) {
 }
 
 // Every connection speaks TLS with the certificate of the moment, and has
-// its deadline; at kMaxConnections the listener stops accepting.
+// its deadline; at --max-connections the listener stops accepting.
 bufferevent* tls_connection(event_base* base, void* arg) {
   Webhook& w = *static_cast<Webhook*>(arg);
   SSL_CTX* ctx = w.tls.current();
@@ -222,7 +225,7 @@ bufferevent* tls_connection(event_base* base, void* arg) {
   c->deadline = evtimer_new(base, on_deadline, c);
   evtimer_add(c->deadline, &kConnectionDeadline);
   SSL_set_ex_data(ssl, connection_index(), c);
-  if (++w.metrics.connections == kMaxConnections) evconnlistener_disable(w.listener);
+  if (++w.metrics.connections == w.metrics.max_connections) evconnlistener_disable(w.listener);
   return bev;
 }
 
@@ -250,16 +253,25 @@ bool parse_listen(const std::string& text, std::string& host, uint16_t& port) {
 
 int webhook_command(const Args& args) {
   InjectOptions defaults;
-  std::string cert, key, listen = ":8443", log_level = "Normal";
+  std::string cert, key, listen = ":8443", log_level = "Normal",
+              max_connections = std::to_string(kDefaultMaxConnections);
   for (size_t i = 0; i < args.size(); i++) {
     const std::string& flag = args[i];
     if (read_inject_flag("webhook", args, i, defaults)) continue;
-    if (flag != "--cert" && flag != "--key" && flag != "--listen" && flag != "--log-level")
+    if (flag != "--cert" && flag != "--key" && flag != "--listen" && flag != "--log-level" &&
+        flag != "--max-connections")
       usage_error("webhook: unknown flag '" + flag + "'");
     if (i + 1 == args.size() || args[i + 1].empty()) usage_error("webhook: " + flag + " needs a value");
-    (flag == "--cert" ? cert : flag == "--key" ? key : flag == "--listen" ? listen : log_level) = args[++i];
+    (flag == "--cert"     ? cert
+     : flag == "--key"    ? key
+     : flag == "--listen" ? listen
+     : flag == "--log-level" ? log_level
+                             : max_connections) = args[++i];
   }
   if (log_level != "Normal" && log_level != "Debug") usage_error("webhook: --log-level is Normal or Debug");
+  char* end;
+  unsigned long most = strtoul(max_connections.c_str(), &end, 10);
+  if (*end || most < 1 || most > 1000) usage_error("webhook: --max-connections is a number from 1 to 1000");
   // --host-search auto: the node's, as kubelet gave them to this pod.
   if (defaults.host_search == std::vector<std::string>{"auto"})
     defaults.host_search = node_search_of("/etc/resolv.conf", defaults.cluster_domain);
@@ -271,6 +283,7 @@ int webhook_command(const Args& args) {
 
   signal(SIGPIPE, SIG_IGN);
   Webhook w{defaults, Tls(cert, key), {}, log_level == "Debug"};
+  w.metrics.max_connections = most;
   if (!w.tls.current()) return 1;
   event_base* base = event_base_new();
   evhttp* http = evhttp_new(base);
