@@ -7,10 +7,10 @@
 
 namespace rk8s::server {
 
-QueryPath::QueryPath(const ServerConfig& config, std::shared_ptr<const Runtime> runtime)
+QueryPath::QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime)
     : delay_ms_(config.delay_ms),
       // Delayed replies are all served the long way.
-      packets_(config.delay_ms ? 0 : config.cache.capacity),
+      packets_(config.delay_ms ? 0 : config.cache.capacity, packet_bytes),
       server_label_("dns://" + config.listen.front().text) {
   if (!config.query_log.empty()) test_log_ = std::make_unique<QueryLog>(config.query_log);
   reload(std::move(runtime));
@@ -51,15 +51,17 @@ Serve QueryPath::serve() {
     std::shared_ptr<const Runtime> rt = runtime();
     auto started = std::chrono::steady_clock::now();
     answering_++;
-    std::string asked;  // the query outlives its buffer only here
-    if (!client.tcp) asked.assign(reinterpret_cast<const char*>(query.data), query.size);
-    handle_query(rt->handler(), query, client.tcp,
+    std::string asked;  // the query outlives its buffer only here, for the packet cache
+    if (!client.tcp && query.size <= PacketCache::kMaxQuery)
+      asked.assign(reinterpret_cast<const char*>(query.data), query.size);
+    QueryFrom from{ip_from_sockaddr(reinterpret_cast<const sockaddr*>(&client.addr)), client.tcp};
+    handle_query(rt->handler(), query, from,
                  [this, rt, client, answer, started, asked = std::move(asked)](
                      std::vector<uint8_t>& reply, const QueryInfo& info) {
                    answered(client, info, reply,
                             std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
                                 .count());
-                   if (!client.tcp)
+                   if (!asked.empty())
                      packets_.insert(Bytes{reinterpret_cast<const uint8_t*>(asked.data()), asked.size()},
                                      rt->generation(), reply, info, PacketCache::Clock::now());
                    if (!delay_ms_) {

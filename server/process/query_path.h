@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "server/answer/packet_cache.h"
+#include "server/cache/packet_cache.h"
 #include "server/answer/runtime.h"
 #include "server/metrics/metrics.h"
 #include "server/metrics/query_log.h"
@@ -21,7 +21,8 @@ namespace rk8s::server {
 class QueryPath {
  public:
   // Throws std::runtime_error when a log file cannot be opened.
-  QueryPath(const ServerConfig& config, std::shared_ptr<const Runtime> runtime);
+  // `packet_bytes`: the packet cache's budget.
+  QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime);
 
   // What the listeners call (net/serve.h).
   ServeAtOnce at_once();
@@ -36,6 +37,7 @@ class QueryPath {
   // The Prometheus text of the queries and the packet cache's hits.
   std::string render_metrics() const { return metrics_.render(); }
   uint64_t packet_hits() const { return packets_.hits(); }
+  size_t packet_bytes() const { return packets_.bytes(); }
 
  private:
   void answered(const Client& client, const QueryInfo& info, const std::vector<uint8_t>& reply,

@@ -35,8 +35,10 @@ Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
     : config_(config),
       reread_(std::move(reread)),
       node_(config.node_setup ? std::make_unique<NodeSetup>(*config.node_setup, config.listen) : nullptr),
-      cache_(config.cache.capacity),
-      queries_(config, std::make_shared<const Runtime>(config, forward_shared(config), say)),
+      memory_(memory_budget(config)),
+      cache_(config.cache.capacity, memory_.records),
+      flights_(FlightLimits{config.limits.max_concurrent, config.limits.max_pending, config.limits.max_joined}),
+      queries_(config, memory_.packets, std::make_shared<const Runtime>(config, forward_shared(config), say)),
       workers_(std::max(1u, std::thread::hardware_concurrency()), config.listen, queries_.at_once(),
                queries_.serve(),
                TcpLimits{config.limits.max_tcp_clients, config.limits.tcp_idle_seconds, !config.tcp_nodelay}),
@@ -65,8 +67,7 @@ int Server::run() {
 }
 
 ForwardShared Server::forward_shared(const ServerConfig& config) {
-  return ForwardShared{cache_, config.cache, flights_, forward_metrics_, upstream_in_flight_,
-                       config.limits.max_concurrent};
+  return ForwardShared{cache_, config.cache, flights_, forward_metrics_, say};
 }
 
 // SIGHUP. A configuration that does not load leaves the running one serving.
@@ -113,7 +114,7 @@ void Server::say_overload() {
           std::to_string(kOverloadSayMs / 1000) + " s");
     said = now;
   };
-  since(forward_metrics_.overloaded_count(), questions_refused_, "questions (limits.maxConcurrent)");
+  since(forward_metrics_.limited_count(), questions_refused_, "questions (limits: maxConcurrent, maxPending, maxJoined, a client's share)");
   since(TcpListener::refused_connections(), connections_refused_,
         "TCP connections (limits.maxTCPClients)");
   main_loop_.after(kOverloadSayMs, [this] { say_overload(); });

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "server/config/memory.h"
 #include "server/forward/forwarder.h"
 #include "server/metrics/forward_metrics.h"
 #include "server/net/http.h"
@@ -45,11 +46,11 @@ class Server {
   const ServerConfig config_;
   std::function<ServerConfig()> reread_;
   std::unique_ptr<NodeSetup> node_;  // before anything binds its addresses
+  const MemoryBudget memory_;
   // What forwarding keeps across reloads.
   Cache cache_;
   Flights flights_;
   ForwardMetrics forward_metrics_;
-  std::atomic<size_t> upstream_in_flight_{0};
   QueryPath queries_;
   Workers workers_;
   Loop main_loop_;

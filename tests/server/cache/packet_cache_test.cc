@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The packet cache (server/answer/packet_cache.h): whole replies from the
+// The packet cache (server/cache/packet_cache.h): whole replies from the
 // handler, served again with the asker's ID and TTLs moved on, no longer
 // than their TTLs, what made them and the runtime that made them allow.
 #include <gtest/gtest.h>
 
-#include "server/answer/packet_cache.h"
+#include "server/cache/packet_cache.h"
 #include "server/util/dns_text.h"
 #include "tests/server/fixture.h"
 
@@ -12,6 +12,7 @@ namespace rk8s::server::test {
 namespace {
 
 using Clock = PacketCache::Clock;
+constexpr size_t kBudget = 1 << 20;
 using std::chrono::seconds;
 
 std::vector<uint8_t> query(uint16_t id, const char* name, uint16_t udp_size = 0) {
@@ -52,7 +53,7 @@ struct Answered {
 
 Answered answer(const Router& router, const std::vector<uint8_t>& q) {
   Answered out;
-  handle_query(HandlerConfig{&router, AutopathMode::on, autopath::kDefaultCode}, bytes(q), false,
+  handle_query(HandlerConfig{&router, AutopathMode::on, autopath::kDefaultCode}, bytes(q), QueryFrom{},
                [&](std::vector<uint8_t>& reply, const QueryInfo& info) {
                  out.reply = reply;
                  out.info = info;
@@ -75,7 +76,7 @@ std::vector<uint32_t> ttls(const std::vector<uint8_t>& msg) {
 struct Upstreams : ::testing::Test {
   Upstream upstream;
   Router router;
-  PacketCache cache{16};
+  PacketCache cache{16, kBudget};
   Clock::time_point t0 = Clock::now();
   Upstreams() { router.set_fallback(&upstream); }
 };
@@ -176,7 +177,7 @@ TEST_F(Upstreams, OnlyTheSameQueryOfTheSameRuntime) {
 TEST(PacketCache, DataKeepsItsTtlsUntilTheyRunOut) {
   Faults none;
   FixtureWorld w(none);
-  PacketCache cache(16);
+  PacketCache cache(16, kBudget);
   Clock::time_point t0 = Clock::now();
   std::vector<uint8_t> q = query(7, "web.default.svc.cluster.local");
   Answered first = answer(w.router, q);
@@ -195,13 +196,43 @@ TEST(PacketCache, DataKeepsItsTtlsUntilTheyRunOut) {
 TEST(PacketCache, NoSlotsKeepNothing) {
   Faults none;
   FixtureWorld w(none);
-  PacketCache cache(0);
+  PacketCache cache(0, kBudget);
   std::vector<uint8_t> q = query(7, "web.default.svc.cluster.local");
   Answered first = answer(w.router, q);
   cache.insert(bytes(q), 1, first.reply, first.info, Clock::now());
   std::vector<uint8_t> again;
   QueryInfo info;
   EXPECT_FALSE(cache.find(bytes(q), 1, Clock::now(), again, info));
+}
+
+}  // namespace
+}  // namespace rk8s::server::test
+
+namespace rk8s::server::test {
+namespace {
+
+// The budget in bytes: a reply that would exceed it is not kept, and the
+// one in its slot goes; what is charged comes back.
+TEST(PacketCache, BytesBudget) {
+  Faults none;
+  FixtureWorld w(none);
+  std::vector<uint8_t> q = query(7, "web.default.svc.cluster.local");
+  Answered first = answer(w.router, q);
+  PacketCache roomy(16, kBudget);
+  roomy.insert(bytes(q), 1, first.reply, first.info, Clock::now());
+  size_t one = roomy.bytes();
+  EXPECT_GT(one, first.reply.size() + q.size());
+  EXPECT_LT(one, 2 * (first.reply.size() + q.size()) + 1024);
+
+  PacketCache tight(16, one - 1);
+  tight.insert(bytes(q), 1, first.reply, first.info, Clock::now());
+  std::vector<uint8_t> again;
+  QueryInfo info;
+  EXPECT_FALSE(tight.find(bytes(q), 1, Clock::now(), again, info));
+  EXPECT_EQ(tight.bytes(), 0u);
+  PacketCache none_at_all(16, 0);
+  none_at_all.insert(bytes(q), 1, first.reply, first.info, Clock::now());
+  EXPECT_FALSE(none_at_all.find(bytes(q), 1, Clock::now(), again, info));
 }
 
 }  // namespace

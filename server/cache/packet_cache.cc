@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/answer/packet_cache.h"
+#include "server/cache/packet_cache.h"
+
+#include "server/cache/reply.h"
 
 #include <algorithm>
 #include <atomic>
@@ -37,6 +39,7 @@ struct PacketCache::Entry {
   std::vector<uint8_t> reply;
   std::vector<uint16_t> ttl_at;  // where each record's TTL is in `reply`
   QueryInfo info;
+  size_t cost = 0;  // bytes charged
 };
 
 struct alignas(64) PacketCache::Stripe {
@@ -44,7 +47,8 @@ struct alignas(64) PacketCache::Stripe {
   std::atomic<uint64_t> hits{0};
 };
 
-PacketCache::PacketCache(size_t slots) : slots_(slots), stripes_(new Stripe[kStripes]) {}
+PacketCache::PacketCache(size_t slots, size_t max_bytes)
+    : slots_(max_bytes ? slots : 0), stripes_(new Stripe[kStripes]), max_bytes_(max_bytes) {}
 
 PacketCache::~PacketCache() = default;
 
@@ -94,9 +98,20 @@ void PacketCache::insert(Bytes query, uint64_t generation, const std::vector<uin
 
   std::string_view key = key_of(query);
   size_t slot = std::hash<std::string_view>{}(key) % slots_.size();
+  size_t cost = heap_bytes(sizeof(Entry)) + heap_bytes(key.size() + 1) + heap_bytes(reply.size()) +
+                heap_bytes(ttl_at.size() * sizeof(uint16_t));
+  std::unique_ptr<Entry> freed;  // after the lock
   std::lock_guard lock(stripes_[slot % kStripes].mutex);
   std::unique_ptr<Entry>& e = slots_[slot];
+  size_t old = e ? e->cost : 0;
+  if (bytes_ - old + cost > max_bytes_) {  // the slot's reply goes all the same
+    freed = std::move(e);
+    bytes_ -= old;
+    return;
+  }
+  bytes_ += cost - old;
   if (!e) e = std::make_unique<Entry>();
+  e->cost = cost;
   e->key.assign(key);
   e->generation = generation;
   e->stored = now;
@@ -105,7 +120,8 @@ void PacketCache::insert(Bytes query, uint64_t generation, const std::vector<uin
                                                    : now + std::chrono::milliseconds(info.refresh_in_ms);
   e->came_through = info.refresh_in_ms == 0;  // it came through for the refresh
   e->ttls_count_down = info.ttls_count_down;
-  e->reply = reply;
+  e->reply.assign(reply.begin(), reply.end());
+  e->reply.shrink_to_fit();
   e->ttl_at.swap(ttl_at);
   e->info = info;
 }

@@ -5,17 +5,20 @@
 // Nothing is parsed, resolved or allocated on a hit. A reply is kept no
 // longer than its smallest TTL and QueryInfo::reusable, and only for the
 // runtime (configuration) that made it; at QueryInfo::refresh_in_ms one query
-// goes through to the resolver instead (a prefetch is due). The table is direct-mapped: a
-// reply replaces the one in its slot, so its size is fixed.
+// goes through to the resolver instead (a prefetch is due). The table is
+// direct-mapped: a reply replaces the one in its slot. Its memory is
+// bounded by a budget in bytes: a reply that would exceed it is not kept.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "server/answer/handler.h"
+#include "server/model/query_info.h"
+
 
 namespace rk8s::server {
 
@@ -25,8 +28,8 @@ class PacketCache {
   // Longer queries (many autopath candidates) are not kept.
   static constexpr size_t kMaxQuery = 512;
 
-  // `slots` replies at most; 0 keeps none.
-  explicit PacketCache(size_t slots);
+  // `slots` replies and `max_bytes` at most; 0 keeps none.
+  PacketCache(size_t slots, size_t max_bytes);
   ~PacketCache();
 
   // The reply to `query` into `reply` and what it answered into `info`;
@@ -37,6 +40,7 @@ class PacketCache {
   void insert(Bytes query, uint64_t generation, const std::vector<uint8_t>& reply,
               const QueryInfo& info, Clock::time_point now);
   uint64_t hits() const;
+  size_t bytes() const { return bytes_; }
 
  private:
   struct Entry;
@@ -44,6 +48,8 @@ class PacketCache {
 
   std::vector<std::unique_ptr<Entry>> slots_;
   std::unique_ptr<Stripe[]> stripes_;
+  const size_t max_bytes_;
+  std::atomic<size_t> bytes_{0};
 };
 
 }  // namespace rk8s::server
