@@ -35,6 +35,7 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   signal(SIGPIPE, SIG_IGN);
+  say_libevent_warnings();
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {

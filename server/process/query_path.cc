@@ -11,6 +11,7 @@ QueryPath::QueryPath(const ServerConfig& config, size_t packet_bytes, std::share
     : delay_ms_(config.delay_ms),
       // Delayed replies are all served the long way.
       packets_(config.delay_ms ? 0 : config.cache.capacity, packet_bytes),
+      rate_(config.limits.client_qps),
       server_label_("dns://" + config.listen.front().text) {
   if (!config.query_log.empty()) test_log_ = std::make_unique<QueryLog>(config.query_log);
   reload(std::move(runtime));
@@ -39,8 +40,13 @@ void QueryPath::answered(const Client& client, const QueryInfo& info,
 
 ServeAtOnce QueryPath::at_once() {
   return [this](Bytes query, const Client& client, std::vector<uint8_t>& reply) {
+    auto now = PacketCache::Clock::now();
+    if (!rate_.allow(client.addr, now)) {
+      reply.clear();
+      return true;
+    }
     QueryInfo info;
-    if (!packets_.find(query, generation_, PacketCache::Clock::now(), reply, info)) return false;
+    if (!packets_.find(query, generation_, now, reply, info)) return false;
     answered(client, info, reply, 0);
     return true;
   };
@@ -48,6 +54,10 @@ ServeAtOnce QueryPath::at_once() {
 
 Serve QueryPath::serve() {
   return [this](Bytes query, const Client& client, Answer answer) {
+    if (client.tcp && !rate_.allow(client.addr, PacketCache::Clock::now())) {  // UDP's: at_once()
+      std::vector<uint8_t> none;
+      return answer(none);
+    }
     std::shared_ptr<const Runtime> rt = runtime();
     auto started = std::chrono::steady_clock::now();
     answering_++;

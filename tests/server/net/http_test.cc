@@ -51,7 +51,8 @@ TEST(HttpServer, HealthReadyMetricsAndNotFound) {
   auto server = thread.call([&] {
     return std::make_unique<HttpServer>(thread.loop(), loopback_endpoint(health_port),
                                         loopback_endpoint(metrics_port),
-                                        HttpHandlers{[&] { return bool(ready); }, [&] { return std::string(metrics); }});
+                                        HttpHandlers{[&] { return bool(ready); }, [&] { return std::string(metrics); }},
+                                        HttpLimits{}, ignore_warnings);
   });
   for (const HttpCase& c : cases) {
     ready = c.ready;
@@ -59,6 +60,40 @@ TEST(HttpServer, HealthReadyMetricsAndNotFound) {
     EXPECT_EQ(status, c.status) << c.rule;
     EXPECT_EQ(body, c.body) << c.rule;
   }
+  thread.stop();
+}
+
+// At max_clients connections (both addresses together), the next waits
+// for one to close; a connection that sends no whole request is closed
+// after the timeout; other methods than GET and HEAD are refused, and
+// requests over kMaxRequest.
+TEST(HttpServer, ConnectionsAreBounded) {
+  const uint16_t port = free_port();
+  LoopThread thread;
+  auto server = thread.call([&] {
+    return std::make_unique<HttpServer>(thread.loop(), loopback_endpoint(port), std::nullopt,
+                                        HttpHandlers{[] { return true; }, [] { return std::string(); }},
+                                        HttpLimits{2, 1}, ignore_warnings);
+  });
+  auto first = std::make_unique<TcpClient>(port);
+  TcpClient second(port);
+  for (int i = 0; i < 100 && thread.call([&] { return server->open_connections(); }) < 2; i++) usleep(10000);
+  EXPECT_EQ(thread.call([&] { return server->open_connections(); }), 2u);
+  TcpClient third(port);  // in the backlog, not accepted
+  third.write_text("GET /health HTTP/1.0\r\n\r\n");
+  usleep(200000);
+  EXPECT_EQ(thread.call([&] { return server->open_connections(); }), 2u);
+  first.reset();
+  std::string reply = third.read_to_end();
+  EXPECT_EQ(reply.substr(0, 15), "HTTP/1.0 200 OK") << reply;
+  EXPECT_TRUE(second.closed_by_peer()) << "idle past the timeout";
+
+  TcpClient post(port);
+  post.write_text("POST /health HTTP/1.0\r\nContent-Length: 0\r\n\r\n");
+  EXPECT_EQ(post.read_to_end().substr(0, 12), "HTTP/1.0 405") << "GET and HEAD only";
+  TcpClient huge(port);
+  huge.write_text("GET /health HTTP/1.0\r\nX: " + std::string(HttpServer::kMaxRequest, 'x') + "\r\n\r\n");
+  EXPECT_EQ(huge.read_to_end().substr(0, 12), "HTTP/1.1 431") << "headers too large";
   thread.stop();
 }
 
