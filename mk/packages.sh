@@ -7,7 +7,7 @@ packages=(
 	g++ clang libclang-rt-14-dev make cmake pkg-config binutils file
 	musl-tools musl-dev
 	libgtest-dev libbenchmark-dev valgrind libyaml-cpp-dev libjsoncpp-dev libevent-dev libssl-dev
-	libnl-route-3-dev libnftables-dev
+	libnl-route-3-dev libnftables-dev libcap-ng-dev
 	dnsutils dnsperf unbound iproute2 util-linux curl buildah skopeo umoci podman runc nftables
 	# podman's pause container runs catatonit, which podman only Recommends;
 	# test-podman pushes the images to a registry of its own (the quick start).
@@ -21,7 +21,7 @@ packages=(
 	# ones' headers serve, with the arm64 runtime libraries.
 	gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user-static
 	libc6:arm64 libc6-dev:arm64 musl-dev:arm64 libjsoncpp-dev:arm64 libssl-dev:arm64
-	libnl-route-3-dev:arm64 libnftables-dev:arm64 libyaml-cpp0.7:arm64
+	libnl-route-3-dev:arm64 libnftables-dev:arm64 libcap-ng-dev:arm64 libyaml-cpp0.7:arm64
 	libevent-2.1-7:arm64 libevent-pthreads-2.1-7:arm64 libevent-openssl-2.1-7:arm64
 )
 # kubectl renders the kustomizations (test-container) and npm installs the

@@ -47,22 +47,14 @@ void NodeSetup::check() const {
   rules_.ensure();
 }
 
-void NodeSetup::teardown() {
-  // Exclusive only when no other instance holds its shared lock.
-  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) return;
+bool NodeSetup::teardown() {
+  // Exclusive only when no other instance holds its shared lock; shared
+  // again after, so that an instance starting beside this one is not held up.
+  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) return false;
   rules_.remove();
   interface_.remove();
-}
-
-bool tear_down_after(const NodeSetupConfig& config, const std::vector<Endpoint>& listen) {
-  int fd = open(config.lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  bool alone = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
-  if (alone) {
-    NotrackRules(listen_addresses(listen)).remove();
-    LocalInterface(config.interface, listen_addresses(listen)).remove();
-  }
-  if (fd >= 0) close(fd);
-  return alone;
+  flock(lock_fd_, LOCK_SH);
+  return true;
 }
 
 }  // namespace rk8s::server

@@ -2,9 +2,10 @@
 // The node's network as NodeLocal DNSCache sets it up (the config's
 // `nodeSetup`): the listen addresses on an interface of their own and
 // NOTRACK rules for them, in place before anything listens, checked again
-// every checkInterval and put back, and removed at exit so that pods fall
-// back to kube-dns. Not while another instance runs (a rolling restart):
-// each holds a shared lock on one file, and only the last to go tears down.
+// every checkInterval and put back, and removed when the server ends so
+// that pods fall back to kube-dns. Not while another instance runs (a
+// rolling restart): each holds a shared lock on one file, and only the last
+// to go tears down. Held by the supervisor (supervisor.h).
 #pragma once
 
 #include <vector>
@@ -26,8 +27,9 @@ class NodeSetup {
 
   // Puts back what went missing; throws as the constructor does.
   void check() const;
-  // At exit: removes interface and rules when no other instance holds the lock.
-  void teardown();
+  // Removes interface and rules when no other instance holds the lock;
+  // false when one does. check() puts them back.
+  bool teardown();
 
  private:
   LocalInterface interface_;
@@ -37,10 +39,5 @@ class NodeSetup {
 
 // The addresses the setup holds: the listen addresses but the wildcards.
 std::vector<IpAddr> listen_addresses(const std::vector<Endpoint>& listen);
-
-// What an instance that died without its orderly exit left on the node,
-// removed as that exit would have: when no other instance holds the lock.
-// True when it was removed.
-bool tear_down_after(const NodeSetupConfig& config, const std::vector<Endpoint>& listen);
 
 }  // namespace rk8s::server

@@ -63,7 +63,6 @@ Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
     : descriptors_(raise_descriptor_limit()),
       config_(fitted(config, descriptors_, fitted_)),
       reread_(std::move(reread)),
-      node_(config.node_setup ? std::make_unique<NodeSetup>(*config.node_setup, config.listen) : nullptr),
       memory_(memory_budget(config_)),
       cache_(config_.cache.capacity, memory_.records),
       flights_(FlightLimits{config_.limits.max_concurrent, config_.limits.max_pending, config_.limits.max_joined}),
@@ -82,7 +81,6 @@ Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
 Server::~Server() = default;
 
 int Server::run() {
-  if (node_) main_loop_.after(config_.node_setup->check_seconds * 1000, [this] { check_node(); });
   main_loop_.after(kOverloadSayMs, [this] { say_overload(); });
   workers_.start();
   say(queries_.runtime()->serving() + "; listening on " + listening());
@@ -92,7 +90,6 @@ int Server::run() {
   queries_.runtime()->probe_loops(config_.listen.front());
   main_loop_.run();
   workers_.stop();
-  if (node_) node_->teardown();
   return 0;
 }
 
@@ -125,15 +122,6 @@ void Server::check_drained() {
   bool done = queries_.answering() == 0 && workers_.idle();
   if (done || std::chrono::steady_clock::now() > drain_until_) return main_loop_.stop();
   main_loop_.after(kDrainCheckMs, [this] { check_drained(); });
-}
-
-void Server::check_node() {
-  try {
-    node_->check();
-  } catch (const std::exception& e) {
-    say(e.what());
-  }
-  main_loop_.after(config_.node_setup->check_seconds * 1000, [this] { check_node(); });
 }
 
 std::string Server::metrics() const {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The server put together, from its start line to its exit: the node's
-// network (node/), the bounds (memory, descriptors), the state forwarding
+// The server put together, from its start line to its exit: the bounds
+// (memory, descriptors), the state forwarding
 // shares across reloads, the query path, the worker loops, the HTTP
 // endpoints, and on the main loop the signals (SIGHUP reloads, SIGTERM and
 // SIGINT drain) and the periodic work.
@@ -16,7 +16,6 @@
 #include "server/metrics/forward_metrics.h"
 #include "server/net/http.h"
 #include "server/net/workers.h"
-#include "server/node/setup.h"
 #include "server/process/query_path.h"
 #include "server/process/say.h"
 
@@ -40,7 +39,6 @@ class Server {
   void reload();
   void drain();
   void check_drained();
-  void check_node();
   void say_overload();
   std::string metrics() const;
   std::string listening() const;
@@ -49,7 +47,6 @@ class Server {
   std::string fitted_;        // what fitting the limits into it lowered
   const ServerConfig config_;
   std::function<ServerConfig()> reread_;
-  std::unique_ptr<NodeSetup> node_;  // before anything binds its addresses
   const MemoryBudget memory_;
   // What forwarding keeps across reloads.
   Cache cache_;
