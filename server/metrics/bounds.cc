@@ -21,6 +21,8 @@ std::string render_bounds(const std::vector<Bound>& bounds, const TurnedAway& tu
   const Counter counters[] = {
       {"tcp_refused_total", "TCP connections refused at limits.maxTCPClients.", turned.tcp_refused},
       {"tcp_unread_closed_total", "TCP connections closed with their replies left unread.", turned.tcp_unread},
+      {"http_evicted_total", "Idle HTTP connections closed at limits.maxHTTPClients for a newer one.",
+       turned.http_evicted},
       {"client_rate_dropped_total", "Queries dropped over limits.clientQPS.", turned.rate_dropped},
       {"log_lines_held_back_total", "Log lines held back, like one said in the last 10 s.",
        turned.log_lines_held_back},

@@ -34,11 +34,13 @@ AcceptPause::~AcceptPause() {
 }
 
 void AcceptPause::hold() {
+  if (held_) return;
   held_ = true;
   evconnlistener_disable(listener_);
 }
 
 void AcceptPause::release() {
+  if (!held_) return;
   held_ = false;
   if (!pausing_) evconnlistener_enable(listener_);
 }

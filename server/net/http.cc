@@ -4,6 +4,7 @@
 #include <event2/buffer.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "server/net/socket.h"
@@ -32,12 +33,13 @@ class HttpServer::Connection {
     bufferevent_set_timeouts(bev_, &limit, &limit);
     bufferevent_setcb(bev_, readable, written, failed, this);
     bufferevent_enable(bev_, EV_READ);
-    server_.opened();
+    server_.opened(this);
   }
   ~Connection() {
     bufferevent_free(bev_);
-    server_.closed();
+    server_.closed(this);
   }
+  bool answering() const { return answered_; }
 
  private:
   static void readable(bufferevent*, void* arg) { static_cast<Connection*>(arg)->read_request(); }
@@ -73,6 +75,7 @@ class HttpServer::Connection {
 
   void reply(const std::string& version, const Reply& r, bool body) {
     answered_ = true;
+    server_.hold_or_release();
     bufferevent_disable(bev_, EV_READ);
     std::string head = version + " " + std::to_string(r.code) + " " + r.reason + "\r\nContent-Type: " + r.type +
                        "\r\nContent-Length: " + std::to_string(r.body.size()) + "\r\nConnection: close\r\n\r\n";
@@ -112,17 +115,31 @@ void HttpServer::listen(Loop& loop, const Endpoint& at, bool metrics_only, const
 
 void HttpServer::accepted(evconnlistener*, evutil_socket_t fd, sockaddr*, int, void* arg) {
   Listener& l = *static_cast<Listener*>(arg);
-  new Connection(*l.server, l.metrics_only, l.server->loop_.base(), fd);
+  HttpServer& self = *l.server;
+  if (self.open_.size() >= self.limits_.max_clients) {
+    auto idle = std::find_if(self.open_.begin(), self.open_.end(), [](Connection* c) { return !c->answering(); });
+    self.evicted_++;
+    delete *idle;  // there is one: with none, accepting was held
+  }
+  new Connection(self, l.metrics_only, self.loop_.base(), fd);
 }
 
-void HttpServer::opened() {
-  if (++open_ == limits_.max_clients)
-    for (auto& l : listeners_) l->pause->hold();
+void HttpServer::opened(Connection* c) {
+  open_.push_back(c);
+  hold_or_release();
 }
 
-void HttpServer::closed() {
-  if (open_-- == limits_.max_clients)
-    for (auto& l : listeners_) l->pause->release();
+void HttpServer::closed(Connection* c) {
+  open_.remove(c);
+  hold_or_release();
+}
+
+// Accepting is held while every connection is being answered at the limit:
+// none could make room.
+void HttpServer::hold_or_release() {
+  bool hold = open_.size() >= limits_.max_clients &&
+              std::none_of(open_.begin(), open_.end(), [](Connection* c) { return !c->answering(); });
+  for (auto& l : listeners_) hold ? l->pause->hold() : l->pause->release();
 }
 
 HttpServer::Reply HttpServer::answer(const std::string& path, bool metrics_only) const {

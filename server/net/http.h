@@ -3,10 +3,13 @@
 // /ready (503 until it can serve) and GET /metrics (Prometheus text). The
 // metrics address answers /metrics only (404 elsewhere, as
 // server/README.md says). Bounded as anything any pod can reach is: at most
-// max_clients connections on both addresses together (then no accept()
-// until one closes), each closed after `timeout_seconds` without a whole
-// request or with its reply unread; requests of kMaxRequest bytes at most
-// (431 beyond), no body, GET and HEAD only (405), one request a connection.
+// max_clients connections on both addresses together; beyond, a new one
+// takes the place of the one that has waited longest without sending a
+// whole request (so that a probe gets through connections left idle), and
+// while every one is being answered, none is accepted. Each is closed after
+// `timeout_seconds` without a whole request or with its reply unread;
+// requests of kMaxRequest bytes at most (431 beyond), no body, GET and
+// HEAD only (405), one request a connection.
 // Not libevent's evhttp: it cannot bound its connections (2.1 has no
 // limit, and no hook to count them by).
 #pragma once
@@ -15,6 +18,7 @@
 #include <event2/listener.h>
 
 #include <functional>
+#include <list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,7 +52,9 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  size_t open_connections() const { return open_; }
+  size_t open_connections() const { return open_.size(); }
+  // Connections closed to make room for newer ones.
+  uint64_t evicted() const { return evicted_; }
 
  private:
   struct Listener;
@@ -56,8 +62,9 @@ class HttpServer {
 
   void listen(Loop& loop, const Endpoint& at, bool metrics_only, const Warn& warn);
   static void accepted(evconnlistener*, evutil_socket_t fd, sockaddr*, int, void* arg);
-  void opened();
-  void closed();
+  void opened(Connection* c);
+  void closed(Connection* c);
+  void hold_or_release();
   // The status line's code and reason, and the body, for `path`.
   struct Reply {
     int code;
@@ -71,7 +78,8 @@ class HttpServer {
   HttpLimits limits_;
   Loop& loop_;
   std::vector<std::unique_ptr<Listener>> listeners_;
-  size_t open_ = 0;
+  std::list<Connection*> open_;  // the oldest first
+  uint64_t evicted_ = 0;
 };
 
 }  // namespace rk8s::server

@@ -138,8 +138,8 @@ std::string Server::metrics() const {
       {"maxHTTPClients", l.max_http_clients, http_.open_connections()},
       {"descriptors", descriptors_, open_descriptors()},
   };
-  TurnedAway turned{TcpListener::refused_connections(), TcpListener::unread_closes(), queries_.rate_limited(),
-                    lines_held_back()};
+  TurnedAway turned{TcpListener::refused_connections(), TcpListener::unread_closes(), http_.evicted(),
+                    queries_.rate_limited(), lines_held_back()};
   return queries_.render_metrics() + forward_metrics_.render() +
          render_cache_metrics(cache, queries_.packet_hits()) + render_bounds(bounds, turned);
 }
