@@ -50,7 +50,9 @@ std::string held_text(const Cause& c) {
 
 }  // namespace
 
-void say(const std::string& what) {
+void say(const std::string& what) { print(what); }
+
+void say_limited(const std::string& what) {
   Clock::time_point now = Clock::now();
   std::string held;
   {
@@ -92,7 +94,7 @@ uint64_t lines_held_back() { return held_total; }
 
 void say_libevent_warnings() {
   event_set_log_callback([](int severity, const char* msg) {
-    if (severity >= EVENT_LOG_WARN) say(std::string("libevent: ") + msg);
+    if (severity >= EVENT_LOG_WARN) say_limited(std::string("libevent: ") + msg);
   });
 }
 

@@ -66,14 +66,14 @@ Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
       memory_(memory_budget(config_)),
       cache_(config_.cache.capacity, memory_.records),
       flights_(FlightLimits{config_.limits.max_concurrent, config_.limits.max_pending, config_.limits.max_joined}),
-      queries_(config_, memory_.packets, std::make_shared<const Runtime>(config_, forward_shared(config_), say)),
+      queries_(config_, memory_.packets, std::make_shared<const Runtime>(config_, forward_shared(config_), say_limited)),
       workers_(workers(), config_.listen, queries_.at_once(), queries_.serve(),
                TcpLimits{config_.limits.max_tcp_clients, config_.limits.max_tcp_queries,
                          config_.limits.tcp_idle_seconds, !config_.tcp_nodelay},
-               say),
+               say_limited),
       http_(main_loop_, config_.health, config_.metrics,
             HttpHandlers{[this] { return queries_.runtime()->ready(); }, [this] { return metrics(); }},
-            HttpLimits{config_.limits.max_http_clients, config_.limits.http_timeout_seconds}, say),
+            HttpLimits{config_.limits.max_http_clients, config_.limits.http_timeout_seconds}, say_limited),
       hup_(std::make_unique<Signal>(main_loop_, SIGHUP, [this] { reload(); })),
       term_(std::make_unique<Signal>(main_loop_, SIGTERM, [this] { drain(); })),
       intr_(std::make_unique<Signal>(main_loop_, SIGINT, [this] { drain(); })) {}
@@ -94,14 +94,14 @@ int Server::run() {
 }
 
 ForwardShared Server::forward_shared(const ServerConfig& config) {
-  return ForwardShared{cache_, config.cache, flights_, forward_metrics_, say};
+  return ForwardShared{cache_, config.cache, flights_, forward_metrics_, say_limited};
 }
 
 // SIGHUP. A configuration that does not load leaves the running one serving.
 void Server::reload() {
   try {
     ServerConfig next = reread_();
-    queries_.reload(std::make_shared<const Runtime>(next, forward_shared(next), say));
+    queries_.reload(std::make_shared<const Runtime>(next, forward_shared(next), say_limited));
     say("configuration reloaded");
     queries_.runtime()->probe_loops(next.listen.front());
   } catch (const std::exception& e) {
