@@ -55,11 +55,13 @@ alive() { # NAME PID CGROUP: running, and the kernel killed nothing there
 # A bystander pod's miss, answered while the others abuse the cache; asked
 # twice, as libcs do: a datagram of its may be lost in the socket queue the
 # flood fills.
+asked=0
 bystander() {
 	local out
-	out=$(ask 169.254.20.10 -b 127.0.0.3 "bystander$1.wild.example.com" A +tries=2 +time=2)
+	asked=$((asked + 1))
+	out=$(ask 169.254.20.10 -b 127.0.0.3 "bystander$asked.wild.example.com" A +tries=2 +time=2)
 	grep -q 'status: NOERROR' <<<"$out" && return
-	echo "    bystander$1: $(grep -E 'status|timed out' <<<"$out")" >&2
+	echo "    bystander$asked: $(grep -E 'status|timed out' <<<"$out")" >&2
 	return 1
 }
 
@@ -71,12 +73,7 @@ bystander() {
 	echo '@ 60 IN SOA ns hostmaster 1 7200 1800 604800 60'
 	for i in $(seq 0 3999); do echo "* 300 IN A 10.$((i / 250)).$((i % 250)).1"; done
 } > "$WORK/big.test.zone"
-python3 -c 'import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("127.0.0.67", 53))
-print("listening", flush=True)
-time.sleep(600)' > "$WORK/silent.err" &
-poll 10 grep -qs listening "$WORK/silent.err"
+silent_dns 127.0.0.67
 zone "$WORK/amp.test.zone" amp.test
 cluster_dns 53
 cluster_dns 55
@@ -99,29 +96,22 @@ budget=$(metric 'resolv_k8s_limit{limit="cache.maxBytes"}')
 check "the cache within its budget" yes "$( ((used <= budget && budget > 0)) && echo yes)" "$used of $budget bytes"
 echo "    the cache keeps $(metric resolv_k8s_cache_entries) answers, $((used >> 20)) MiB; RSS $(rss_mib "${PID[cache]}") MiB"
 
-# One name the upstream never answers, 400,000 times, from one pod.
-"$FLOOD" -s 127.0.0.2 169.254.20.10 400000 one.silent.test > "$WORK/flood.out" &
-flood=$!
-answered=0
-for i in 1 2 3 4 5; do bystander "$i" && answered=$((answered + 1)); done
-wait $flood
-echo "    flood: $(cat "$WORK/flood.out"); RSS $(rss_mib "${PID[cache]}") MiB"
-check "a bystander's misses answered through one name's flood" 5 "$answered"
-alive "one name flooded" "${PID[cache]}" "$cg"
-joined=$(metric 'resolv_k8s_forward_limited_total{limit="maxJoined"}')
-check "the flood's askers beyond maxJoined turned away, counted" yes "$( ((joined > 0)) && echo yes)" "$joined"
-
-# Names the upstream never answers, each new, from one pod: its share.
-"$FLOOD" -s 127.0.0.2 169.254.20.10 100000 'u%d.silent.test' > "$WORK/flood.out" &
-flood=$!
-answered=0
-for i in 6 7 8 9 10; do bystander "$i" && answered=$((answered + 1)); done
-wait $flood
-echo "    flood of new names: $(cat "$WORK/flood.out"); RSS $(rss_mib "${PID[cache]}") MiB"
-check "a bystander's misses answered through a flood of new names" 5 "$answered"
-share=$(metric 'resolv_k8s_forward_limited_total{limit="share"}')
-check "the flooder held to its share, counted" yes "$( ((share > 0)) && echo yes)" "$share"
-alive "new names flooded" "${PID[cache]}" "$cg"
+# flooded WHAT COUNT FORMAT LIMIT: a pod at 127.0.0.2 floods COUNT names of
+# FORMAT the upstream never answers while the bystander asks 5 misses; each
+# answered, the server alive, and what LIMIT turned away counted.
+flooded() {
+	"$FLOOD" -s 127.0.0.2 169.254.20.10 "$2" "$3" > "$WORK/flood.out" &
+	local flood=$! answered=0 i turned
+	for i in 1 2 3 4 5; do bystander && answered=$((answered + 1)); done
+	wait $flood
+	echo "    $1: $(cat "$WORK/flood.out"); RSS $(rss_mib "${PID[cache]}") MiB"
+	check "$1: a bystander's misses answered throughout" 5 "$answered"
+	alive "$1" "${PID[cache]}" "$cg"
+	turned=$(metric "resolv_k8s_forward_limited_total{limit=\"$4\"}")
+	check "$1: turned away at $4, counted" yes "$( ((turned > 0)) && echo yes)" "$turned"
+}
+flooded "one name 400,000 times" 400000 one.silent.test maxJoined
+flooded "100,000 names each new" 100000 'u%d.silent.test' share
 
 # A TCP client that pipelines 3,000 queries for 64 KB answers and never reads.
 python3 - "$WORK/pipeline.pid" <<-'END' &

@@ -10,6 +10,7 @@
 #                                 cluster, --delay-ms 2), query log $WORK/dnsN.log
 #   external_dns [FLAG...]        the external upstream on 127.0.0.54 (the zones,
 #                                 --delay-ms 20), query log $WORK/dns54.log
+#   silent_dns ADDR               an upstream on ADDR:53 that never answers
 #   node_config FILE ADDR [KEY=VALUE...]  the node's configuration: listen ADDR:53,
 #                                 health ADDR:8080, metrics ADDR:9253, the cluster
 #                                 zones to .53 then .55 over TCP, the rest to .54;
@@ -171,6 +172,15 @@ external_dns() {
 	start dns54 "$SERVER" --listen 127.0.0.54:53 --zone "$FIXTURES/example.com.zone" \
 		--zone "$FIXTURES/corp.example.zone" --zone "$NODE_ROOT/tests/pod/fixtures/example.org.zone" \
 		--delay-ms 20 --query-log "$WORK/dns54.log" "$@"
+}
+
+silent_dns() {
+	python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], 53))
+print("listening", flush=True)
+time.sleep(600)' "$1" > "$WORK/silent$1.err" &
+	poll 10 grep -qs listening "$WORK/silent$1.err"
 }
 
 node_config() {

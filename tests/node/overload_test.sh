@@ -8,12 +8,7 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
-python3 -c 'import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("127.0.0.67", 53))
-print("listening", flush=True)
-time.sleep(600)' > "$WORK/silent.err" &
-poll 10 grep -qs listening "$WORK/silent.err"
+silent_dns 127.0.0.67
 external_dns
 cache_at cache 169.254.20.10 servers= limits='{maxConcurrent: 5}' \
 	upstreamResolvers='{upstreams: [{type: Network, address: 127.0.0.67}]}'
