@@ -24,11 +24,14 @@
 #                                 pid in PID[NAME]; waits until it says "listening"
 #   stop NAME                     SIGKILL (its children too: a supervised cache's
 #                                 server), and waits for it
-#   kube_proxy_node               kube-dns on 10.244.0.53 (query log
+#   kube_proxy_node [nftables]    kube-dns on 10.244.0.53 (query log
 #                                 $WORK/kubedns.log) behind the ClusterIP 10.96.0.10
-#                                 as kube-proxy's iptables mode DNATs it, the external
+#                                 as kube-proxy's iptables mode DNATs it (or its
+#                                 nftables mode: kube_proxy_nftables), the external
 #                                 upstream, and a pod of its own network (POD_NET,
 #                                 10.0.0.2 behind a veth) with $WORK/clusterip.conf
+#   kube_proxy_nftables           kube-proxy's table in nftables mode for kube-dns's
+#                                 Service alone (kube-proxy-nftables.sh)
 #   pod NS CMD...                 CMD in a pod of namespace NS (shop, default; shop-off:
 #                                 shop's pod with 169.254.20.11 as its nameserver), or
 #                                 with the resolv.conf $WORK/NS.conf; in the network
@@ -142,12 +145,16 @@ kube_proxy_node() {
 	start kubedns "$SERVER" --listen 10.244.0.53:53 --cluster "$FIXTURES/cluster.json" \
 		--query-log "$WORK/kubedns.log"
 	external_dns
-	nft -f - <<-END
-		table ip kube-proxy {
-			chain prerouting { type nat hook prerouting priority dstnat; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
-			chain output { type nat hook output priority -100; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
-		}
-	END
+	if [[ ${1:-} == nftables ]]; then
+		kube_proxy_nftables
+	else
+		nft -f - <<-END
+			table ip kube-proxy {
+				chain prerouting { type nat hook prerouting priority dstnat; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
+				chain output { type nat hook output priority -100; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
+			}
+		END
+	fi
 	unshare --net sleep infinity &
 	POD_NET=/proc/$!/ns/net
 	own_net() { [[ $(readlink "$POD_NET") != "$(readlink /proc/self/ns/net)" ]]; }
@@ -158,6 +165,11 @@ kube_proxy_node() {
 	nsenter --net="$POD_NET" sh -c 'ip link set lo up && ip link set eth0 up &&
 		ip addr add 10.0.0.2/30 dev eth0 && ip route add default via 10.0.0.1'
 	resolv_conf "$WORK/clusterip.conf" 10.96.0.10 shop
+}
+
+kube_proxy_nftables() {
+	"$NODE_ROOT/tests/node/kube-proxy-nftables.sh" kube-system/kube-dns 10.96.0.10 10.244.0.53 \
+		udp/dns/53 tcp/dns-tcp/53 | nft -f -
 }
 
 cluster_dns() {
