@@ -10,9 +10,13 @@ IMAGES := $(B)/images/init.tar $(B)/images/node.tar $(B)/images/webhook.tar
 ARM64 := $(B)/arm64
 ARM64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 B=$(ARM64) TP_SRC=$(TP_SRC)
 
-# What an image holds, of this ARCH.
+# What an image holds, of this ARCH, and what each program was linked from
+# ($(LINK_TRACE)); a program linked before make kept that is linked again.
 .PHONY: images image-files test-images
-image-files: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN) $(TOOL_STATIC)
+IMAGE_PROGRAMS := $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN) $(TOOL_STATIC)
+image-files: $(IMAGE_PROGRAMS) $(IMAGE_PROGRAMS:=.inputs)
+$(IMAGE_PROGRAMS:=.inputs): %.inputs: %
+	@[[ -s $@ ]] || { rm -f $<; $(MAKE) --no-print-directory $<; }
 # `make push` alone builds amd64 alone; ARCHES given, what it names.
 ifeq ($(filter command line environment,$(origin ARCHES)),)
 push: ARCHES := amd64
