@@ -27,20 +27,23 @@ images: image-files
 	ARCHES="$(ARCHES)" container/images/build.sh $(B) $(VERSION)
 
 # The quick start (docs/quick-start.md): `make push REGISTRY=...` builds
-# the images (amd64 alone unless ARCHES says more), pushes them, and writes
-# the overlays that deploy them, in $(B)/deploy; `make overlays` the
-# overlays alone. TAG: the version by default; KUBE_DNS and CERT_MANAGER
-# as container/overlays.sh reads them.
+# the images (amd64 alone unless ARCHES says more), pushes them (tagged
+# VERSION-HASH, HASH of the image's digest, unless TAG says otherwise), and
+# writes the overlays that deploy them by digest, in $(B)/deploy; `make
+# overlays` the overlays alone (by digest if the images are built, by TAG
+# else). KUBE_DNS and CERT_MANAGER as container/overlays.sh reads them.
 .PHONY: push overlays
 ifneq ($(filter push overlays,$(MAKECMDGOALS)),)
 ifeq ($(REGISTRY),)
 $(error make $(filter push overlays,$(MAKECMDGOALS)): give REGISTRY=host[:port]/path)
 endif
 endif
-push: images overlays
+OVERLAYS = KUBE_DNS="$(KUBE_DNS)" CERT_MANAGER="$(CERT_MANAGER)" container/overlays.sh $(B)/deploy $(REGISTRY) $(TAG)
+push: images
 	container/images/push.sh $(B) $(REGISTRY) $(TAG)
+	IMAGES=$(B)/images $(OVERLAYS)
 overlays:
-	KUBE_DNS="$(KUBE_DNS)" CERT_MANAGER="$(CERT_MANAGER)" container/overlays.sh $(B)/deploy $(REGISTRY) $(TAG)
+	$(if $(wildcard $(IMAGES)),IMAGES=$(B)/images) $(OVERLAYS)
 
 TESTS += test-images
 test-images: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl
