@@ -15,7 +15,8 @@ PRELOAD_SRC_glibc := $(PRELOAD_SRC)
 
 $(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o): CORE_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
 $(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): CORE_FLAGS += $(call THIRD_PARTY_FLAGS,musl)
-$(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o) $(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): | $(TP_LIBS)
+$(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o): | $(call THIRD_PARTY_LIBS,glibc)
+$(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): | $(call THIRD_PARTY_LIBS,musl)
 
 # The glibc build loads into glibc 2.17 and later and names libc.so.6
 # alone: nothing it imports has a version newer than 2.17 (stat, fstat and

@@ -9,7 +9,7 @@ TOOL_SRC := $(wildcard tools/*.cc tools/*/*.cc)
 ALL += $(TOOL_BIN)
 
 $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): HOST_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
-$(TOOL_SRC:%.cc=$(B)/obj/host/%.o): | $(TP_LIBS)
+$(TOOL_SRC:%.cc=$(B)/obj/host/%.o): | $(call THIRD_PARTY_LIBS,glibc)
 $(TOOL_BIN): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(COMMON_OBJ) $(CORE_A) $(call THIRD_PARTY_LIBS,glibc)
 	@mkdir -p $(@D)
 	$(CXX) -pthread -o $@ $^ $(call DEV_LIBS,-lyaml-cpp -ljsoncpp -levent_openssl -levent -lssl -lcrypto) $(LINK_TRACE)
