@@ -89,77 +89,16 @@ nodelocal_rules() { # -I|-D
 		done
 	done
 }
-cat > "$WORK/unbound.conf" <<-END
-	server:
-	  interface: 169.254.20.10
-	  interface: 10.96.0.10
-	  so-reuseport: yes
-	  access-control: 0.0.0.0/0 allow
-	  chroot: ""
-	  username: ""
-	  directory: "$WORK"
-	  pidfile: "$WORK/unbound.pid"
-	  use-syslog: no
-	  logfile: "$WORK/unbound.log"
-	  log-queries: yes
-	  num-threads: 1
-	  do-not-query-localhost: no
-	  module-config: "iterator"
-	  unblock-lan-zones: yes
-	  insecure-lan-zones: yes
-	forward-zone:
-	  name: "cluster.local."
-	  forward-addr: 10.244.0.53
-	forward-zone:
-	  name: "."
-	  forward-addr: 127.0.0.54
-END
-nodelocal_up() {
-	ip link add nodelocaldns type dummy 2>/dev/null || ip link add nodelocaldns type bridge
-	ip addr add 169.254.20.10/32 dev nodelocaldns
-	ip addr add 10.96.0.10/32 dev nodelocaldns
-	ip link set nodelocaldns up
-	nodelocal_rules -I
-	unbound -d -c "$WORK/unbound.conf" 2> "$WORK/unbound.err" &
-	PID[nodelocal]=$!
-	poll 10 grep -qs 'start of service' "$WORK/unbound.log" || {
-		echo "FAIL - unbound did not start"
-		sed 's/^/    | /' "$WORK/unbound.err" "$WORK/unbound.log"
-		exit 1
-	}
-}
-# NodeLocal's DaemonSet deleted: its cache exits, its teardown removes its
-# interface and rules.
-nodelocal_down() {
-	kill -TERM "${PID[nodelocal]}"
-	wait "${PID[nodelocal]}"
-	ip link del nodelocaldns
-	nodelocal_rules -D
-}
+# nodelocal_on|nodelocal_off: NodeLocal (lib.sh) and its iptables rules.
+nodelocal_on() { nodelocal_up 10.244.0.53 169.254.20.10 10.96.0.10 && nodelocal_rules -I; }
+nodelocal_off() { nodelocal_down && nodelocal_rules -D; }
 by_nodelocal() { grep -c " info: 10\.0\.0\.2 web\.shop\.svc\.cluster\.local\. A IN$" "$WORK/unbound.log"; }
 by_cache() { logged "$WORK/moved.log" '^10\.0\.0\.2[^ ]* web\.shop\.svc\.cluster\.local\. A '; }
-for _ in $(seq 50); do echo "web.shop.svc.cluster.local A"; done > "$WORK/names"
-# stream SECONDS: dnsperf in the pod at the ClusterIP, 500 queries a second
-# from 32 source ports; few_lost STEP waits for it.
-stream() {
-	nsenter --net="$POD_NET" dnsperf -s 10.96.0.10 -d "$WORK/names" -l "$1" -Q 500 -c 32 -t 1 > "$WORK/perf.txt" 2>&1 &
-	PID[perf]=$!
-}
-few_lost() {
-	local sent lost
-	wait "${PID[perf]}"
-	read -r sent lost < <(awk '/Queries sent:/ { sent = $3 } /Queries lost:/ { lost = $3 }
-		END { print sent + 0, lost + 0 }' "$WORK/perf.txt")
-	check "$1: the pod's queries answered, fewer than 1% lost" yes "$( ((sent > 1000 && lost * 100 < sent)) && echo yes)" \
-		"$(cat "$WORK/perf.txt")"
-	echo "nftables: $1: $sent queries, $lost lost"
-}
-
-nodelocal_up
+nodelocal_on
 check_match "NodeLocal alone: the pod's query to the ClusterIP reaches it" "$(ans web.shop.svc.cluster.local A 10.96.1.10)" \
 	"$(from_pod @10.96.0.10 web.shop.svc.cluster.local)"
 check "NodeLocal alone: it answered, kube-dns heard no pod" "1 0" "$(by_nodelocal) $(from_pod_kube_dns)"
-stream 8
+stream 10.96.0.10 8
 sleep 1
 node_config "$WORK/moved.yaml" 169.254.20.10 "$cluster_to_kubedns" \
 	'nodeSetup={interface: resolv-k8s, checkInterval: 1s, lockFile: '"$WORK/node.lock"'}'
@@ -169,14 +108,14 @@ nodelocal_before=$(by_nodelocal) cache_before=$(by_cache)
 both() { (($(by_nodelocal) > nodelocal_before + 50 && $(by_cache) > cache_before + 50)); }
 eventually "applied beside NodeLocal: both answer the ClusterIP's queries" both
 sleep 1
-nodelocal_down
+nodelocal_off
 check "NodeLocal deleted: the ClusterIP stays, on the cache's interface" yes \
 	"$([[ $(ip -br addr show dev resolv-k8s 2>/dev/null) == *10.96.0.10/32* ]] && echo yes)"
 few_lost "NodeLocal to the cache"
 check "NodeLocal to the cache: kube-dns never heard the pod" 0 "$(from_pod_kube_dns)"
 
-nodelocal_up
-stream 6
+nodelocal_on
+stream 10.96.0.10 6
 sleep 2
 kill -TERM "${PID[moved]}"
 wait "${PID[moved]}"
