@@ -11,10 +11,15 @@ dir=$1; shift
 apt=/etc/apt
 ours=$apt/sources.list.d/debian-src.sources
 
+# The machine's source lists, ours left out.
+lists=()
+for f in "$apt"/sources.list "$apt"/sources.list.d/*.list "$apt"/sources.list.d/*.sources; do
+	[[ -f $f && $f != "$ours" ]] && lists+=("$f")
+done
+
 # deb-src entries other than the ones this script writes.
 has_own_deb_src() {
-	cat $apt/sources.list $apt/sources.list.d/*.list 2>/dev/null | grep -q '^[[:space:]]*deb-src[[:space:]]' ||
-	grep -qi '^Types:.*deb-src' $(ls $apt/sources.list.d/*.sources 2>/dev/null | grep -vx "$ours") /dev/null
+	cat "${lists[@]}" /dev/null | grep -Eqi '^[[:space:]]*deb-src[[:space:]]|^Types:.*deb-src'
 }
 
 # One deb822 stanza per "deb" entry of the Debian archive (URI ending in
@@ -56,7 +61,7 @@ debian_src_stanzas() {
 		for (i = 5; i <= n; i++) comps = comps " " w[i]
 		emit()
 	}
-	END { emit() }' $(ls $apt/sources.list $apt/sources.list.d/*.list $apt/sources.list.d/*.sources 2>/dev/null | grep -vx "$ours")
+	END { emit() }' "${lists[@]}" /dev/null
 }
 
 # newest PKG=VERSION: VERSION or the newest update of it apt offers.
