@@ -33,8 +33,8 @@ owner() {
 	done
 }
 
-# entry NAME STANZA: NAME's status entry (once per image, however many
-# files name it) and its copyright file.
+# entry NAME STANZA COPYRIGHT: NAME's status entry (once per image, however many
+# files name it) and the copyright file COPYRIGHT, if there is one.
 entry() {
 	local name=$1 stanza=$2 copyright=$3
 	[[ -e $status/$name ]] && return
