@@ -14,7 +14,7 @@ ALL += $(SERVER_BIN)
 
 $(SERVER_BIN): $(B)/obj/host/server/main.o $(SERVER_OBJ) $(COMMON_OBJ) $(CORE_A)
 	@mkdir -p $(@D)
-	$(CXX) -pthread -o $@ $^ $(SERVER_LIBS)
+	$(CXX) -pthread -o $@ $^ $(SERVER_LIBS) $(LINK_TRACE)
 
 # Unit tests (GoogleTest), one folder per server folder (tests/server/README.md),
 # and common/'s: one program.
