@@ -2,6 +2,7 @@
 # libresolv-k8s: the single build entry point (GNU make).
 #
 #   make deps         install Debian packages; build c-ares and mimalloc per libc
+#                     (make deps-build: only what the build and make demo need)
 #   make              the core for glibc and musl, and every artifact below
 #   make test         everything a fresh machine needs, then every test
 #   make install      PREFIX (/usr/local) and DESTDIR, the GNU way
@@ -54,6 +55,10 @@ MUSL_FLAGS := -nostdinc -isystem $(MUSL_INC) -isystem $(GCC_INC) $(MUSL_ARCH_FLA
 # Tests, tools and the server: C++ with the full standard library (glibc only).
 HOST_FLAGS := -std=c++20 -O2 -g $(WARN) -Iinclude -Ilibresolv-k8s -I. -pthread
 FUZZ_FLAGS := -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -Iinclude -Ilibresolv-k8s -I.
+# The files a program of the images is linked from, as ld reads them, in
+# $@.inputs: the images name the Debian packages of those linked statically
+# (container/images/deb-status.sh).
+LINK_TRACE = -Wl,--trace > $@.inputs
 
 # Objects, by the build they belong to: the core's two (glibc PIC for the
 # .so, musl headers for the musl .so and the static archive), the host's,

@@ -5,7 +5,10 @@
 # REGISTRY/resolv-k8s-node:TAG; OUT/webhook, the webhook's base (with
 # CERT_MANAGER=1 its cert-manager overlay) with REGISTRY/resolv-k8s-webhook:TAG,
 # writing REGISTRY/libresolv-k8s-init:TAG into the pods it patches. TAG: the
-# library's version by default. The settings, from the environment, each
+# library's version by default. With IMAGES=DIR (make push and make
+# overlays: build/images), the images of DIR's archives by digest instead
+# (images/refs.sh: TAG, by default VERSION-HASH, in a comment and the init
+# image's reference). The settings, from the environment, each
 # written into one setting of the overlays (the bases' env entries):
 #   KUBE_DNS=IP        kube-dns's ClusterIP: the pods' nameservers are the
 #                      cache's address, then kube-dns (without it, pods keep
@@ -25,6 +28,13 @@ registry=${2:?usage: overlays.sh OUT REGISTRY [TAG]}
 root=$(cd "$(dirname "$0")/.." && pwd)
 tag=${3:-$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$root/include/resolv-k8s.h")}
 registry=${registry%/}
+# pin[NAME]: ":TAG", or with IMAGES ":TAG@DIGEST".
+declare -A pin=([libresolv-k8s-init]=":$tag" [resolv-k8s-node]=":$tag" [resolv-k8s-webhook]=":$tag")
+if [[ ${IMAGES:-} ]]; then
+	while read -r _ name _ image_tag digest; do
+		pin[$name]=":$image_tag@$digest"
+	done < <("$root/container/images/refs.sh" "$IMAGES" ${3:+"$3"})
+fi
 webhook_base=container/webhook/base
 [[ ${CERT_MANAGER:-} != 1 ]] || webhook_base=container/webhook/overlays/cert-manager
 if [[ ${CACHE_ON_KUBE_DNS:-} == 1 && -z ${KUBE_DNS:-} ]]; then
@@ -33,11 +43,14 @@ if [[ ${CACHE_ON_KUBE_DNS:-} == 1 && -z ${KUBE_DNS:-} ]]; then
 fi
 
 # overlay NAME BASE IMAGE: OUT/NAME's kustomization, IMAGE from REGISTRY,
-# and its settings.yaml patch.
+# by its digest where known, and its settings.yaml patch.
 overlay() {
+	local ref=${pin[$3]} version
+	version="newTag: \"$tag\""
+	[[ $ref != *@* ]] || version="digest: ${ref#*@}"
 	mkdir -p "$out/$1"
 	cat > "$out/$1/kustomization.yaml" <<-END
-		# overlays.sh $registry $tag: $2 from your registry, with settings.yaml.
+		# overlays.sh: $2 from your registry, $registry/$3$ref, with settings.yaml.
 		apiVersion: kustomize.config.k8s.io/v1beta1
 		kind: Kustomization
 		resources:
@@ -45,7 +58,7 @@ overlay() {
 		images:
 		  - name: $3
 		    newName: $registry/$3
-		    newTag: "$tag"
+		    $version
 		patches:
 		  - path: settings.yaml
 	END
@@ -84,9 +97,9 @@ node=()
 settings DaemonSet resolv-k8s-node node-cache "${node[@]}" > "$out/node-cache/settings.yaml"
 
 overlay webhook "$webhook_base" resolv-k8s-webhook
-hook=("INIT_IMAGE=$registry/libresolv-k8s-init:$tag")
+hook=("INIT_IMAGE=$registry/libresolv-k8s-init${pin[libresolv-k8s-init]}")
 [[ -z ${KUBE_DNS:-} || ${CACHE_ON_KUBE_DNS:-} == 1 ]] || hook+=("NAMESERVERS=$cache,$KUBE_DNS")
 [[ -z ${NODE_SEARCH:-} ]] || hook+=("NODE_SEARCH=$NODE_SEARCH")
 [[ -z ${CLUSTER_DOMAIN:-} ]] || hook+=("CLUSTER_DOMAIN=$CLUSTER_DOMAIN")
 settings Deployment resolv-k8s-webhook webhook "${hook[@]}" > "$out/webhook/settings.yaml"
-echo "overlays.sh: $out/node-cache, $out/webhook ($registry, $tag; ${node[*]} ${hook[*]})"
+echo "overlays.sh: $out/node-cache, $out/webhook ($registry, ${IMAGES:+the digests of $IMAGES, }$tag; ${node[*]} ${hook[*]})"

@@ -14,9 +14,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (AutopathMode mode : {AutopathMode::on, AutopathMode::echo}) {
     HandlerConfig config{&world.router, mode, rk8s::autopath::kDefaultCode};
     bool replied = false;
-    handle_query(config, rk8s::Bytes{data, size}, size & 1,
+    bool tcp = size & 1;
+    handle_query(config, rk8s::Bytes{data, size}, QueryFrom{rk8s::IpAddr{}, tcp},
                  [&](std::vector<uint8_t>& reply, const QueryInfo&) {
-                   if (reply.size() > 65535) __builtin_trap();
+                   if (reply.size() > (tcp ? 65535 : config.max_udp_size)) __builtin_trap();
                    replied = true;
                  });
     if (!replied) __builtin_trap();  // the closed world answers at once

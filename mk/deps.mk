@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # make deps: the Debian packages, then c-ares and mimalloc from Debian's own
-# source packages, built once per libc (and per ARCH: each its own B) into
-# $(B)/third_party/{glibc,musl}. TP_SRC: where the sources are unpacked (an
-# ARCH=arm64 build passes the amd64 build's, fetched once).
+# source packages (mk/fetch-source.sh: each at its version below or the
+# latest Debian update of it), built once per libc (and per ARCH: each its
+# own B) into $(B)/third_party/{glibc,musl}. TP_SRC: where the sources are
+# unpacked (an ARCH=arm64 build passes the amd64 build's, fetched once).
+# make deps-build: the same with the packages the build and the demo need
+# alone (mk/packages.sh build).
 
 TP := $(B)/third_party
 TP_SRC ?= $(TP)/src
@@ -31,12 +34,15 @@ CARES_CMAKE := -DCARES_STATIC=ON -DCARES_STATIC_PIC=ON -DCARES_SHARED=OFF \
 MIMALLOC_CMAKE := -DMI_OVERRIDE=OFF -DMI_BUILD_STATIC=ON -DMI_BUILD_SHARED=OFF \
   -DMI_BUILD_OBJECT=OFF -DMI_BUILD_TESTS=OFF -DMI_INSTALL_TOPLEVEL=ON -DMI_LOCAL_DYNAMIC_TLS=OFF
 
-.PHONY: deps-packages
+.PHONY: deps-packages deps-build deps-build-packages
 deps: deps-packages $(TP_LIBS)
+deps-build: deps-build-packages $(TP_LIBS)
 deps-packages:
 	@mk/packages.sh
+deps-build-packages:
+	@mk/packages.sh build
 
-$(TP_SRC)/.fetched: mk/fetch-source.sh | deps-packages
+$(TP_SRC)/.fetched: mk/fetch-source.sh | deps-build-packages
 	@rm -rf $(@D)
 	@mk/fetch-source.sh $(@D) $(CARES_DEB) $(MIMALLOC_DEB) $(JSONCPP_DEB)
 	@touch $@

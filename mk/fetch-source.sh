@@ -1,24 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # fetch-source.sh DIR PKG=VERSION...: Debian's source packages, patches
-# applied, unpacked into DIR. Adds a deb-src entry for the configured Debian
-# mirror when there is none.
+# applied, unpacked into DIR: each at VERSION or the latest Debian update
+# of it that apt offers (VERSION+deb12u1 and the like, from
+# bookworm-security or a point release). Writes deb-src entries for the
+# machine's Debian archives (the main one, its -updates and -security
+# suites) unless the machine has deb-src entries of its own.
 set -euo pipefail
 dir=$1; shift
 apt=/etc/apt
+ours=$apt/sources.list.d/debian-src.sources
 
-has_deb_src() {
-	cat $apt/sources.list $apt/sources.list.d/*.list 2>/dev/null | grep -q '^[[:space:]]*deb-src[[:space:]]' ||
-	cat $apt/sources.list.d/*.sources 2>/dev/null | grep -qi '^Types:.*deb-src'
+# The machine's source lists, ours left out.
+lists=()
+for f in "$apt"/sources.list "$apt"/sources.list.d/*.list "$apt"/sources.list.d/*.sources; do
+	[[ -f $f && $f != "$ours" ]] && lists+=("$f")
+done
+
+# deb-src entries other than the ones this script writes.
+has_own_deb_src() {
+	cat "${lists[@]}" /dev/null | grep -Eqi '^[[:space:]]*deb-src[[:space:]]|^Types:.*deb-src'
 }
 
 # One deb822 stanza per "deb" entry of the Debian archive (URI ending in
-# /debian: the main archive and its -updates suite, not -security or
-# third-party repositories), from one-line and deb822 files alike.
+# /debian or /debian-security: the main archive, its -updates and -security
+# suites, not third-party repositories), from one-line and deb822 files
+# alike.
 debian_src_stanzas() {
 	awk '
 	function emit() {
-		if (types ~ /(^|[ \t])deb([ \t]|$)/ && enabled != "no" && uris ~ /\/debian\/?$/) {
+		if (types ~ /(^|[ \t])deb([ \t]|$)/ && enabled != "no" && uris ~ /\/debian(-security)?\/?$/) {
 			print "Types: deb-src\nURIs: " uris "\nSuites: " suites "\nComponents: " comps
 			if (key != "") print "Signed-By: " key
 			print ""
@@ -50,34 +61,46 @@ debian_src_stanzas() {
 		for (i = 5; i <= n; i++) comps = comps " " w[i]
 		emit()
 	}
-	END { emit() }' $(ls $apt/sources.list $apt/sources.list.d/*.list $apt/sources.list.d/*.sources 2>/dev/null)
+	END { emit() }' "${lists[@]}" /dev/null
 }
 
-has_versions() {
-	local want
-	for want in "$@"; do
-		apt-cache showsrc --only-source "${want%%=*}" 2>/dev/null |
-			grep -qx "Version: ${want#*=}" || return 1
+# newest PKG=VERSION: VERSION or the newest update of it apt offers.
+newest() {
+	local v best=
+	for v in $(apt-cache showsrc --only-source "${1%%=*}" 2>/dev/null | sed -n 's/^Version: //p'); do
+		[[ $v == "${1#*=}" || $v == "${1#*=}"+* ]] || continue
+		[[ -z $best ]] || dpkg --compare-versions "$v" gt "$best" && best=$v
 	done
+	echo "$best"
 }
 
 # Serialises concurrent "make deps" runs, as mk/packages.sh does.
 exec 9>/run/lock/libresolv-k8s-apt
 flock 9
-if ! has_deb_src; then
+updated=
+if ! has_own_deb_src; then
 	stanzas=$(debian_src_stanzas)
 	[[ $stanzas ]] || { echo "deps: no Debian 'deb' entry in $apt to derive a deb-src entry from" >&2; exit 1; }
-	echo "deps: adding $apt/sources.list.d/debian-src.sources"
-	printf '%s\n' "$stanzas" > $apt/sources.list.d/debian-src.sources
+	if [[ $(cat "$ours" 2>/dev/null) != "$stanzas" ]]; then
+		echo "deps: writing $ours"
+		printf '%s\n' "$stanzas" > "$ours"
+		apt-get update -qq
+		updated=1
+	fi
 fi
-has_versions "$@" || apt-get update -qq
 
 mkdir -p "$dir"
 cd "$dir"
 for want in "$@"; do
-	pkg=${want%%=*} version=${want#*=}
-	if ! has_versions "$want"; then
-		echo "deps: Debian source $pkg $version is not available; apt offers:" \
+	pkg=${want%%=*}
+	version=$(newest "$want")
+	if [[ -z $version && -z $updated ]]; then
+		apt-get update -qq
+		updated=1
+		version=$(newest "$want")
+	fi
+	if [[ -z $version ]]; then
+		echo "deps: Debian source $want (or an update of it) is not available; apt offers:" \
 			$(apt-cache showsrc --only-source "$pkg" 2>/dev/null | sed -n 's/^Version: //p') >&2
 		exit 1
 	fi

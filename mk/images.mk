@@ -10,9 +10,13 @@ IMAGES := $(B)/images/init.tar $(B)/images/node.tar $(B)/images/webhook.tar
 ARM64 := $(B)/arm64
 ARM64_MAKE := $(MAKE) --no-print-directory ARCH=arm64 B=$(ARM64) TP_SRC=$(TP_SRC)
 
-# What an image holds, of this ARCH.
+# What an image holds, of this ARCH, and what each program was linked from
+# ($(LINK_TRACE)); a program linked before make kept that is linked again.
 .PHONY: images image-files test-images
-image-files: $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN) $(TOOL_STATIC)
+IMAGE_PROGRAMS := $(B)/images/copier $(PRELOAD_SO) $(SERVER_BIN) $(TOOL_BIN) $(TOOL_STATIC)
+image-files: $(IMAGE_PROGRAMS) $(IMAGE_PROGRAMS:=.inputs)
+$(IMAGE_PROGRAMS:=.inputs): %.inputs: %
+	@[[ -s $@ ]] || { rm -f $<; $(MAKE) --no-print-directory $<; }
 # `make push` alone builds amd64 alone; ARCHES given, what it names.
 ifeq ($(filter command line environment,$(origin ARCHES)),)
 push: ARCHES := amd64
@@ -23,23 +27,27 @@ images: image-files
 	ARCHES="$(ARCHES)" container/images/build.sh $(B) $(VERSION)
 
 # The quick start (docs/quick-start.md): `make push REGISTRY=...` builds
-# the images (amd64 alone unless ARCHES says more), pushes them, and writes
-# the overlays that deploy them, in $(B)/deploy; `make overlays` the
-# overlays alone. TAG: the version by default; the settings (KUBE_DNS,
-# CACHE_ON_KUBE_DNS, NODE_SEARCH, STUB_DOMAINS, CLUSTER_DNS, CLUSTER_DOMAIN)
-# and CERT_MANAGER as container/overlays.sh reads them.
+# the images (amd64 alone unless ARCHES says more), pushes them (tagged
+# VERSION-HASH, HASH of the image's digest, unless TAG says otherwise), and
+# writes the overlays that deploy them by digest, in $(B)/deploy; `make
+# overlays` the overlays alone (by digest if the images are built, by TAG
+# else). The settings (KUBE_DNS, CACHE_ON_KUBE_DNS, NODE_SEARCH,
+# STUB_DOMAINS, CLUSTER_DNS, CLUSTER_DOMAIN) and CERT_MANAGER as
+# container/overlays.sh reads them.
 .PHONY: push overlays
 ifneq ($(filter push overlays,$(MAKECMDGOALS)),)
 ifeq ($(REGISTRY),)
 $(error make $(filter push overlays,$(MAKECMDGOALS)): give REGISTRY=host[:port]/path)
 endif
 endif
-push: images overlays
+OVERLAYS = KUBE_DNS='$(KUBE_DNS)' CACHE_ON_KUBE_DNS='$(CACHE_ON_KUBE_DNS)' NODE_SEARCH='$(NODE_SEARCH)' \
+  STUB_DOMAINS='$(STUB_DOMAINS)' CLUSTER_DNS='$(CLUSTER_DNS)' CLUSTER_DOMAIN='$(CLUSTER_DOMAIN)' \
+  CERT_MANAGER='$(CERT_MANAGER)' container/overlays.sh $(B)/deploy $(REGISTRY) $(TAG)
+push: images
 	container/images/push.sh $(B) $(REGISTRY) $(TAG)
+	IMAGES=$(B)/images $(OVERLAYS)
 overlays:
-	KUBE_DNS='$(KUBE_DNS)' CACHE_ON_KUBE_DNS='$(CACHE_ON_KUBE_DNS)' NODE_SEARCH='$(NODE_SEARCH)' \
-	  STUB_DOMAINS='$(STUB_DOMAINS)' CLUSTER_DNS='$(CLUSTER_DNS)' CLUSTER_DOMAIN='$(CLUSTER_DOMAIN)' \
-	  CERT_MANAGER='$(CERT_MANAGER)' container/overlays.sh $(B)/deploy $(REGISTRY) $(TAG)
+	$(if $(wildcard $(IMAGES)),IMAGES=$(B)/images) $(OVERLAYS)
 
 TESTS += test-images
 test-images: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl
@@ -49,7 +57,7 @@ test-images: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl
 # application pods it patched, played with `podman kube play`.
 TESTS += test-podman
 .PHONY: test-podman
-test-podman: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl
+test-podman: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl $(B)/bin/kubectl
 	tests/podman/podman_test.sh $(B)
 
 # The arm64 images under qemu-user (tests/images/arm64_test.sh), with arm64

@@ -15,7 +15,8 @@ PRELOAD_SRC_glibc := $(PRELOAD_SRC)
 
 $(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o): CORE_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
 $(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): CORE_FLAGS += $(call THIRD_PARTY_FLAGS,musl)
-$(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o) $(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): | $(TP_LIBS)
+$(PRELOAD_SRC:%.cc=$(B)/obj/glibc/%.o): | $(call THIRD_PARTY_LIBS,glibc)
+$(PRELOAD_SRC:%.cc=$(B)/obj/musl/%.o): | $(call THIRD_PARTY_LIBS,musl)
 
 # The glibc build loads into glibc 2.17 and later and names libc.so.6
 # alone: nothing it imports has a version newer than 2.17 (stat, fstat and
@@ -27,7 +28,7 @@ define preload_so
 $(B)/$(1)/libresolv-k8s.so: $(PRELOAD_SRC_$(1):%.cc=$(B)/obj/$(1)/%.o) $(B)/$(1)/libresolv-k8s-core.a \
     preload/exports.map $(call THIRD_PARTY_LIBS,$(1))
 	$(2) -shared -o $$@ $$(filter %.o,$$^) -Wl,--start-group $$(filter %.a,$$^) -Wl,--end-group \
-	  -Wl,--version-script=preload/exports.map -Wl,-z,defs
+	  -Wl,--version-script=preload/exports.map -Wl,-z,defs $$(LINK_TRACE)
 endef
 $(eval $(call preload_so,glibc,$(CC)))
 $(eval $(call preload_so,musl,$(MUSL_CC)))
@@ -42,7 +43,7 @@ PRELOAD_DEPS := $(PRELOAD_SO) $(PRELOAD_DIR)/.laid
 ALL += $(PRELOAD_DIR)/.laid
 $(B)/images/copier: container/images/copier.c include/resolv-k8s.h
 	@mkdir -p $(@D)
-	$(MUSL_CC) -static -Os -Wall -Wextra -Iinclude -o $@ $<
+	$(MUSL_CC) -static -Os -Wall -Wextra -Iinclude -o $@ $< $(LINK_TRACE)
 $(PRELOAD_DIR)/.laid: $(B)/images/copier
 	@rm -rf $(@D) && mkdir -p $(@D)
 	ln -s ../glibc $(@D)/glibc && ln -s ../musl $(@D)/musl

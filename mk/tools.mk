@@ -9,10 +9,10 @@ TOOL_SRC := $(wildcard tools/*.cc tools/*/*.cc)
 ALL += $(TOOL_BIN)
 
 $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): HOST_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
-$(TOOL_SRC:%.cc=$(B)/obj/host/%.o): | $(TP_LIBS)
+$(TOOL_SRC:%.cc=$(B)/obj/host/%.o): | $(call THIRD_PARTY_LIBS,glibc)
 $(TOOL_BIN): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(COMMON_OBJ) $(CORE_A) $(call THIRD_PARTY_LIBS,glibc)
 	@mkdir -p $(@D)
-	$(CXX) -pthread -o $@ $^ $(call DEV_LIBS,-lyaml-cpp -ljsoncpp -levent_openssl -levent -lssl -lcrypto)
+	$(CXX) -pthread -o $@ $^ $(call DEV_LIBS,-lyaml-cpp -ljsoncpp -levent_openssl -levent -lssl -lcrypto) $(LINK_TRACE)
 
 # The same command linked static, for the init image: an app container of
 # any libc runs it from the volume inject mounts (/opt/resolv-k8s/bin).
@@ -43,7 +43,7 @@ $(TOOL_STATIC): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(COMMON_OBJ) $(CORE_A) $(cal
     $(JSONCPP_A)
 	@mkdir -p $(@D)
 	$(CXX) -static -s -pthread -o $@ $(filter-out %/libyaml-cpp.a,$^) $(STATIC_DEV:%=-L%) -l:libyaml-cpp.a \
-	  -levent_openssl -levent -lssl -lcrypto 2> $@.log || { cat $@.log; exit 1; }
+	  -levent_openssl -levent -lssl -lcrypto $(LINK_TRACE) 2> $@.log || { cat $@.log; exit 1; }
 
 TESTS += test-tools
 .PHONY: test-tools

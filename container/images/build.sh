@@ -13,6 +13,10 @@
 #             it binds port 53 and changes the node's network;
 #   webhook.tar  resolv-k8s and its libraries, as user 65534: the admission
 #             webhook (`resolv-k8s webhook`).
+# Each carries the Debian package metadata of what it holds as distroless
+# images do, for scanners (deb-status.sh): the status entry of every
+# package a file was copied from, or linked statically into ours, and
+# Debian's os-release.
 set -euo pipefail
 build=$(cd "${1:?usage: build.sh BUILD_DIR VERSION}" && pwd)
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,9 +33,10 @@ labels=(
 
 # image NAME ARCHIVE SETUP...: per arch, a scratch container with the
 # licenses (ours, and those of c-ares and mimalloc, linked into the
-# libraries), SETUP run with its id as $c and the arch's build directory as
-# $from, committed as NAME:VERSION-ARCH; the manifest list NAME:VERSION of
-# both, written with its images as an OCI archive.
+# libraries), SETUP run with its id as $c, the arch's build directory as
+# $from and $list the file deb-status.sh reads, the package metadata,
+# committed as NAME:VERSION-ARCH; the manifest list NAME:VERSION of both,
+# written with its images as an OCI archive.
 image() {
 	local name=$1 archive=$2 arch
 	shift 2
@@ -48,7 +53,13 @@ image() {
 		"${bah[@]}" copy "$c" "$root/LICENSE" /licenses/libresolv-k8s/LICENSE >/dev/null
 		"${bah[@]}" copy "$c" "$build"/third_party/src/c-ares-*/LICENSE.md /licenses/c-ares/LICENSE.md >/dev/null
 		"${bah[@]}" copy "$c" "$build"/third_party/src/mimalloc-*/LICENSE /licenses/mimalloc/LICENSE >/dev/null
+		list=$out/meta/$name-$arch.list
+		rm -rf "$out/meta/$name-$arch" && mkdir -p "$out/meta/$name-$arch" && : > "$list"
+		put /usr/lib/os-release /etc/os-release
+		put /etc/debian_version /etc/debian_version
 		"$@"
+		(cd "$root" && container/images/deb-status.sh "$out/meta/$name-$arch" "$arch" "$build/third_party/src" < "$list")
+		"${bah[@]}" copy "$c" "$out/meta/$name-$arch" / >/dev/null
 		"${bah[@]}" config "${labels[@]}" --label org.opencontainers.image.title="$name" "$c"
 		"${bah[@]}" commit -q "$c" "$name:$version-$arch" >/dev/null
 		"${bah[@]}" rm "$c" >/dev/null
@@ -59,11 +70,23 @@ image() {
 	echo "images: $archive"
 }
 
+# put HOST_PATH IMAGE_PATH: a file of the machine's packages.
+put() {
+	"${bah[@]}" copy "$c" "$1" "$2" >/dev/null
+	echo "copy $2 $1" >> "$list"
+}
+# ours FILE IMAGE_PATH: a program of ours, and what it was linked from.
+ours() {
+	"${bah[@]}" copy "$c" "$1" "$2" >/dev/null
+	[[ -f $1.inputs ]] || { echo "images: no $1.inputs (linked before make kept it): rm $1 and make again" >&2; exit 1; }
+	echo "link $2 $1.inputs" >> "$list"
+}
+
 init_files() {
-	"${bah[@]}" copy "$c" "$from/images/copier" /copier >/dev/null
-	"${bah[@]}" copy "$c" "$from/glibc/libresolv-k8s.so" /resolv-k8s/glibc/libresolv-k8s.so >/dev/null
-	"${bah[@]}" copy "$c" "$from/musl/libresolv-k8s.so" /resolv-k8s/musl/libresolv-k8s.so >/dev/null
-	"${bah[@]}" copy "$c" "$from/bin/resolv-k8s-static" /resolv-k8s/bin/resolv-k8s >/dev/null
+	ours "$from/images/copier" /copier
+	ours "$from/glibc/libresolv-k8s.so" /resolv-k8s/glibc/libresolv-k8s.so
+	ours "$from/musl/libresolv-k8s.so" /resolv-k8s/musl/libresolv-k8s.so
+	ours "$from/bin/resolv-k8s-static" /resolv-k8s/bin/resolv-k8s
 	"${bah[@]}" config --entrypoint '["/copier"]' --cmd '["/target"]' --user 65534:65534 "$c"
 }
 
@@ -78,11 +101,11 @@ loaded() {
 
 # A program, and each library it loads at the path the loader looks in.
 program() {
-	"${bah[@]}" copy "$c" "$1" "/usr/bin/$(basename "$1")" >/dev/null
+	ours "$1" "/usr/bin/$(basename "$1")"
 	local lib libs
 	libs=$(loaded "$1") || { echo "images: cannot list the libraries of $1" >&2; exit 1; }
 	for lib in $(grep -o '/[^ ]*' <<<"$libs"); do
-		"${bah[@]}" copy "$c" "$(readlink -f "$lib")" "$lib" >/dev/null
+		put "$(readlink -f "$lib")" "$lib"
 	done
 }
 

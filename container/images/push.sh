@@ -1,19 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # push.sh BUILD_DIR REGISTRY [TAG]: the three images of build.sh's archives
-# pushed to REGISTRY as REGISTRY/NAME:TAG (TAG: their version by default),
-# with every arch each archive holds (skopeo; SKOPEO_FLAGS adds its own,
-# e.g. --dest-tls-verify=false or --dest-creds USER:PASS).
+# pushed to REGISTRY as REGISTRY/NAME:TAG with every arch each archive holds
+# (skopeo; SKOPEO_FLAGS adds its own, e.g. --dest-tls-verify=false or
+# --dest-creds USER:PASS). TAG: VERSION-HASH by default, HASH of the
+# image's digest (refs.sh); the digests are kept as they are, so that
+# REGISTRY/NAME@DIGEST is the image pushed, which the overlays name.
 set -euo pipefail
 build=${1:?usage: push.sh BUILD_DIR REGISTRY [TAG]}
 registry=${2:?usage: push.sh BUILD_DIR REGISTRY [TAG]}
 registry=${registry%/}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-version=$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$root/include/resolv-k8s.h")
-tag=${3:-$version}
 read -ra flags <<<"${SKOPEO_FLAGS:-}"
-for image in init:libresolv-k8s-init node:resolv-k8s-node webhook:resolv-k8s-webhook; do
-	archive=$build/images/${image%%:*}.tar name=${image#*:}
-	skopeo copy -q --all "${flags[@]}" "oci-archive:$archive:$name:$version" "docker://$registry/$name:$tag"
-	echo "push: $registry/$name:$tag"
-done
+refs=$("$(dirname "$0")/refs.sh" "$build/images" ${3:+"$3"})
+pushed=$(mktemp)
+trap 'rm -f "$pushed"' EXIT
+while read -r archive name version tag digest; do
+	skopeo copy -q --all --preserve-digests "${flags[@]}" --digestfile "$pushed" \
+		"oci-archive:$build/images/$archive.tar:$name:$version" "docker://$registry/$name:$tag"
+	[[ $(< "$pushed") == "$digest" ]] ||
+		{ echo "push: $registry/$name:$tag: the registry has $(< "$pushed"), not $digest" >&2; exit 1; }
+	echo "push: $registry/$name:$tag@$digest"
+done <<<"$refs"

@@ -59,7 +59,7 @@ Server* companion;
 
 size_t companion_answer(Bytes query, bool tcp, uint8_t* out, size_t cap) {
   size_t n = 0;
-  server::handle_query(companion->config, query, tcp,
+  server::handle_query(companion->config, query, server::QueryFrom{IpAddr{}, tcp},
                        [&](std::vector<uint8_t>& reply, const server::QueryInfo&) {
                          if (reply.size() <= cap) memcpy(out, reply.data(), n = reply.size());
                        });

@@ -31,17 +31,20 @@ class Walker : public std::enable_shared_from_this<Walker> {
  public:
   Walker(const Router& router, const Ask& qname, const autopath::QueryOption& query,
          std::function<void(AutopathWalk&)> done)
-      : router_(router), ask_(qname), query_(query), done_(std::move(done)),
+      : router_(router), ask_(qname), flags_(query.flags), done_(std::move(done)),
         past_nodata_(query.flags & autopath::kFlagPastNodata),
         stop_on_exists_(!past_nodata_ && (query.flags & autopath::kFlagStopOnExists)),
         ahead_((query.flags & autopath::kFlagBoth) && qname.type == dns::kTypeA) {}
 
-  void start() {
-    if (!dns::name_strip_suffix(ask_.name, query_.suffix[0], base_) || base_.len <= 1)
+  // `query`: the one the walker was made with (a walk in flight keeps its
+  // candidates, not the option's 64 slots).
+  void start(const autopath::QueryOption& query) {
+    if (!dns::name_strip_suffix(ask_.name, query.suffix[0], base_) || base_.len <= 1)
       return finish();
-    for (size_t i = 0; i < query_.count; i++) {
+    candidates_.reserve(query.count);
+    for (size_t i = 0; i < query.count; i++) {
       Name n;
-      if (dns::name_concat(base_, query_.suffix[i], n)) candidates_.push_back(Candidate{i, n});
+      if (dns::name_concat(base_, query.suffix[i], n)) candidates_.push_back(Candidate{i, n});
     }
     launch();
     decide();
@@ -136,7 +139,8 @@ class Walker : public std::enable_shared_from_this<Walker> {
     while (next_ < candidates_.size() && candidates_[next_].answered && !finished_) {
       Candidate& c = candidates_[next_];
       w_.walked++;
-      if (c.dropped) return rejected();
+      if (c.dropped) return rejected(true);
+      if (c.res.over_budget) return rejected(false);
       use(c.res);
       if (c.index == 0) own_ = c.res;
       if (failed(c.res)) return servfail_seen();
@@ -144,7 +148,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
         deciding_ = false;
         return match(c, nullptr);
       }
-      if ((query_.flags & autopath::kFlagPaired) && c.res.exists()) {
+      if ((flags_ & autopath::kFlagPaired) && c.res.exists()) {
         deciding_ = false;
         return check_other_family(c);
       }
@@ -160,7 +164,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
     Then then = [self](const Resolution* res) {
       self->waiting_ = false;
       Candidate& cand = self->candidates_[self->next_];
-      if (!res) return self->rejected();
+      if (!res || res->over_budget) return self->rejected(!res);
       self->use(*res);
       if (failed(*res)) return self->servfail_seen();
       if (self->past_nodata_ ? positive(*res) : res->has_data) return self->match(cand, res);
@@ -194,7 +198,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
       w_.alias = alias;
     }
     w_.resolution = c.res;
-    if (!(query_.flags & autopath::kFlagBoth) || ask_.type != dns::kTypeA) return finish();
+    if (!(flags_ & autopath::kFlagBoth) || ask_.type != dns::kTypeA) return finish();
     if (aaaa) return both(*aaaa);
     auto self = shared_from_this();
     waiting_ = true;
@@ -230,10 +234,11 @@ class Walker : public std::enable_shared_from_this<Walker> {
     finish();
   }
 
-  // A candidate with no answer at all (the --drop fault): the walk cannot
-  // finish.
-  void rejected() {
-    w_.drop = true;
+  // The walk cannot finish: a candidate with no answer at all (`dropped`,
+  // the --drop fault), or one the query's upstream budget could not ask;
+  // the client walks on from QNAME itself.
+  void rejected(bool dropped) {
+    w_.drop = dropped;
     w_.option = autopath::ReplyOption{};
     finish();
   }
@@ -252,7 +257,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
 
   const Router& router_;
   Ask ask_;
-  autopath::QueryOption query_;
+  uint8_t flags_;
   std::function<void(AutopathWalk&)> done_;
   bool past_nodata_, stop_on_exists_, ahead_;
   Name base_;
@@ -270,7 +275,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
 
 void walk_candidates(const Router& router, const Ask& qname, const autopath::QueryOption& query,
                      std::function<void(AutopathWalk&)> done) {
-  std::make_shared<Walker>(router, qname, query, std::move(done))->start();
+  std::make_shared<Walker>(router, qname, query, std::move(done))->start(query);
 }
 
 }  // namespace rk8s::server

@@ -14,7 +14,7 @@
 namespace rk8s::server {
 
 struct AutopathWalk {
-  bool drop = false;              // a dropped candidate: the walk cannot finish
+  bool drop = false;              // a dropped candidate (REJECTED): no reply at all
   autopath::ReplyOption option;   // status, index, the first NODATA; BOTH and PAST_NODATA when honoured
   Name candidate;                 // MATCHED: the candidate's name
   Resolution resolution;          // the matched candidate's, or QNAME's own when EXHAUSTED
@@ -27,7 +27,9 @@ struct AutopathWalk {
 
 // Calls `done` once, at once when every candidate resolves at once. REJECTED
 // (and nothing else filled in) when suffix[0] does not end QNAME or leaves
-// an empty base; the caller then answers QNAME plainly.
+// an empty base, or the walk cannot finish (a dropped candidate, or one the
+// query's upstream budget could not ask, Resolution::over_budget); the
+// caller then answers QNAME plainly and the client walks on itself.
 void walk_candidates(const Router& router, const Ask& qname, const autopath::QueryOption& query,
                      std::function<void(AutopathWalk&)> done);
 

@@ -30,6 +30,7 @@ class Chain : public std::enable_shared_from_this<Chain> {
     if (!source) return fail();
     source->resolve(next, [self, next](const Resolution* res) {
       if (!res) return self->done_(nullptr);
+      if (res->over_budget) return self->done_(res);
       self->add_link(*res);
       Name further;
       if (dangling(next, *res, further)) return self->follow(further);

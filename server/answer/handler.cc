@@ -173,7 +173,7 @@ void answer_walk(const HandlerConfig& config, std::shared_ptr<Pending> p, const 
 
 }  // namespace
 
-void handle_query(const HandlerConfig& config, Bytes query, bool tcp, ReplyFn reply) {
+void handle_query(const HandlerConfig& config, Bytes query, const QueryFrom& from, ReplyFn reply) {
   dns::Reader reader(query.data, query.size);
   auto p = std::make_shared<Pending>();
   p->reply = std::move(reply);
@@ -190,7 +190,9 @@ void handle_query(const HandlerConfig& config, Bytes query, bool tcp, ReplyFn re
   info.qname = q.question.name;
   info.qtype = q.question.type;
   r.opt = q.has_edns;
-  p->limit = tcp ? 65535 : q.has_edns ? std::max<size_t>(512, q.edns.udp_size) : 512;
+  p->limit = from.tcp       ? 65535
+             : q.has_edns ? std::clamp<size_t>(q.edns.udp_size, 512, std::max<size_t>(512, config.max_udp_size))
+                          : 512;
 
   Bytes value;
   info.has_option = q.has_edns && dns::edns_option(q.edns.options, config.option_code, value);
@@ -207,7 +209,8 @@ void handle_query(const HandlerConfig& config, Bytes query, bool tcp, ReplyFn re
     if (config.mode == AutopathMode::echo && q.has_edns) r.options = all_options(q.edns.options);
     if (config.loops) config.loops->arrived(q.question.name);
     Ask ask{q.question.name, q.question.type, q.has_edns && (q.edns.flags & 0x8000),
-            bool(q.header.flags & dns::kFlagCD)};
+            bool(q.header.flags & dns::kFlagCD),
+            std::make_shared<QueryScope>(QueryScope{from.client, config.max_upstream})};
     if (!info.has_option || config.mode != AutopathMode::on) return answer_plainly(config, p, ask);
     autopath::QueryOption option;
     if (autopath::decode_query(value, option) == autopath::QueryDecode::ok)

@@ -21,14 +21,22 @@ struct HandlerConfig {
   AutopathMode mode = AutopathMode::on;
   uint16_t option_code = autopath::kDefaultCode;
   LoopGuard* loops = nullptr;  // told every question's name
+  size_t max_udp_size = 1232;  // limits.maxUDPSize
+  unsigned max_upstream = 16;  // limits.maxUpstreamPerQuery
+};
+
+// Who asked: fair shares of upstream work are by address.
+struct QueryFrom {
+  IpAddr client;
+  bool tcp = false;
 };
 
 // The reply, empty when none is sent (not a query, too short to answer, a
 // dropped name). UDP replies honour the client's EDNS payload size (512
-// without OPT) and set TC when cut.
+// without OPT), up to max_udp_size, and set TC when cut.
 using ReplyFn = std::function<void(std::vector<uint8_t>& reply, const QueryInfo& info)>;
 
 // Calls `reply` once. The config's sources outlive the call.
-void handle_query(const HandlerConfig& config, Bytes query, bool tcp, ReplyFn reply);
+void handle_query(const HandlerConfig& config, Bytes query, const QueryFrom& from, ReplyFn reply);
 
 }  // namespace rk8s::server

@@ -134,8 +134,8 @@ void MarkerSource::resolve(const Ask& ask, Resolved done) {
       out = negative(dns::kNoError, zone, known(ttl), w.reuse);
     } else if (w.option.status == autopath::kExhausted) {
       out = negative(dns::kNxDomain, zone, known(w.skipped_ttl), w.reuse);
-    } else {
-      out = negative(dns::kNxDomain, zone, 0, Reuse{0});  // a failure: the client meets it on its own walk
+    } else {  // a failure, or a walk too long to finish: the client meets it on its own walk
+      out = negative(dns::kNxDomain, zone, 0, Reuse{0});
     }
     out.marker_status = w.option.status;
     out.marker_walked = w.walked;

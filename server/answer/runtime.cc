@@ -47,7 +47,8 @@ Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const 
     if (!router_.add(zone, sources_.back().get()))
       throw std::runtime_error("zone " + name_text(zone) + " is the marker's and a server's");
   }
-  handler_ = HandlerConfig{&router_, config_.autopath, config_.autopath_code, &loops_};
+  handler_ = HandlerConfig{&router_, config_.autopath, config_.autopath_code, &loops_,
+                           config_.limits.max_udp_size, config_.limits.max_upstream_per_query};
 }
 
 bool Runtime::ready() const {

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace rk8s::server {
 
@@ -42,6 +43,7 @@ struct alignas(64) Cache::Shard {
     Clock::time_point stored;
     uint32_t ttl = 0;
     bool refresh_asked = false;  // a find() said `refresh` since it was stored
+    size_t cost = 0;             // bytes charged
     std::list<const CacheKey*>::iterator used;  // its place in `lru`
   };
 
@@ -49,27 +51,46 @@ struct alignas(64) Cache::Shard {
 
   std::mutex mutex;
   size_t capacity = 0;
+  size_t budget = 0;  // bytes
+  size_t used_bytes = 0;
   Map entries;
   std::list<const CacheKey*> lru;  // the most recently used first
   // Written under `mutex`, read without it by counters().
-  std::atomic<uint64_t> hits{0}, misses{0}, stale_served{0}, evictions{0}, size{0}, prefetches{0},
-      served_refreshing{0};
+  std::atomic<uint64_t> hits{0}, misses{0}, stale_served{0}, evictions{0}, size{0}, bytes{0},
+      too_big{0}, prefetches{0}, served_refreshing{0};
 
   // Returns the entry's answer, so that it is freed once the mutex is released.
   std::shared_ptr<const CachedAnswer> remove(Map::iterator it) {
     std::shared_ptr<const CachedAnswer> answer = std::move(it->second.answer);
+    used_bytes -= it->second.cost;
     lru.erase(it->second.used);
     entries.erase(it);
-    size.store(entries.size(), std::memory_order_relaxed);
+    publish();
     return answer;
+  }
+
+  // An entry's charge: its answer (shared with the any-type entry of an
+  // NXDOMAIN, and charged to each), its key's name, the map's node (and
+  // its bucket) and the LRU list's.
+  static size_t cost(const CacheKey& key, const CachedAnswer& answer) {
+    constexpr size_t kNodes = heap_bytes(sizeof(Map::value_type) + 2 * sizeof(void*)) + sizeof(void*) +
+                              heap_bytes(sizeof(const CacheKey*) + 2 * sizeof(void*));
+    return answer.bytes() + heap_bytes(key.name.size() > 15 ? key.name.size() + 1 : 0) + kNodes;
+  }
+
+  void publish() {
+    size.store(entries.size(), std::memory_order_relaxed);
+    bytes.store(used_bytes, std::memory_order_relaxed);
   }
 };
 
-Cache::Cache(size_t capacity)
+Cache::Cache(size_t capacity, size_t max_bytes)
     : shard_count_(std::clamp<size_t>(capacity / kMinShardCapacity, 1, kMaxShards)),
       shards_(new Shard[shard_count_]) {
-  for (size_t i = 0; i < shard_count_; i++)
+  for (size_t i = 0; i < shard_count_; i++) {
     shards_[i].capacity = capacity / shard_count_ + (i < capacity % shard_count_);
+    shards_[i].budget = max_bytes / shard_count_;
+  }
 }
 
 Cache::~Cache() = default;
@@ -119,9 +140,15 @@ void Cache::insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answ
                    Clock::time_point now) {
   if (ttl == 0) return;
   Shard& shard = shard_of(key);
-  std::shared_ptr<const CachedAnswer> replaced, evicted;
+  size_t cost = Shard::cost(key, *answer);
+  std::vector<std::shared_ptr<const CachedAnswer>> freed;  // after the mutex
   std::lock_guard lock(shard.mutex);
   if (shard.capacity == 0) return;
+  if (cost > shard.budget) {
+    bump(shard.too_big);
+    if (auto it = shard.entries.find(key); it != shard.entries.end()) freed.push_back(shard.remove(it));
+    return;
+  }
   auto [it, added] = shard.entries.try_emplace(key);
   Shard::Entry& e = it->second;
   if (added) {
@@ -130,15 +157,17 @@ void Cache::insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answ
   } else {
     shard.lru.splice(shard.lru.begin(), shard.lru, e.used);
   }
-  replaced = std::exchange(e.answer, std::move(answer));
+  freed.push_back(std::exchange(e.answer, std::move(answer)));
+  shard.used_bytes += cost - e.cost;
+  e.cost = cost;
   e.stored = now;
   e.ttl = ttl;
   e.refresh_asked = false;
-  if (shard.entries.size() > shard.capacity) {
-    evicted = shard.remove(shard.entries.find(*shard.lru.back()));
+  while (shard.entries.size() > shard.capacity || shard.used_bytes > shard.budget) {
+    freed.push_back(shard.remove(shard.entries.find(*shard.lru.back())));
     bump(shard.evictions);
   }
-  shard.size.store(shard.entries.size(), std::memory_order_relaxed);
+  shard.publish();
 }
 
 CacheCounters Cache::counters() const {
@@ -150,6 +179,8 @@ CacheCounters Cache::counters() const {
     c.stale_served += read(s.stale_served);
     c.evictions += read(s.evictions);
     c.entries += read(s.size);
+    c.bytes += read(s.bytes);
+    c.too_big += read(s.too_big);
     c.prefetches += read(s.prefetches);
     c.served_refreshing += read(s.served_refreshing);
   }

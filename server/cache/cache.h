@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Upstreams' answers shared by every thread: shards, each an LRU list and
-// a map under its own mutex, that split the capacity between them. Time is
-// the caller's steady_clock reading, so tests control it.
+// a map under its own mutex, that split the capacity (entries) and the
+// budget (bytes) between them. Each entry is charged the memory it holds,
+// its answer's records and names, its key, and the map's and list's nodes.
+// Time is the caller's steady_clock reading, so tests control it.
 #pragma once
 
 #include <algorithm>
@@ -43,6 +45,8 @@ struct CacheCounters {
   uint64_t stale_served = 0;
   uint64_t evictions = 0;  // least recently used entries dropped for room
   uint64_t entries = 0;
+  uint64_t bytes = 0;      // what the entries are charged
+  uint64_t too_big = 0;    // answers not kept: larger than a shard's budget
   uint64_t prefetches = 0;         // hits that asked for a refresh
   uint64_t served_refreshing = 0;  // hits of an entry while its refresh was due
 };
@@ -59,8 +63,9 @@ class Cache {
   // How long past its TTL an entry may still be served stale.
   static constexpr std::chrono::seconds kStaleWindow{3600};
 
-  // At most `capacity` entries, fresh and stale together; 0 caches nothing.
-  explicit Cache(size_t capacity);
+  // At most `capacity` entries and `max_bytes`, fresh and stale together;
+  // 0 caches nothing.
+  Cache(size_t capacity, size_t max_bytes);
   ~Cache();
 
   // The entry while fresh; with `stale_ok`, also until kStaleWindow past
@@ -69,6 +74,8 @@ class Cache {
   std::optional<CacheHit> find(const CacheKey& key, Clock::time_point now, bool stale_ok,
                                bool prefetch = false);
   // Replaces any entry of `key`; a `ttl` of 0 stores and replaces nothing.
+  // An answer over a shard's budget is not kept (and the entry it would
+  // replace is dropped).
   void insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answer, uint32_t ttl,
               Clock::time_point now);
   CacheCounters counters() const;

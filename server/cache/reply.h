@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // An upstream's reply, read into records the server can keep and write
 // again: every name expanded, so any later message can compress them anew.
+// Kept compact, as the cache charges it by its size: each owner name once
+// per run of records it owns, in its own wire length.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "server/model/rr.h"
 
 namespace rk8s::server {
 
-
 struct CachedRecord {
-  Name owner;
   Rr rr;
+  uint32_t owner = 0;  // where its owner's wire name starts in CachedAnswer::names
   dns::Section section = dns::kAnswer;
 };
 
@@ -22,6 +24,14 @@ struct CachedAnswer {
   bool truncated = false;          // TC
   bool authentic_data = false;     // AD
   std::vector<CachedRecord> records;  // in message order: answer, authority, additional
+  std::string names;                  // the owners' wire names, back to back
+
+  // Appends a record; an owner equal to the last record's is stored once.
+  void add(const Name& owner, Rr rr, dns::Section section);
+  Name owner(const CachedRecord& r) const;
+  // The heap memory it holds, allocator overhead included: what the cache
+  // charges for it.
+  size_t bytes() const;
 };
 
 // Reads `msg`, whose ID and question the caller has checked. Kept: records
@@ -33,5 +43,11 @@ struct CachedAnswer {
 // the message is malformed, except that a truncated (TC) one may end
 // anywhere: it keeps the records before its end.
 bool read_upstream_reply(Bytes msg, CachedAnswer& out);
+
+// What a heap block of `n` bytes costs (glibc's malloc: a header, 16-byte
+// granules, 32 bytes at least); 0 for none.
+constexpr size_t heap_bytes(size_t n) {
+  return n == 0 ? 0 : n + 8 + 15 < 32 ? 32 : (n + 8 + 15) / 16 * 16;
+}
 
 }  // namespace rk8s::server

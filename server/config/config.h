@@ -56,15 +56,24 @@ struct CacheConfig {
   uint32_t positive_ttl = 900;  // seconds; OpenShift's defaults
   uint32_t negative_ttl = 30;
   bool prefetch = true;  // refresh what is asked in the last tenth of its TTL
+  size_t max_bytes = 0;  // maxBytes, records and packets; 0: memory_budget()'s
 };
 
-// Bounded work (`limits`): beyond maxConcurrent questions on their way to
-// upstreams, REFUSED; beyond maxTCPClients client connections, refused;
-// a client connection idle tcpIdleTimeout is closed.
+// Bounded work (`limits`, server/README.md): every queue, connection and
+// byte the clients can make the server hold.
 struct Limits {
-  size_t max_concurrent = 1000;
-  size_t max_tcp_clients = 1000;
+  size_t memory = 0;  // bytes the process may use; 0: its container's limit (memory.h)
+  size_t max_concurrent = 1000;  // questions on their way to upstreams (REFUSED beyond)
+  size_t max_pending = 1024;     // queries waiting for an upstream's answer, all clients
+  size_t max_joined = 64;        // queries waiting for one question
+  unsigned max_upstream_per_query = 16;  // questions one query may send upstream
+  unsigned client_qps = 0;       // queries a second from one client address; 0: unlimited
+  size_t max_udp_size = 1232;    // bytes of a UDP reply (unbound's max-udp-size)
+  size_t max_tcp_clients = 256;  // client connections
+  size_t max_tcp_queries = 16;   // unanswered queries on one connection before it is not read
   unsigned tcp_idle_seconds = 10;
+  size_t max_http_clients = 16;  // connections to the health and metrics addresses
+  unsigned http_timeout_seconds = 5;
 };
 
 // nodeSetup: the node's network as NodeLocal DNSCache sets it up (node/).

@@ -29,6 +29,9 @@ namespace {
 constexpr size_t kMaxUpstreams = 15;  // OpenShift's limit
 constexpr unsigned long kMaxCacheEntries = 100'000'000;
 constexpr unsigned long kMaxLimit = 1'000'000;
+constexpr uint64_t kMaxBytes = uint64_t(1) << 40;
+constexpr uint64_t kMinMemory = 16 << 20;     // the process itself takes about 8 MiB
+constexpr uint64_t kMinCacheBytes = 64 << 10;  // room for a few of the largest answers
 constexpr size_t kMaxHostSearch = 32;  // kubelet's limit for the whole list
 
 // Empty when it is a regular file that can be opened for reading, else
@@ -162,24 +165,42 @@ class ConfigReader {
   }
 
   static CacheConfig cache(const Field& f) {
-    Mapping m = f.mapping({"capacity", "positiveTTL", "negativeTTL", "prefetch"});
+    Mapping m = f.mapping({"capacity", "maxBytes", "positiveTTL", "negativeTTL", "prefetch"});
     CacheConfig c;
     if (const Field* b = m.find("prefetch")) c.prefetch = b->boolean();
     if (const Field* n = m.find("capacity")) c.capacity = n->number(1, kMaxCacheEntries);
+    if (const Field* n = m.find("maxBytes")) c.max_bytes = n->bytes(kMinCacheBytes, kMaxBytes);
     if (const Field* d = m.find("positiveTTL")) c.positive_ttl = d->duration_seconds();
     if (const Field* d = m.find("negativeTTL")) c.negative_ttl = d->duration_seconds();
     return c;
   }
 
   static Limits limits(const Field& f) {
-    Mapping m = f.mapping({"maxConcurrent", "maxTCPClients", "tcpIdleTimeout"});
+    Mapping m = f.mapping({"memory", "maxConcurrent", "maxPending", "maxJoined", "maxUpstreamPerQuery",
+                           "clientQPS", "maxUDPSize", "maxTCPClients", "maxTCPQueries", "tcpIdleTimeout",
+                           "maxHTTPClients", "httpTimeout"});
     Limits l;
-    if (const Field* n = m.find("maxConcurrent")) l.max_concurrent = n->number(1, kMaxLimit);
-    if (const Field* n = m.find("maxTCPClients")) l.max_tcp_clients = n->number(1, kMaxLimit);
-    if (const Field* d = m.find("tcpIdleTimeout")) {
-      l.tcp_idle_seconds = d->duration_seconds();
-      if (l.tcp_idle_seconds == 0) d->fail("must be at least 1s");
-    }
+    auto count = [&](std::string_view key, auto& out, unsigned long min, unsigned long max) {
+      if (const Field* n = m.find(key)) out = decltype(+out)(n->number(min, max));
+    };
+    auto seconds = [&](std::string_view key, unsigned& out) {
+      if (const Field* d = m.find(key)) {
+        out = d->duration_seconds();
+        if (out == 0) d->fail("must be at least 1s");
+      }
+    };
+    if (const Field* n = m.find("memory")) l.memory = n->bytes(kMinMemory, kMaxBytes);
+    count("maxConcurrent", l.max_concurrent, 1, kMaxLimit);
+    count("maxPending", l.max_pending, 1, kMaxLimit);
+    count("maxJoined", l.max_joined, 1, kMaxLimit);
+    count("maxUpstreamPerQuery", l.max_upstream_per_query, 1, 2 * autopath::kMaxSuffixes);
+    count("clientQPS", l.client_qps, 0, kMaxLimit);
+    count("maxUDPSize", l.max_udp_size, 512, 65535);
+    count("maxTCPClients", l.max_tcp_clients, 1, kMaxLimit);
+    count("maxTCPQueries", l.max_tcp_queries, 1, kMaxLimit);
+    seconds("tcpIdleTimeout", l.tcp_idle_seconds);
+    count("maxHTTPClients", l.max_http_clients, 1, kMaxLimit);
+    seconds("httpTimeout", l.http_timeout_seconds);
     return l;
   }
 

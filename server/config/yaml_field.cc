@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "server/config/duration.h"
+#include "server/config/quantity.h"
 #include "server/util/strings.h"
 
 namespace rk8s::server {
@@ -141,6 +142,15 @@ unsigned long Field::number(unsigned long min, unsigned long max) const {
   if (!parse_uint(t, max, n) || n < min)
     fail("expected a number from " + std::to_string(min) + " to " + std::to_string(max) +
          ", got '" + t + "'");
+  return n;
+}
+
+uint64_t Field::bytes(uint64_t min, uint64_t max) const {
+  std::string t = text();
+  uint64_t n;
+  if (!parse_quantity(t, max, n) || n < min)
+    fail("'" + t + "' is not a size such as 128Mi from " + std::to_string(min) + " to " +
+         std::to_string(max) + " bytes");
   return n;
 }
 

@@ -15,7 +15,9 @@
 namespace rk8s::server {
 
 struct ExchangeResult {
-  enum Status : uint8_t { ok, timeout, error } status = error;
+  // no_socket: this process could not open a socket (out of descriptors or
+  // memory), no fault of the upstream's.
+  enum Status : uint8_t { ok, timeout, error, no_socket } status = error;
   std::vector<uint8_t> reply;
 };
 using ExchangeDone = std::function<void(ExchangeResult& result)>;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/forward/exchange_tcp.h"
 
+#include <cerrno>
 #include <map>
 #include <memory>
 #include <string>
@@ -30,8 +31,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
     bufferevent_enable(bev_, EV_READ);
     sockaddr_in6 sa;
     socklen_t len = ip_to_sockaddr(to.address, to.port, &sa);
-    if (bufferevent_socket_connect(bev_, reinterpret_cast<sockaddr*>(&sa), int(len)) != 0) broken_ = true;
-    else no_delay(bufferevent_getfd(bev_));
+    if (bufferevent_socket_connect(bev_, reinterpret_cast<sockaddr*>(&sa), int(len)) != 0) {
+      broken_ = true;
+      no_socket_ = errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM;
+    } else {
+      no_delay(bufferevent_getfd(bev_));
+    }
     idle_ = evtimer_new(loop.base(), on_idle, this);
   }
   ~Connection() {
@@ -39,6 +44,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     bufferevent_free(bev_);
   }
   bool broken() const { return broken_; }
+  bool no_socket() const { return no_socket_; }
 
   // `again`: the query was left unanswered by a connection closed before.
   void send(std::vector<uint8_t> query, unsigned timeout_ms, ExchangeDone done, bool again) {
@@ -155,6 +161,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bufferevent* bev_;
   event* idle_;
   bool broken_ = false;
+  bool no_socket_ = false;  // broken for want of a descriptor or memory
   bool served_ = false;  // a reply came on it
   std::map<uint16_t, Pending> pending_;
 };
@@ -167,7 +174,7 @@ void send_pooled(Loop& loop, const Upstream& to, std::vector<uint8_t> query, uns
   std::shared_ptr<Connection> keep = conn;
   if (keep->broken()) {
     pool->erase(to.text);
-    ExchangeResult r{ExchangeResult::error, {}};
+    ExchangeResult r{keep->no_socket() ? ExchangeResult::no_socket : ExchangeResult::error, {}};
     return done(r);
   }
   keep->send(std::move(query), timeout_ms, std::move(done), again);

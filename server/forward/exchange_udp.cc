@@ -69,8 +69,9 @@ void exchange_udp(Loop& loop, const Upstream& to, std::vector<uint8_t> query, un
   x->done = std::move(done);
   sockaddr_in6 sa;
   socklen_t len = ip_to_sockaddr(to.address, to.port, &sa);
+  if (x->fd < 0) return finish(std::move(x), ExchangeResult::no_socket);
   // Connected: the kernel drops datagrams from any other address and port.
-  if (x->fd < 0 || connect(x->fd, reinterpret_cast<sockaddr*>(&sa), len) != 0 ||
+  if (connect(x->fd, reinterpret_cast<sockaddr*>(&sa), len) != 0 ||
       send(x->fd, x->query.data(), x->query.size(), 0) < 0)
     return finish(std::move(x), ExchangeResult::error);
   x->ev = event_new(loop.base(), x->fd, EV_READ, readable, x.get());

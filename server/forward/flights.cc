@@ -1,30 +1,93 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/forward/flights.h"
 
+#include <algorithm>
+#include <string_view>
+
 namespace rk8s::server {
 
-bool Flights::join(const std::string& key, Loop* loop, Resolved done) {
+const char* refusal_name(Refusal r) {
+  static const char* const kNames[kRefusals] = {"", "maxConcurrent", "maxPending", "maxJoined", "share",
+                                                "maxUpstreamPerQuery"};
+  return kNames[size_t(r)];
+}
+
+size_t Flights::ClientKeyHash::operator()(const ClientKey& k) const {
+  return std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(k.addr), sizeof k.addr));
+}
+
+// A client's share of a bound while `holders` clients (itself among them)
+// hold some: 1/(holders + 1), so that one more always finds room.
+static size_t share(size_t bound, size_t holders) { return std::max<size_t>(1, bound / (holders + 1)); }
+
+Refusal Flights::admit(const ClientKey& client, bool first) const {
+  if (waiting_ >= limits_.waiting) return Refusal::waiting;
+  if (first && flights_.size() >= limits_.questions) return Refusal::questions;
+  auto it = clients_.find(client);
+  size_t holders = clients_.size() + (it == clients_.end());
+  Held held = it == clients_.end() ? Held{} : it->second;
+  if (held.waiting >= share(limits_.waiting, holders)) return Refusal::share;
+  if (first && held.questions >= share(limits_.questions, holders)) return Refusal::share;
+  return Refusal::none;
+}
+
+Refusal Flights::join(const std::string& key, const IpAddr* client, bool may_start, Loop* loop,
+                      Resolved&& done, bool& start) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto [it, first] = waiting_.try_emplace(key);
-  it->second.push_back(Asker{loop, std::move(done)});
-  return first;
+  auto it = flights_.find(key);
+  start = it == flights_.end();
+  if (!client) {  // a prefetch: nothing to join, only the questions' bound
+    if (!start) return Refusal::joined;
+    if (flights_.size() >= limits_.questions) return Refusal::questions;
+    flights_[key].askers.push_back(Asker{loop, std::move(done), false, {}});
+    return Refusal::none;
+  }
+  ClientKey who;
+  ip_as_v6(*client, who.addr);
+  if (start && !may_start) return Refusal::budget;
+  if (!start && it->second.askers.size() >= limits_.joined) return Refusal::joined;
+  if (Refusal r = admit(who, start); r != Refusal::none) return r;
+  Flight& flight = start ? flights_[key] : it->second;
+  if (start) {
+    flight.counted = true;
+    flight.owner = who;
+  }
+  flight.askers.push_back(Asker{loop, std::move(done), true, who});
+  Held& held = clients_[who];
+  held.waiting++;
+  held.questions += start;
+  waiting_++;
+  return Refusal::none;
+}
+
+void Flights::release(const ClientKey& client, bool waiting, bool question) {
+  auto it = clients_.find(client);
+  it->second.waiting -= waiting;
+  it->second.questions -= question;
+  if (!it->second.waiting && !it->second.questions) clients_.erase(it);
 }
 
 void Flights::land(const std::string& key, const Resolution& res) {
-  std::vector<Asker> askers;
+  Flight flight;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = waiting_.find(key);
-    if (it == waiting_.end()) return;
-    askers.swap(it->second);
-    waiting_.erase(it);
+    auto it = flights_.find(key);
+    if (it == flights_.end()) return;
+    flight = std::move(it->second);
+    flights_.erase(it);
+    if (flight.counted) release(flight.owner, false, true);
+    for (const Asker& a : flight.askers)
+      if (a.counted) {
+        release(a.client, true, false);
+        waiting_--;
+      }
   }
-  for (Asker& a : askers) a.loop->post([res, done = std::move(a.done)] { done(&res); });
+  for (Asker& a : flight.askers) a.loop->post([res, done = std::move(a.done)] { done(&res); });
 }
 
-size_t Flights::in_flight() const {
+Flights::Counts Flights::counts() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return waiting_.size();
+  return Counts{flights_.size(), waiting_, clients_.size()};
 }
 
 }  // namespace rk8s::server

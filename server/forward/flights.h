@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Questions on their way to an upstream, shared by every thread: the same
 // question asked again meanwhile joins the one in flight, and every asker
-// is answered on its own loop when the reply comes.
+// is answered on its own loop when the reply comes. Bounded: questions in
+// flight (limits.maxConcurrent), askers waiting on one question
+// (maxJoined) and in all (maxPending); and shared out by client address:
+// while n clients have askers waiting, none may hold more than 1/(n+1) of
+// either bound, so a client that floods leaves room for every other.
 #pragma once
 
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -14,21 +19,68 @@
 
 namespace rk8s::server {
 
+struct FlightLimits {
+  size_t questions = 1000;  // maxConcurrent
+  size_t waiting = 1024;    // maxPending
+  size_t joined = 64;       // maxJoined
+};
+
+// Why an asker was turned away; `none` when it was not.
+enum class Refusal : uint8_t { none, questions, waiting, joined, share, budget };
+constexpr size_t kRefusals = 6;
+const char* refusal_name(Refusal r);  // "maxConcurrent", "maxPending", ...
+
 class Flights {
  public:
-  // True when `key` was not in flight: the caller sends it, then land()s it.
-  bool join(const std::string& key, Loop* loop, Resolved done);
+  explicit Flights(const FlightLimits& limits) : limits_(limits) {}
+
+  // Joins the question `key`, or starts it when it is not in flight (then
+  // `start` is set: the caller sends it, then land()s it); `done` is taken
+  // only when the asker is not turned away. A null `client`
+  // is the server's own asker (a prefetch), bound by `questions` alone and
+  // never joined to another; `may_start` false: the asker's query may send
+  // no more questions (`budget`).
+  Refusal join(const std::string& key, const IpAddr* client, bool may_start, Loop* loop, Resolved&& done,
+               bool& start);
   // Every asker of `key` gets `res` (copied to its loop).
   void land(const std::string& key, const Resolution& res);
-  size_t in_flight() const;
+
+  struct Counts {
+    size_t questions = 0, waiting = 0, clients = 0;
+  };
+  Counts counts() const;
 
  private:
+  struct ClientKey {
+    uint8_t addr[16] = {};  // the address as IPv6
+    bool operator==(const ClientKey&) const = default;
+  };
+  struct ClientKeyHash {
+    size_t operator()(const ClientKey& k) const;
+  };
+  struct Held {
+    size_t waiting = 0, questions = 0;
+  };
   struct Asker {
     Loop* loop;
     Resolved done;
+    bool counted;  // a client's, counted in `waiting_` and `clients_`
+    ClientKey client;
   };
+  struct Flight {
+    std::vector<Asker> askers;
+    bool counted = false;  // started by a client: one of its `questions`
+    ClientKey owner{};
+  };
+
+  Refusal admit(const ClientKey& client, bool first) const;
+  void release(const ClientKey& client, bool waiting, bool question);
+
+  const FlightLimits limits_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, std::vector<Asker>> waiting_;
+  std::unordered_map<std::string, Flight> flights_;
+  std::unordered_map<ClientKey, Held, ClientKeyHash> clients_;
+  size_t waiting_ = 0;
 };
 
 }  // namespace rk8s::server

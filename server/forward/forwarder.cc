@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/forward/forwarder.h"
 
+#include <cerrno>
+#include <cstring>
+
 #include "server/cache/ttl.h"
 #include "server/forward/exchange.h"
 #include "server/forward/query.h"
@@ -42,8 +45,8 @@ Resolution with_rcode(uint8_t rcode) {
 class Attempt : public std::enable_shared_from_this<Attempt> {
  public:
   Attempt(std::shared_ptr<Upstreams> upstreams, const ForwardShared& shared, const Ask& ask, Loop& loop)
-      : upstreams_(std::move(upstreams)), shared_(shared), ask_(ask), key_(cache_key(ask)),
-        flight_(flight_key(key_)), loop_(loop) {}
+      : upstreams_(std::move(upstreams)), shared_(shared), ask_{ask.name, ask.type, ask.dnssec_ok,
+        ask.checking_disabled}, key_(cache_key(ask)), flight_(flight_key(key_)), loop_(loop) {}
 
   const std::string& flight() const { return flight_; }
 
@@ -66,6 +69,11 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
   }
 
   void on_reply(size_t i, bool tcp, ExchangeResult& r, Clock::time_point t0) {
+    if (r.status == ExchangeResult::no_socket) {
+      shared_.warn(std::string("cannot open a socket to ") + upstreams_->at(i).text + ": " + strerror(errno) +
+                   "; questions answered SERVFAIL meanwhile");
+      return give_up();
+    }
     auto answer = std::make_shared<CachedAnswer>();
     bool read = r.status == ExchangeResult::ok &&
                 read_upstream_reply(Bytes{r.reply.data(), r.reply.size()}, *answer);
@@ -97,10 +105,7 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
     land(with_rcode(dns::kServFail));
   }
 
-  void land(const Resolution& res) {
-    shared_.in_flight--;
-    shared_.flights.land(flight_, res);
-  }
+  void land(const Resolution& res) { shared_.flights.land(flight_, res); }
 
   std::shared_ptr<Upstreams> upstreams_;
   ForwardShared shared_;
@@ -129,8 +134,16 @@ Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t ty
   res.reuse.refresh_in_ms = refresh_in_ms;
   res.age = age;
   res.stale = stale;
+  // ANY: the first RRset of the answer, and nothing additional (RFC 8482 4.1).
+  const CachedRecord* any = nullptr;
   for (const CachedRecord& r : answer->records) {
-    RrRef ref{r.owner, &r.rr};
+    RrRef ref{answer->owner(r), &r.rr};
+    if (r.section == dns::kAnswer && type == dns::kTypeANY) {
+      if (!any) any = &r;
+      if (r.owner != any->owner || r.rr.type != any->rr.type) continue;
+    } else if (r.section == dns::kAdditional && type == dns::kTypeANY) {
+      continue;
+    }
     if (r.section == dns::kAnswer) {
       res.records.push_back(ref);
       res.has_data |= r.rr.type == type || type == dns::kTypeANY;
@@ -159,25 +172,37 @@ void Forwarder::resolve(const Ask& ask, Resolved done) {
   }
   Loop* loop = Loop::current();
   auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop);
-  if (!shared_.flights.join(attempt->flight(), loop, std::move(done))) return;
-  if (shared_.in_flight++ >= shared_.max_in_flight) {
-    shared_.in_flight--;
-    shared_.metrics.overloaded();
-    shared_.flights.land(attempt->flight(), with_rcode(dns::kRefused));
-    return;
-  }
+  QueryScope* scope = ask.scope.get();
+  bool start;
+  Refusal why = shared_.flights.join(attempt->flight(), scope ? &scope->client : nullptr,
+                                     !scope || scope->upstream_left > 0, loop, std::move(done), start);
+  if (why != Refusal::none) return refuse(why, key, ask.type, done);
+  if (!start) return;
+  if (scope) scope->upstream_left--;
   attempt->start();
 }
 
+void Forwarder::refuse(Refusal why, const CacheKey& key, uint16_t type, Resolved& done) {
+  shared_.metrics.limited(refusal_name(why));
+  Resolution res = with_rcode(why == Refusal::questions ? dns::kRefused : dns::kServFail);
+  res.over_budget = why == Refusal::budget;
+  std::optional<CacheHit> stale;
+  if (why != Refusal::questions && why != Refusal::budget)
+    stale = shared_.cache.find(key, Clock::now(), true);
+  if (stale) res = resolution_of(stale->answer, type, stale->ttl, stale->age, stale->stale, UINT32_MAX);
+  done(&res);
+}
+
 // In the background, asked by no one: joins nothing in flight, and gives
-// way when upstream exchanges are at their limit.
+// way when questions in flight are at their limit.
 void Forwarder::refresh(const Ask& ask) {
-  if (looping_ || shared_.in_flight >= shared_.max_in_flight) return;
+  if (looping_) return;
   Loop* loop = Loop::current();
   auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop);
-  if (!shared_.flights.join(attempt->flight(), loop, [](const Resolution*) {})) return;
-  shared_.in_flight++;
-  attempt->start();
+  bool start;
+  if (shared_.flights.join(attempt->flight(), nullptr, true, loop, [](const Resolution*) {}, start) ==
+      Refusal::none)
+    attempt->start();
 }
 
 }  // namespace rk8s::server

@@ -5,7 +5,10 @@
 // or goes to the upstreams in the policy's order, UDP first (TCP after a
 // truncated reply) or TCP only; each read waits kReadTimeoutMs, then the
 // next upstream. When none answers: a stale answer (RFC 8767) if the cache
-// still has one, else SERVFAIL.
+// still has one, else SERVFAIL. A question Flights turns away is answered
+// at once: REFUSED beyond maxConcurrent (CoreDNS's), SERVFAIL marked
+// over_budget when its query may ask no more, else stale or SERVFAIL.
+// An ANY question is answered with its first RRset alone (RFC 8482).
 #pragma once
 
 #include <atomic>
@@ -24,8 +27,7 @@ struct ForwardShared {
   CacheConfig caps;
   Flights& flights;
   ForwardMetrics& metrics;
-  std::atomic<size_t>& in_flight;  // upstream exchanges under way
-  size_t max_in_flight;            // beyond: REFUSED
+  Warn warn;
 };
 
 class Forwarder : public Source {
@@ -44,6 +46,7 @@ class Forwarder : public Source {
 
  private:
   void refresh(const Ask& ask);
+  void refuse(Refusal why, const CacheKey& key, uint16_t type, Resolved& done);
 
   std::shared_ptr<Upstreams> upstreams_;
   ForwardShared shared_;

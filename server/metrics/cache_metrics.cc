@@ -14,9 +14,11 @@ std::string render_cache_metrics(const CacheCounters& c, uint64_t packet_hits) {
   };
   const Counter families[] = {
       {"cache_entries", "gauge", "Answers in the cache, fresh and stale.", c.entries},
+      {"cache_bytes", "gauge", "What the cache's answers are charged, in bytes.", c.bytes},
       {"cache_hits_total", "counter", "Questions answered from the cache.", c.hits},
       {"cache_misses_total", "counter", "Questions the cache could not answer.", c.misses},
       {"cache_evictions_total", "counter", "Answers dropped for room.", c.evictions},
+      {"cache_too_big_total", "counter", "Answers not kept: over a shard's share of the budget.", c.too_big},
       {"cache_served_stale_total", "counter", "Expired answers served (RFC 8767).", c.stale_served},
       {"cache_prefetch_total", "counter", "Answers fetched anew, asked for in the last tenth of their TTL.",
        c.prefetches},

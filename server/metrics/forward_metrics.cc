@@ -14,6 +14,13 @@ void ForwardMetrics::health_check_failed(const std::string& to) {
   health_failures_[to]++;
 }
 
+void ForwardMetrics::limited(const std::string& limit) {
+  if (limit == "maxConcurrent") rejects_++;
+  limited_total_++;
+  std::lock_guard<std::mutex> lock(mutex_);
+  limited_[limit]++;
+}
+
 std::string ForwardMetrics::render() const {
   std::lock_guard<std::mutex> lock(mutex_);
   const std::string duration = "forward_request_duration_seconds";
@@ -26,7 +33,9 @@ std::string ForwardMetrics::render() const {
   out += family("forward_healthcheck_broken_total", "counter", "Times every upstream of a zone was down.") +
          sample("forward_healthcheck_broken_total", "", broken_) +
          family("forward_max_concurrent_rejects_total", "counter", "Queries refused: too many in flight.") +
-         sample("forward_max_concurrent_rejects_total", "", rejects_);
+         sample("forward_max_concurrent_rejects_total", "", rejects_) +
+         family("forward_limited_total", "counter", "Questions turned away, by the limit they met.");
+  for (const auto& [limit, n] : limited_) out += sample("forward_limited_total", "limit=\"" + limit + "\"", n);
   return out;
 }
 

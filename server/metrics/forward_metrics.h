@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // What forwarding counts, in CoreDNS's forward families (with our prefix):
 // each upstream's request durations by rcode, its failed health checks,
-// the times every upstream was down, and the queries refused for overload.
+// the times every upstream was down, and the queries refused for overload;
+// and ours: the questions turned away by each limit (forward/flights.h).
 #pragma once
 
 #include <atomic>
@@ -20,16 +21,19 @@ class ForwardMetrics {
   void request(const std::string& to, const std::string& rcode, double seconds);
   void health_check_failed(const std::string& to);
   void all_down() { broken_++; }
-  void overloaded() { rejects_++; }
-  uint64_t overloaded_count() const { return rejects_; }
+  // A question turned away by `limit` (maxConcurrent: CoreDNS's rejects too).
+  void limited(const std::string& limit);
+  uint64_t limited_count() const { return limited_total_; }
   std::string render() const;
 
  private:
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, std::string>, Histogram> durations_;
   std::map<std::string, uint64_t> health_failures_;
+  std::map<std::string, uint64_t> limited_;
   std::atomic<uint64_t> broken_{0};
   std::atomic<uint64_t> rejects_{0};
+  std::atomic<uint64_t> limited_total_{0};
 };
 
 }  // namespace rk8s::server

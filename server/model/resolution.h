@@ -18,7 +18,7 @@ struct RrRef {
   const Rr* rr = nullptr;
 };
 
-// How long the packet cache (answer/packet_cache.h) may answer the same
+// How long the packet cache (cache/packet_cache.h) may answer the same
 // question with a reply made of resolutions: `kept` seconds, those it is
 // sure to get the same resolution again (what is left of a cached answer,
 // 0 for one that was not kept or is stale, UINT32_MAX for data, which
@@ -58,6 +58,9 @@ struct Resolution {
   size_t marker_walked = 0;
   Reuse reuse;
   std::shared_ptr<const void> keep;
+  // SERVFAIL without asking: the query had sent its last question upstream
+  // (QueryScope); a walk then leaves the rest to the client (REJECTED).
+  bool over_budget = false;
 
   bool exists() const { return rcode == dns::kNoError; }
   // The TTL `rr` is written with.

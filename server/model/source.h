@@ -4,10 +4,21 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 
 #include "server/model/resolution.h"
+#include "util/ip.h"
 
 namespace rk8s::server {
+
+// What one client's query may spend, shared by every question asked for
+// it (its walk's candidates, a CNAME chain's links): upstream work is
+// shared out by the client's address, and one query sends at most so many
+// questions upstream (limits.maxUpstreamPerQuery).
+struct QueryScope {
+  IpAddr client;
+  unsigned upstream_left = 0;
+};
 
 // One question of a client's query, or one candidate of its autopath walk.
 struct Ask {
@@ -15,6 +26,7 @@ struct Ask {
   uint16_t type = 0;
   bool dnssec_ok = false;          // DO, from the client's OPT record
   bool checking_disabled = false;  // CD
+  std::shared_ptr<QueryScope> scope;  // null: the server's own question (prefetch, a probe)
 };
 
 // Called once, with a resolution valid for the call only; null when the

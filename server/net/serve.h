@@ -20,8 +20,9 @@ struct Client {
 // nothing.
 using Answer = std::function<void(std::vector<uint8_t>& reply)>;
 using Serve = std::function<void(Bytes query, const Client& client, Answer answer)>;
-// A reply ready before any work (the packet cache), written to `reply`;
-// false sends the query to Serve. UDP listeners ask it first.
+// A reply ready before any work (the packet cache), written to `reply`
+// (left empty: nothing is sent); false sends the query to Serve. UDP
+// listeners ask it first.
 using ServeAtOnce = std::function<bool(Bytes query, const Client& client, std::vector<uint8_t>& reply)>;
 
 }  // namespace rk8s::server

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/net/tcp.h"
 
+#include "server/net/socket.h"
 #include "server/net/tcp_message.h"
 
 #include <netinet/in.h>
@@ -16,16 +17,20 @@ namespace {
 
 std::atomic<size_t> open_count{0};
 std::atomic<uint64_t> refused_count{0};
+std::atomic<uint64_t> unread_count{0};
 
 // One client connection; it keeps itself alive while open or owing replies.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(Loop& loop, evutil_socket_t fd, const sockaddr_storage& addr, const Serve& serve,
-             unsigned idle_seconds)
-      : serve_(serve), client_{addr, true} {
+             const TcpLimits& limits)
+      : serve_(serve), client_{addr, true}, max_queries_(limits.max_queries) {
     bev_ = bufferevent_socket_new(loop.base(), fd, BEV_OPT_CLOSE_ON_FREE);
-    timeval idle{long(idle_seconds), 0};
-    bufferevent_set_timeouts(bev_, &idle, nullptr);
+    // Idle reading, and replies the client leaves unread as long.
+    timeval idle{long(limits.idle_seconds), 0};
+    bufferevent_set_timeouts(bev_, &idle, &idle);
+    // Told when the replies waiting drop below kReadPause.
+    bufferevent_setwatermark(bev_, EV_WRITE, TcpListener::kReadPause, 0);
   }
   ~Connection() {
     if (bev_) bufferevent_free(bev_);
@@ -34,7 +39,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   void start() {
     self_ = shared_from_this();
-    bufferevent_setcb(bev_, readable, nullptr, event, this);
+    bufferevent_setcb(bev_, readable, writable, event, this);
     bufferevent_enable(bev_, EV_READ);
   }
 
@@ -45,28 +50,44 @@ class Connection : public std::enable_shared_from_this<Connection> {
   };
 
   static void readable(bufferevent*, void* arg) { static_cast<Connection*>(arg)->read_queries(); }
+  static void writable(bufferevent*, void* arg) { static_cast<Connection*>(arg)->read_queries(); }
 
   static void event(bufferevent*, short what, void* arg) {
     Connection& c = *static_cast<Connection*>(arg);
-    // Idle with replies still owed: wait for them.
-    if ((what & BEV_EVENT_TIMEOUT) && !c.slots_.empty()) {
+    // Idle reading with replies still owed: wait for them.
+    if ((what & BEV_EVENT_TIMEOUT) && (what & BEV_EVENT_READING) && !c.slots_.empty()) {
       bufferevent_enable(c.bev_, EV_READ);
       return;
     }
+    if ((what & BEV_EVENT_TIMEOUT) && (what & BEV_EVENT_WRITING)) unread_count++;
     c.close();
   }
 
+  size_t unread() const { return evbuffer_get_length(bufferevent_get_output(bev_)); }
+  bool may_read() const { return slots_.size() < max_queries_ && unread() < TcpListener::kReadPause; }
+
+  // Reads while it may: what is not read waits in the socket's buffer,
+  // and the client's writes stall once that is full.
   void read_queries() {
+    if (!bev_ || reading_) return;  // answered() while reading: the loop below goes on
+    if (!may_read()) {
+      bufferevent_disable(bev_, EV_READ);
+      return;
+    }
+    bufferevent_enable(bev_, EV_READ);
     evbuffer* in = bufferevent_get_input(bev_);
     std::vector<uint8_t> query;
-    while (take_tcp_message(in, query)) {
+    reading_ = true;
+    auto self = shared_from_this();  // a reply may close it meanwhile
+    while (bev_ && may_read() && take_tcp_message(in, query)) {
       uint64_t seq = next_seq_++;
       slots_.emplace_back();
-      auto self = shared_from_this();
       serve_(Bytes{query.data(), query.size()}, client_, [self, seq](std::vector<uint8_t>& reply) {
         self->answered(seq, reply);
       });
     }
+    reading_ = false;
+    if (bev_ && !may_read()) bufferevent_disable(bev_, EV_READ);
   }
 
   void answered(uint64_t seq, std::vector<uint8_t>& reply) {
@@ -79,6 +100,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
       slots_.pop_front();
       first_seq_++;
     }
+    if (bev_ && unread() > TcpListener::kMaxUnread) {
+      unread_count++;
+      return close();
+    }
+    if (bev_) read_queries();  // the queries a full pipeline left in the buffer
     if (!bev_ && slots_.empty()) self_.reset();
   }
 
@@ -91,6 +117,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   const Serve& serve_;
   Client client_;
+  size_t max_queries_;
+  bool reading_ = false;
   bufferevent* bev_;
   std::deque<Slot> slots_;
   uint64_t first_seq_ = 0, next_seq_ = 0;
@@ -99,12 +127,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
 }  // namespace
 
-TcpListener::TcpListener(Loop& loop, int fd, Serve serve, const TcpLimits& limits)
+TcpListener::TcpListener(Loop& loop, int fd, Serve serve, const TcpLimits& limits, Warn warn)
     : loop_(loop), serve_(std::move(serve)), limits_(limits) {
   listener_ = evconnlistener_new(loop.base(), accepted, this, LEV_OPT_CLOSE_ON_FREE, -1, fd);
+  sockaddr_storage self{};
+  socklen_t len = sizeof self;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&self), &len);
+  pause_ = std::make_unique<AcceptPause>(loop, listener_, "dns " + address_text(self) + "/tcp", std::move(warn));
 }
 
-TcpListener::~TcpListener() { evconnlistener_free(listener_); }
+TcpListener::~TcpListener() {
+  pause_.reset();
+  evconnlistener_free(listener_);
+}
 
 void TcpListener::stop_accepting() {
   evconnlistener_disable(listener_);
@@ -122,6 +157,7 @@ void TcpListener::stop_accepting() {
 
 size_t TcpListener::open_connections() { return open_count; }
 uint64_t TcpListener::refused_connections() { return refused_count; }
+uint64_t TcpListener::unread_closes() { return unread_count; }
 
 void TcpListener::accepted(evconnlistener*, evutil_socket_t fd, sockaddr* addr, int len, void* arg) {
   TcpListener& self = *static_cast<TcpListener*>(arg);
@@ -138,7 +174,7 @@ void TcpListener::accepted(evconnlistener*, evutil_socket_t fd, sockaddr* addr, 
   }
   sockaddr_storage from{};
   memcpy(&from, addr, size_t(len) < sizeof from ? size_t(len) : sizeof from);
-  std::make_shared<Connection>(self.loop_, fd, from, self.serve_, self.limits_.idle_seconds)->start();
+  std::make_shared<Connection>(self.loop_, fd, from, self.serve_, self.limits_)->start();
 }
 
 }  // namespace rk8s::server

@@ -1,27 +1,38 @@
 // SPDX-License-Identifier: Apache-2.0
-// A worker loop's TCP listener and its client connections: any number of
-// pipelined queries per connection, answered in order; at most a set
-// number of connections in the process, each closed after an idle time.
+// A worker loop's TCP listener and its client connections: pipelined
+// queries answered in order; at most a set number of connections in the
+// process, each closed after an idle time. A connection is not read while
+// max_queries of its queries are unanswered or kReadPause bytes of replies
+// wait for the client to read them; past kMaxUnread, or with replies
+// unread for the idle time, it is closed.
 #pragma once
 
 #include <event2/listener.h>
 
 #include <atomic>
+#include <memory>
 
+#include "server/model/warn.h"
+#include "server/net/accept_pause.h"
 #include "server/net/loop.h"
 #include "server/net/serve.h"
 
 namespace rk8s::server {
 
 struct TcpLimits {
-  size_t max_clients = 1000;  // connections open at once, all threads
+  size_t max_clients = 256;  // connections open at once, all threads
+  size_t max_queries = 16;   // unanswered queries on one connection
   unsigned idle_seconds = 10;
   bool nagle = false;  // a test's stand-in for servers without TCP_NODELAY
 };
 
 class TcpListener {
  public:
-  TcpListener(Loop& loop, int fd, Serve serve, const TcpLimits& limits);
+  static constexpr size_t kReadPause = 16 << 10;
+  // Room for the largest reply on top of kReadPause.
+  static constexpr size_t kMaxUnread = kReadPause + 65537;
+
+  TcpListener(Loop& loop, int fd, Serve serve, const TcpLimits& limits, Warn warn);
   ~TcpListener();
   TcpListener(const TcpListener&) = delete;
   TcpListener& operator=(const TcpListener&) = delete;
@@ -30,9 +41,11 @@ class TcpListener {
   // SO_REUSEPORT group); open ones finish what they were asked.
   void stop_accepting();
 
-  // Connections open now, and those refused at the limit (all threads).
+  // Connections open now, those refused at the limit, and those closed
+  // for replies left unread (all threads).
   static size_t open_connections();
   static uint64_t refused_connections();
+  static uint64_t unread_closes();
 
  private:
   static void accepted(evconnlistener*, evutil_socket_t fd, sockaddr* addr, int len, void* arg);
@@ -41,6 +54,7 @@ class TcpListener {
   Serve serve_;
   TcpLimits limits_;
   evconnlistener* listener_;
+  std::unique_ptr<AcceptPause> pause_;
 };
 
 }  // namespace rk8s::server

@@ -112,7 +112,7 @@ void UdpListener::readable(evutil_socket_t fd, short, void* arg) {
     socklen_t len = msgs[i].msg_hdr.msg_namelen;
     Bytes query{buf[i], msgs[i].msg_len};
     if (self.at_once_ && self.at_once_(query, client, batch.slot(client.addr, len))) {
-      batch.count++;
+      batch.count += !batch.replies[batch.count].empty();
       continue;
     }
     self.serve_(query, client, [fd, client, len](std::vector<uint8_t>& reply) {

@@ -6,14 +6,13 @@
 namespace rk8s::server {
 
 Workers::Workers(size_t count, const std::vector<Endpoint>& listen, const ServeAtOnce& at_once,
-                 const Serve& serve,
-                 const TcpLimits& limits) {
+                 const Serve& serve, const TcpLimits& limits, const Warn& warn) {
   for (size_t i = 0; i < count; i++) {
     auto w = std::make_unique<Worker>();
     for (const Endpoint& e : listen) {
       w->udp.push_back(std::make_unique<UdpListener>(w->loop, open_socket(e, SOCK_DGRAM), at_once, serve));
       w->tcp.push_back(
-          std::make_unique<TcpListener>(w->loop, open_socket(e, SOCK_STREAM), serve, limits));
+          std::make_unique<TcpListener>(w->loop, open_socket(e, SOCK_STREAM), serve, limits, warn));
     }
     workers_.push_back(std::move(w));
   }

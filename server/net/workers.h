@@ -17,8 +17,7 @@ class Workers {
  public:
   // Opens every socket; throws std::runtime_error when one cannot be bound.
   Workers(size_t count, const std::vector<Endpoint>& listen, const ServeAtOnce& at_once,
-          const Serve& serve,
-          const TcpLimits& limits);
+          const Serve& serve, const TcpLimits& limits, const Warn& warn);
   ~Workers();
 
   void start();

@@ -23,7 +23,10 @@ bool nft(const std::string& commands, std::string& error) {
   return false;
 }
 
-// "ip daddr 169.254.20.10 udp dport 53" and the like, one rule a line.
+// "ip daddr 169.254.20.10 udp dport 53" and the like, one rule a line:
+// queries arriving and their replies, and the node's own queries to the
+// address (hostNetwork pods'), which kube-proxy's output DNAT would
+// otherwise send to kube-dns when the address is its ClusterIP.
 std::string rules(const std::vector<IpAddr>& addresses) {
   std::string out;
   for (const IpAddr& a : addresses) {
@@ -35,6 +38,8 @@ std::string rules(const std::vector<IpAddr>& addresses) {
              " dport 53 counter notrack\n";
       out += "add rule " + std::string(kTable) + " output " + ip + " saddr " + text + " " + proto +
              " sport 53 counter notrack\n";
+      out += "add rule " + std::string(kTable) + " output " + ip + " daddr " + text + " " + proto +
+             " dport 53 counter notrack\n";
     }
   }
   return out;

@@ -22,6 +22,15 @@ int lock_shared(const std::string& path) {
   return fd;
 }
 
+// The link-local ones among `addresses` (169.254.0.0/16, fe80::/10).
+std::vector<IpAddr> link_local(const std::vector<IpAddr>& addresses) {
+  std::vector<IpAddr> out;
+  for (const IpAddr& a : addresses)
+    if (a.family == AF_INET ? a.addr[0] == 169 && a.addr[1] == 254 : a.addr[0] == 0xfe && (a.addr[1] & 0xc0) == 0x80)
+      out.push_back(a);
+  return out;
+}
+
 }  // namespace
 
 std::vector<IpAddr> listen_addresses(const std::vector<Endpoint>& listen) {
@@ -35,54 +44,50 @@ std::vector<IpAddr> listen_addresses(const std::vector<Endpoint>& listen) {
 }
 
 NodeSetup::NodeSetup(const NodeSetupConfig& config, const std::vector<Endpoint>& listen)
-    : config_(config), listen_(listen), interface_(config.interface, listen_addresses(listen)),
-      rules_(listen_addresses(listen)), lock_fd_(lock_shared(config.lock_file)) {
-  rules_.install();
+    : interface_(config.interface, listen_addresses(listen)), rules_(listen_addresses(listen)),
+      kept_(config.keep_link_local ? link_local(listen_addresses(listen)) : std::vector<IpAddr>{}),
+      kept_interface_(config.interface, kept_), kept_rules_(kept_), lock_fd_(lock_shared(config.lock_file)) {
+  rules_.install();  // whatever an earlier instance kept (its link-local rules alone)
   check();
 }
 
 NodeSetup::~NodeSetup() { close(lock_fd_); }
 
-void NodeSetup::check() const {
+void NodeSetup::check() {
   interface_.ensure();
-  rules_.ensure();
+  if (rules_kept_)
+    rules_.install();
+  else
+    rules_.ensure();
+  rules_kept_ = false;
 }
 
-void NodeSetup::teardown() {
-  // Exclusive only when no other instance holds its shared lock.
-  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) return;
-  tear_down(config_, listen_);
-}
-
-std::vector<IpAddr> kept_addresses(const NodeSetupConfig& config, const std::vector<Endpoint>& listen) {
-  std::vector<IpAddr> out;
-  if (config.keep_link_local)
-    for (const IpAddr& a : listen_addresses(listen))
-      if (a.family == AF_INET ? a.addr[0] == 169 && a.addr[1] == 254 : a.addr[0] == 0xfe && (a.addr[1] & 0xc0) == 0x80)
-        out.push_back(a);
-  return out;
-}
-
-// Everything removed, then the link-local addresses (with keepLinkLocal)
-// put back with their rules alone.
-void tear_down(const NodeSetupConfig& config, const std::vector<Endpoint>& listen) {
-  NotrackRules(listen_addresses(listen)).remove();
-  LocalInterface(config.interface, listen_addresses(listen)).remove();
-  std::vector<IpAddr> kept = kept_addresses(config, listen);
-  if (kept.empty()) return;
-  try {
-    LocalInterface(config.interface, kept).ensure();
-    NotrackRules(kept).ensure();
-  } catch (const std::runtime_error&) {  // as it would be without keepLinkLocal
+bool NodeSetup::teardown() {
+  // Exclusive only when no other instance holds its shared lock; shared
+  // again after, so that an instance starting beside this one is not held up.
+  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) return false;
+  rules_.remove();
+  interface_.remove();
+  if (!kept_.empty()) {
+    try {
+      kept_interface_.ensure();
+      kept_rules_.ensure();
+      rules_kept_ = true;
+    } catch (const std::runtime_error&) {  // then as without keepLinkLocal
+    }
   }
+  flock(lock_fd_, LOCK_SH);
+  return true;
 }
 
-bool tear_down_after(const NodeSetupConfig& config, const std::vector<Endpoint>& listen) {
-  int fd = open(config.lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  bool alone = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
-  if (alone) tear_down(config, listen);
-  if (fd >= 0) close(fd);
-  return alone;
+std::string NodeSetup::kept() const {
+  std::string out;
+  for (const IpAddr& a : kept_) {
+    char text[64];
+    ip_to_text(a, text, sizeof text);
+    out += (out.empty() ? "" : ", ") + std::string(text);
+  }
+  return out;
 }
 
 }  // namespace rk8s::server

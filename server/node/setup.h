@@ -2,11 +2,12 @@
 // The node's network as NodeLocal DNSCache sets it up (the config's
 // `nodeSetup`): the listen addresses on an interface of their own and
 // NOTRACK rules for them, in place before anything listens, checked again
-// every checkInterval and put back, and removed at exit so that pods fall
-// back to kube-dns. Not while another instance runs (a rolling restart):
-// each holds a shared lock on one file, and only the last to go tears down.
-// With keepLinkLocal the link-local addresses stay, with their rules: a
-// query sent there while no instance listens is refused at once (ICMP port
+// every checkInterval and put back, and removed when the server ends so
+// that pods fall back to kube-dns. Not while another instance runs (a
+// rolling restart): each holds a shared lock on one file, and only the last
+// to go tears down. Held by the supervisor (supervisor.h). With
+// keepLinkLocal the link-local addresses stay, with their rules: a query
+// sent there while no instance listens is refused at once (ICMP port
 // unreachable), not lost, and the pod's resolver moves on to its next
 // nameserver without waiting out its timeout.
 #pragma once
@@ -29,30 +30,25 @@ class NodeSetup {
   NodeSetup& operator=(const NodeSetup&) = delete;
 
   // Puts back what went missing; throws as the constructor does.
-  void check() const;
-  // At exit: removes interface and rules when no other instance holds the lock.
-  void teardown();
+  void check();
+  // Removes interface and rules when no other instance holds the lock, but
+  // for the link-local addresses with keepLinkLocal, left with their rules;
+  // false when another instance holds it. check() puts them back.
+  bool teardown();
+  // What teardown leaves: "169.254.53.10", "" for nothing.
+  std::string kept() const;
 
  private:
-  NodeSetupConfig config_;
-  std::vector<Endpoint> listen_;
   LocalInterface interface_;
   NotrackRules rules_;
+  std::vector<IpAddr> kept_;
+  LocalInterface kept_interface_;
+  NotrackRules kept_rules_;
   int lock_fd_;
+  bool rules_kept_ = false;  // the table holds the kept addresses' rules alone
 };
 
 // The addresses the setup holds: the listen addresses but the wildcards.
 std::vector<IpAddr> listen_addresses(const std::vector<Endpoint>& listen);
-
-// The link-local listen addresses, kept at exit with keepLinkLocal.
-std::vector<IpAddr> kept_addresses(const NodeSetupConfig& config, const std::vector<Endpoint>& listen);
-
-// The teardown: the interface and rules removed, the kept addresses put back.
-void tear_down(const NodeSetupConfig& config, const std::vector<Endpoint>& listen);
-
-// What an instance that died without its orderly exit left on the node,
-// removed as that exit would have: when no other instance holds the lock.
-// True when it was removed.
-bool tear_down_after(const NodeSetupConfig& config, const std::vector<Endpoint>& listen);
 
 }  // namespace rk8s::server

@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <string>
-
-#include "server/node/setup.h"
 
 namespace rk8s::server {
 namespace {
@@ -39,13 +39,31 @@ time_t now() {
   return t.tv_sec;
 }
 
+// Waits for `child` to end, checking the set-up every check_seconds.
+int wait_checking(pid_t child, const Supervised& s) {
+  sigset_t chld;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  for (;;) {
+    int status = 0;
+    pid_t done = waitpid(child, &status, WNOHANG);
+    if (done == child) return status;
+    if (done < 0 && errno != EINTR) return -1;
+    timespec wait{time_t(s.check_seconds), 0};
+    if (sigtimedwait(&chld, nullptr, &wait) < 0 && errno == EAGAIN) s.check();
+  }
+}
+
 }  // namespace
 
-int supervise(const NodeSetupConfig& setup, const std::vector<Endpoint>& listen,
-              const std::function<int()>& serve) {
+int supervise(const Supervised& s) {
   struct sigaction sa = {};
-  sa.sa_handler = pass_on;  // no SA_RESTART: waitpid and sleep return at once
+  sa.sa_handler = pass_on;  // no SA_RESTART: waits return at once
   for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaction(sig, &sa, nullptr);
+  sigset_t chld, before;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &chld, &before);  // taken by sigtimedwait
   for (unsigned delay = kFirstDelay;;) {
     time_t started = now();
     pid_t child = fork();
@@ -54,32 +72,32 @@ int supervise(const NodeSetupConfig& setup, const std::vector<Endpoint>& listen,
       return 1;
     }
     if (child == 0) {
+      sigprocmask(SIG_SETMASK, &before, nullptr);
       for (int sig : {SIGTERM, SIGINT, SIGHUP}) signal(sig, SIG_DFL);
-      _exit(serve());
+      _exit(s.serve());
     }
     child_pid = child;
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0)
-      if (errno != EINTR) return 1;
+    int status = wait_checking(child, s);
     child_pid = 0;
-    // An orderly exit tore down what it set up.
-    bool orderly = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (stopping || orderly) return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-    if (now() - started >= kLivedLong) delay = kFirstDelay;
-    bool removed = tear_down_after(setup, listen);
-    std::string kept;
-    for (const IpAddr& a : kept_addresses(setup, listen)) {
-      char text[64];
-      ip_to_text(a, text, sizeof text);
-      kept += (kept.empty() ? " but for " : ", ") + std::string(text);
+    bool removed = s.tear_down();
+    // An orderly exit: the server drained what it had.
+    bool orderly = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (stopping || orderly || status == -1) {
+      sigprocmask(SIG_SETMASK, &before, nullptr);
+      return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
     }
-    if (!kept.empty()) kept += ", kept to refuse queries at once";
+    if (now() - started >= kLivedLong) delay = kFirstDelay;
+    std::string kept = s.kept.empty() ? "" : " but for " + s.kept + ", kept to refuse queries at once";
     say("the server " + how_it_ended(status) + "; " +
         (removed ? "its interface and NOTRACK rules removed" + kept + ": the node's DNS goes to kube-dns"
                  : "another instance holds the node's setup") +
         "; starting it again in " + std::to_string(delay) + " s");
     for (unsigned left = delay; left > 0 && !stopping;) left = sleep(left);
-    if (stopping) return 0;
+    if (stopping) {
+      sigprocmask(SIG_SETMASK, &before, nullptr);
+      return 0;
+    }
+    s.check();
     delay = std::min(delay * 2, kLongestDelay);
   }
 }

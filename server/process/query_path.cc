@@ -7,10 +7,11 @@
 
 namespace rk8s::server {
 
-QueryPath::QueryPath(const ServerConfig& config, std::shared_ptr<const Runtime> runtime)
+QueryPath::QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime)
     : delay_ms_(config.delay_ms),
       // Delayed replies are all served the long way.
-      packets_(config.delay_ms ? 0 : config.cache.capacity),
+      packets_(config.delay_ms ? 0 : config.cache.capacity, packet_bytes),
+      rate_(config.limits.client_qps),
       server_label_("dns://" + config.listen.front().text) {
   if (!config.query_log.empty()) test_log_ = std::make_unique<QueryLog>(config.query_log);
   reload(std::move(runtime));
@@ -39,8 +40,13 @@ void QueryPath::answered(const Client& client, const QueryInfo& info,
 
 ServeAtOnce QueryPath::at_once() {
   return [this](Bytes query, const Client& client, std::vector<uint8_t>& reply) {
+    auto now = PacketCache::Clock::now();
+    if (!rate_.allow(client.addr, now)) {
+      reply.clear();
+      return true;
+    }
     QueryInfo info;
-    if (!packets_.find(query, generation_, PacketCache::Clock::now(), reply, info)) return false;
+    if (!packets_.find(query, generation_, now, reply, info)) return false;
     answered(client, info, reply, 0);
     return true;
   };
@@ -48,18 +54,24 @@ ServeAtOnce QueryPath::at_once() {
 
 Serve QueryPath::serve() {
   return [this](Bytes query, const Client& client, Answer answer) {
+    if (client.tcp && !rate_.allow(client.addr, PacketCache::Clock::now())) {  // UDP's: at_once()
+      std::vector<uint8_t> none;
+      return answer(none);
+    }
     std::shared_ptr<const Runtime> rt = runtime();
     auto started = std::chrono::steady_clock::now();
     answering_++;
-    std::string asked;  // the query outlives its buffer only here
-    if (!client.tcp) asked.assign(reinterpret_cast<const char*>(query.data), query.size);
-    handle_query(rt->handler(), query, client.tcp,
+    std::string asked;  // the query outlives its buffer only here, for the packet cache
+    if (!client.tcp && query.size <= PacketCache::kMaxQuery)
+      asked.assign(reinterpret_cast<const char*>(query.data), query.size);
+    QueryFrom from{ip_from_sockaddr(reinterpret_cast<const sockaddr*>(&client.addr)), client.tcp};
+    handle_query(rt->handler(), query, from,
                  [this, rt, client, answer, started, asked = std::move(asked)](
                      std::vector<uint8_t>& reply, const QueryInfo& info) {
                    answered(client, info, reply,
                             std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
                                 .count());
-                   if (!client.tcp)
+                   if (!asked.empty())
                      packets_.insert(Bytes{reinterpret_cast<const uint8_t*>(asked.data()), asked.size()},
                                      rt->generation(), reply, info, PacketCache::Clock::now());
                    if (!delay_ms_) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// A query's way from a listener to its reply and back: the packet cache
-// first, else the handler with the runtime of the moment; every answer
-// counted, logged, and kept for the packet cache.
+// A query's way from a listener to its reply and back: a client over its
+// rate (limits.clientQPS) dropped, then the packet cache, else the handler
+// with the runtime of the moment; every answer counted, logged, and kept
+// for the packet cache.
 #pragma once
 
 #include <atomic>
@@ -10,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "server/answer/packet_cache.h"
+#include "server/cache/packet_cache.h"
+#include "server/process/client_rate.h"
 #include "server/answer/runtime.h"
 #include "server/metrics/metrics.h"
 #include "server/metrics/query_log.h"
@@ -21,7 +23,8 @@ namespace rk8s::server {
 class QueryPath {
  public:
   // Throws std::runtime_error when a log file cannot be opened.
-  QueryPath(const ServerConfig& config, std::shared_ptr<const Runtime> runtime);
+  // `packet_bytes`: the packet cache's budget.
+  QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime);
 
   // What the listeners call (net/serve.h).
   ServeAtOnce at_once();
@@ -36,6 +39,8 @@ class QueryPath {
   // The Prometheus text of the queries and the packet cache's hits.
   std::string render_metrics() const { return metrics_.render(); }
   uint64_t packet_hits() const { return packets_.hits(); }
+  size_t packet_bytes() const { return packets_.bytes(); }
+  uint64_t rate_limited() const { return rate_.dropped(); }
 
  private:
   void answered(const Client& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
@@ -46,6 +51,7 @@ class QueryPath {
   std::atomic<uint64_t> generation_{0};  // runtime_'s, read without the lock
   unsigned delay_ms_;
   PacketCache packets_;
+  ClientRate rate_;
   Metrics metrics_;
   const std::string server_label_;  // CoreDNS's: the first listen address stands for all
   QueryLog query_log_;

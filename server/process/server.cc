@@ -1,23 +1,51 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/process/server.h"
 
+#include <unistd.h>
+
 #include <csignal>
-#include <cstdio>
 #include <thread>
 
+#include "server/metrics/bounds.h"
 #include "server/metrics/cache_metrics.h"
 #include "server/net/tcp.h"
+#include "server/process/descriptors.h"
 
 namespace rk8s::server {
 namespace {
 
 constexpr unsigned kDrainMs = 3000;         // SIGTERM: at most this long for what is in flight
 constexpr unsigned kDrainCheckMs = 20;
-constexpr unsigned kOverloadSayMs = 10000;  // overload is said at most this often
+constexpr unsigned kOverloadSayMs = kQuietSeconds * 1000;  // overload is said at most this often
+
+size_t workers() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// The descriptors the process needs besides those the limits count: per
+// worker, its loop's and a UDP and TCP socket per listen address and a TCP
+// connection per upstream; and the HTTP listeners, files, standard streams.
+size_t reserved_descriptors(const ServerConfig& config) {
+  size_t upstreams = config.upstream_resolvers ? config.upstream_resolvers->upstreams.size() : 0;
+  for (const ZoneServer& s : config.servers)
+    if (s.forward) upstreams += s.forward->upstreams.size();
+  return 64 + workers() * (4 + 2 * config.listen.size() + upstreams);
+}
+
+ServerConfig fitted(ServerConfig config, size_t descriptors, std::string& said) {
+  said = fit_descriptors(config.limits, descriptors, reserved_descriptors(config));
+  return config;
+}
+
+size_t resident_bytes() {
+  FILE* f = fopen("/proc/self/statm", "r");
+  unsigned long size = 0, resident = 0;
+  if (f) {
+    if (fscanf(f, "%lu %lu", &size, &resident) != 2) resident = 0;
+    fclose(f);
+  }
+  return resident * size_t(sysconf(_SC_PAGESIZE));
+}
 
 }  // namespace
-
-void say(const std::string& what) { fprintf(stderr, "resolv-k8s-server: %s\n", what.c_str()); }
 
 struct Server::Signal {
   Signal(Loop& loop, int number, std::function<void()> on_signal) : fn(std::move(on_signal)) {
@@ -32,20 +60,20 @@ struct Server::Signal {
 };
 
 Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
-    : config_(config),
+    : descriptors_(raise_descriptor_limit()),
+      config_(fitted(config, descriptors_, fitted_)),
       reread_(std::move(reread)),
-      node_(config.node_setup ? std::make_unique<NodeSetup>(*config.node_setup, config.listen) : nullptr),
-      cache_(config.cache.capacity),
-      queries_(config, std::make_shared<const Runtime>(config, forward_shared(config), say)),
-      workers_(std::max(1u, std::thread::hardware_concurrency()), config.listen, queries_.at_once(),
-               queries_.serve(),
-               TcpLimits{config.limits.max_tcp_clients, config.limits.tcp_idle_seconds, !config.tcp_nodelay}),
-      http_(main_loop_, config.health, config.metrics,
-            HttpHandlers{[this] { return queries_.runtime()->ready(); },
-                         [this] {
-                           return queries_.render_metrics() + forward_metrics_.render() +
-                                  render_cache_metrics(cache_.counters(), queries_.packet_hits());
-                         }}),
+      memory_(memory_budget(config_)),
+      cache_(config_.cache.capacity, memory_.records),
+      flights_(FlightLimits{config_.limits.max_concurrent, config_.limits.max_pending, config_.limits.max_joined}),
+      queries_(config_, memory_.packets, std::make_shared<const Runtime>(config_, forward_shared(config_), say_limited)),
+      workers_(workers(), config_.listen, queries_.at_once(), queries_.serve(),
+               TcpLimits{config_.limits.max_tcp_clients, config_.limits.max_tcp_queries,
+                         config_.limits.tcp_idle_seconds, !config_.tcp_nodelay},
+               say_limited),
+      http_(main_loop_, config_.health, config_.metrics,
+            HttpHandlers{[this] { return queries_.runtime()->ready(); }, [this] { return metrics(); }},
+            HttpLimits{config_.limits.max_http_clients, config_.limits.http_timeout_seconds}, say_limited),
       hup_(std::make_unique<Signal>(main_loop_, SIGHUP, [this] { reload(); })),
       term_(std::make_unique<Signal>(main_loop_, SIGTERM, [this] { drain(); })),
       intr_(std::make_unique<Signal>(main_loop_, SIGINT, [this] { drain(); })) {}
@@ -53,27 +81,27 @@ Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
 Server::~Server() = default;
 
 int Server::run() {
-  if (node_) main_loop_.after(config_.node_setup->check_seconds * 1000, [this] { check_node(); });
   main_loop_.after(kOverloadSayMs, [this] { say_overload(); });
   workers_.start();
   say(queries_.runtime()->serving() + "; listening on " + listening());
+  say("memory " + std::to_string(memory_.memory >> 20) + " MiB (" + memory_.from + "): cache " +
+      std::to_string(memory_.records >> 10) + " KiB, packet cache " + std::to_string(memory_.packets >> 10) +
+      " KiB; " + std::to_string(descriptors_) + " descriptors" + (fitted_.empty() ? "" : "; " + fitted_));
   queries_.runtime()->probe_loops(config_.listen.front());
   main_loop_.run();
   workers_.stop();
-  if (node_) node_->teardown();
   return 0;
 }
 
 ForwardShared Server::forward_shared(const ServerConfig& config) {
-  return ForwardShared{cache_, config.cache, flights_, forward_metrics_, upstream_in_flight_,
-                       config.limits.max_concurrent};
+  return ForwardShared{cache_, config.cache, flights_, forward_metrics_, say_limited};
 }
 
 // SIGHUP. A configuration that does not load leaves the running one serving.
 void Server::reload() {
   try {
     ServerConfig next = reread_();
-    queries_.reload(std::make_shared<const Runtime>(next, forward_shared(next), say));
+    queries_.reload(std::make_shared<const Runtime>(next, forward_shared(next), say_limited));
     say("configuration reloaded");
     queries_.runtime()->probe_loops(next.listen.front());
   } catch (const std::exception& e) {
@@ -96,24 +124,37 @@ void Server::check_drained() {
   main_loop_.after(kDrainCheckMs, [this] { check_drained(); });
 }
 
-void Server::check_node() {
-  try {
-    node_->check();
-  } catch (const std::exception& e) {
-    say(e.what());
-  }
-  main_loop_.after(config_.node_setup->check_seconds * 1000, [this] { check_node(); });
+std::string Server::metrics() const {
+  CacheCounters cache = cache_.counters();
+  Flights::Counts flights = flights_.counts();
+  const Limits& l = config_.limits;
+  std::vector<Bound> bounds = {
+      {"memory", memory_.memory, resident_bytes()},
+      {"cache.maxBytes", memory_.records, cache.bytes},
+      {"packetCache", memory_.packets, queries_.packet_bytes()},
+      {"maxConcurrent", l.max_concurrent, flights.questions},
+      {"maxPending", l.max_pending, flights.waiting},
+      {"maxTCPClients", l.max_tcp_clients, TcpListener::open_connections()},
+      {"maxHTTPClients", l.max_http_clients, http_.open_connections()},
+      {"descriptors", descriptors_, open_descriptors()},
+  };
+  TurnedAway turned{TcpListener::refused_connections(), TcpListener::unread_closes(), http_.evicted(),
+                    queries_.rate_limited(), lines_held_back()};
+  return queries_.render_metrics() + forward_metrics_.render() +
+         render_cache_metrics(cache, queries_.packet_hits()) + render_bounds(bounds, turned);
 }
 
-// What overload refused since the last look, one line per kind.
+// What overload refused since the last look, one line per kind; and the
+// log lines held back meanwhile.
 void Server::say_overload() {
+  say_held_back();
   auto since = [](uint64_t now, uint64_t& said, const char* what) {
     if (now > said)
       say("overloaded: " + std::to_string(now - said) + " " + what + " refused in the last " +
           std::to_string(kOverloadSayMs / 1000) + " s");
     said = now;
   };
-  since(forward_metrics_.overloaded_count(), questions_refused_, "questions (limits.maxConcurrent)");
+  since(forward_metrics_.limited_count(), questions_refused_, "questions (limits: maxConcurrent, maxPending, maxJoined, a client's share)");
   since(TcpListener::refused_connections(), connections_refused_,
         "TCP connections (limits.maxTCPClients)");
   main_loop_.after(kOverloadSayMs, [this] { say_overload(); });

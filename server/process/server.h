@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// The server put together, from its start line to its exit: the node's
-// network (node/), the state forwarding shares across reloads, the query
-// path, the worker loops, the HTTP endpoints, and on the main loop the
-// signals (SIGHUP reloads, SIGTERM and SIGINT drain) and the periodic work.
+// The server put together, from its start line to its exit: the bounds
+// (memory, descriptors), the state forwarding
+// shares across reloads, the query path, the worker loops, the HTTP
+// endpoints, and on the main loop the signals (SIGHUP reloads, SIGTERM and
+// SIGINT drain) and the periodic work.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
 
+#include "server/config/memory.h"
 #include "server/forward/forwarder.h"
 #include "server/metrics/forward_metrics.h"
 #include "server/net/http.h"
 #include "server/net/workers.h"
-#include "server/node/setup.h"
 #include "server/process/query_path.h"
+#include "server/process/say.h"
 
 namespace rk8s::server {
 
@@ -38,18 +39,19 @@ class Server {
   void reload();
   void drain();
   void check_drained();
-  void check_node();
   void say_overload();
+  std::string metrics() const;
   std::string listening() const;
 
+  const size_t descriptors_;  // RLIMIT_NOFILE, raised
+  std::string fitted_;        // what fitting the limits into it lowered
   const ServerConfig config_;
   std::function<ServerConfig()> reread_;
-  std::unique_ptr<NodeSetup> node_;  // before anything binds its addresses
+  const MemoryBudget memory_;
   // What forwarding keeps across reloads.
   Cache cache_;
   Flights flights_;
   ForwardMetrics forward_metrics_;
-  std::atomic<size_t> upstream_in_flight_{0};
   QueryPath queries_;
   Workers workers_;
   Loop main_loop_;
@@ -58,8 +60,5 @@ class Server {
   std::chrono::steady_clock::time_point drain_until_ = std::chrono::steady_clock::time_point::max();
   uint64_t questions_refused_ = 0, connections_refused_ = 0;  // said so far
 };
-
-// "resolv-k8s-server: WHAT" on standard error.
-void say(const std::string& what);
 
 }  // namespace rk8s::server

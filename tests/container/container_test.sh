@@ -96,7 +96,7 @@ $pod.priorityClassName "system-node-critical"
 $pod.nodeSelector {"kubernetes.io/os":"linux"}
 $pod.tolerations [{"key":"CriticalAddonsOnly","operator":"Exists"},{"effect":"NoExecute","operator":"Exists"},{"effect":"NoSchedule","operator":"Exists"}]
 $pod.containers[0].resources {"limits":{"memory":"128Mi"},"requests":{"cpu":"25m","memory":"32Mi"}}
-$pod.containers[0].securityContext {"capabilities":{"add":["NET_ADMIN"]}}
+$pod.containers[0].securityContext {"allowPrivilegeEscalation":false,"capabilities":{"add":["NET_ADMIN","NET_BIND_SERVICE"],"drop":["ALL"]},"readOnlyRootFilesystem":true,"seccompProfile":{"type":"RuntimeDefault"}}
 spec.updateStrategy {"rollingUpdate":{"maxUnavailable":"10%"},"type":"RollingUpdate"}
 spec.template.metadata.annotations {"prometheus.io/port":"9254","prometheus.io/scrape":"true"}
 EOF
@@ -111,7 +111,7 @@ check "base: resolv-k8s-upstream selects kube-dns's pods, UDP and TCP" \
 	"$(field "$base" metadata.name Service) $(field "$base" spec.selector Service) $(field "$base" 'spec.ports' Service | python3 -c 'import json, sys; print(json.dumps([p["protocol"] for p in json.load(sys.stdin)], separators=(",", ":")))')"
 # Nothing of NodeLocal DNSCache's: its address, interface, ports, Service.
 check "base: none of NodeLocal DNSCache's names, so both run on one node" \
-	'["${LOCAL_ADDRESS}","${KUBE_DNS_ADDRESS}"] "0.0.0.0:9255" "0.0.0.0:9254" "resolv-k8s"' \
+	'["${LOCAL_ADDRESS}","${KUBE_DNS_ADDRESS}"] "127.0.0.1:9255" "0.0.0.0:9254" "resolv-k8s"' \
 	"$(for key in listen health metrics nodeSetup.interface; do field "$work/base-config.yaml" "$key"; done | xargs -d '\n')"
 check "base: the probes on the health port" '9255 9255' \
 	"$(field "$base" "$pod.containers[0].livenessProbe.httpGet.port" DaemonSet) $(field "$base" "$pod.containers[0].readinessProbe.httpGet.port" DaemonSet)"
@@ -282,8 +282,8 @@ check_match "monitoring: they name the families operators watch" \
 	"queries_total.*request_duration_seconds.*webhook_errors_total.*webhook_requests_total" "$(echo $named)"
 check "monitoring: the dashboard is JSON with its panels" 10 \
 	"$(python3 -c 'import json; print(len(json.load(open("container/monitoring/dashboard.json"))["panels"]))')"
-check "monitoring: a PodMonitor and a PrometheusRule of five alerts, for the DaemonSet's pods and port" \
-	"PodMonitor resolv-k8s-node metrics PrometheusRule 5" \
+check "monitoring: a PodMonitor and a PrometheusRule of seven alerts, for the DaemonSet's pods and port" \
+	"PodMonitor resolv-k8s-node metrics PrometheusRule 7" \
 	"$(python3 -c 'import yaml
 m = yaml.safe_load(open("container/monitoring/podmonitor.yaml")); r = yaml.safe_load(open("container/monitoring/prometheusrule.yaml"))
 print(m["kind"], m["spec"]["selector"]["matchLabels"]["k8s-app"], m["spec"]["podMetricsEndpoints"][0]["port"], r["kind"], len(r["spec"]["groups"][0]["rules"]))')"

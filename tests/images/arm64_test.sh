@@ -63,6 +63,17 @@ done
 check "init: the arm64 glibc library imports GLIBC_2.17 at most" "GLIBC_2.17" \
 	"$(readelf -W --dyn-syms "$WORK/init/rootfs/resolv-k8s/glibc/libresolv-k8s.so" |
 		sed -n 's/.*@\(GLIBC_[0-9.]*\).*/\1/p' | sort -Vu | tail -1)"
+# The package metadata of the arm64 images (deb-status.sh): every copied
+# file listed, the libraries copied and linked in of arm64's packages.
+for image in init node webhook; do
+	meta=$(python3 "$POD_ROOT/tests/images/deb_status.py" "$WORK/$image/rootfs" 2>&1)
+	check "$image: arm64 status entries, every file listed" yes \
+		"$([[ $(grep -c '^entry ' <<<"$meta") -gt 0 && $(grep -vc '^entry ' <<<"$meta") == 0 ]] && echo yes)" "$meta"
+done
+check_match "node: its libraries arm64's" "entry libc6 [^ ]+ arm64.*entry libnftables1 [^ ]+ arm64" \
+	"$(python3 "$POD_ROOT/tests/images/deb_status.py" "$WORK/node/rootfs")"
+check_match "init: c-ares and mimalloc linked in, for arm64" "entry c-ares [^ ]+ arm64.*entry mimalloc [^ ]+ arm64" \
+	"$(python3 "$POD_ROOT/tests/images/deb_status.py" "$WORK/init/rootfs")"
 
 if [[ -z $qemu ]]; then
 	echo "SKIP - arm64: no qemu-aarch64-static (Debian's qemu-user-static): nothing arm64 run"

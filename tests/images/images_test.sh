@@ -37,6 +37,36 @@ for image in init node webhook; do
 		"$(cd "$WORK/$image/rootfs/licenses" && find . -type f | sed 's|^\./||' | sort | xargs)"
 done
 check "init: runs as nobody" "65534:65534" "$(config_of init User)"
+
+# The package metadata a scanner reads (container/images/deb-status.sh):
+# every file copied from a package in that package's sums; each entry at
+# the machine's version of the package, or for a library built from
+# Debian's source package, the version fetched; Debian's os-release.
+# version_of NAME: that version.
+version_of() {
+	dpkg-query -W -f '${Version}' "$1:amd64" 2>/dev/null || dpkg-query -W -f '${Version}' "$1" 2>/dev/null ||
+		sed -n 's/^Version: //p' "$build/third_party/src/$1"_*.dsc 2>/dev/null
+}
+for image in init node webhook; do
+	meta=$(python3 "$POD_ROOT/tests/images/deb_status.py" "$WORK/$image/rootfs" 2>&1)
+	entries=$(grep '^entry ' <<<"$meta")
+	check "$image: status entries in var/lib/dpkg/status.d, every one a scanner reads" yes \
+		"$([[ $entries && $(grep -vc '^entry ' <<<"$meta") == 0 ]] && echo yes)" "$meta"
+	check "$image: each at the machine's version (or the source's fetched), for amd64" "" \
+		"$(while read -r _ name version arch; do
+			[[ $version == "$(version_of "$name")" && $arch == amd64 ]] || echo "$name $version $arch"
+		done <<<"$entries")"
+	check "$image: Debian's os-release" "debian 12" \
+		"$(. "$WORK/$image/rootfs/etc/os-release" && echo "$ID $VERSION_ID")"
+done
+# names IMAGE: its entries' packages.
+names() { python3 "$POD_ROOT/tests/images/deb_status.py" "$WORK/$1/rootfs" | awk '$1 == "entry" { print $2 }' | xargs; }
+check_match "init: the Debian sources linked into its programs: c-ares, mimalloc, jsoncpp, OpenSSL, glibc, musl" \
+	"^base-files c-ares libc6-dev .*libjsoncpp .*libssl-dev .*mimalloc musl-dev" "$(names init)"
+check_match "node: the libraries the server loads, among them libevent and libnftables1" \
+	"^base-files .*libc6 .*libevent-2.1-7 .*libnftables1 " "$(names node)"
+check_match "webhook: the libraries resolv-k8s loads, and c-ares and mimalloc linked into it" \
+	"^base-files c-ares .*libc6 .*libssl3 .*mimalloc" "$(names webhook)"
 # Each binary's version is the image's.
 for pair in init:/copier:resolv-k8s-init init:/resolv-k8s/bin/resolv-k8s:resolv-k8s \
 	node:/usr/bin/resolv-k8s-server:resolv-k8s-server webhook:/usr/bin/resolv-k8s:resolv-k8s; do

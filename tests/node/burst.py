@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""burst.py [-w WINDOW] [-p] [-t SECONDS] SERVER COUNT FORMAT: COUNT queries
-for the A records of FORMAT % i (i from 0), over UDP to SERVER port 53, as
-fast as the window allows: at most WINDOW (default: all) unanswered at once,
-each given SECONDS (default 3). -p: each query from a socket of its own, a
-new source port, so that SO_REUSEPORT spreads them over a server's sockets.
-Prints "RCODE N" for each rcode answered and "timeout N", sorted."""
+"""burst.py [-w WINDOW] [-p] [-t SECONDS] [-s SOURCE] SERVER COUNT FORMAT: COUNT
+queries for the A records of FORMAT % i (i from 0), over UDP to SERVER port
+53, as fast as the window allows: at most WINDOW (default: all) unanswered
+at once, each given SECONDS (default 3). -p: each query from a socket of
+its own, a new source port, so that SO_REUSEPORT spreads them over a
+server's sockets. -s: from the address SOURCE. Prints "RCODE N" for each
+rcode answered and "timeout N", sorted."""
 import argparse
 import collections
 import selectors
@@ -26,6 +27,7 @@ def main():
     p.add_argument("-w", type=int, default=0)
     p.add_argument("-p", action="store_true")
     p.add_argument("-t", type=float, default=3)
+    p.add_argument("-s", default="")
     p.add_argument("server")
     p.add_argument("count", type=int)
     p.add_argument("format")
@@ -35,6 +37,7 @@ def main():
     shared = None
     if not a.p:
         shared = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        shared.bind((a.s, 0))
         shared.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
         sel.register(shared, selectors.EVENT_READ)
     waiting = {}  # id -> (socket, deadline)
@@ -54,6 +57,7 @@ def main():
             s = shared
             if a.p:
                 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                s.bind((a.s, 0))
                 sel.register(s, selectors.EVENT_READ)
             s.sendto(query(qid, a.format % sent), (a.server, 53))
             waiting[qid] = (s, time.monotonic() + a.t)

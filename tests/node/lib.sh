@@ -10,6 +10,7 @@
 #                                 cluster, --delay-ms 2), query log $WORK/dnsN.log
 #   external_dns [FLAG...]        the external upstream on 127.0.0.54 (the zones,
 #                                 --delay-ms 20), query log $WORK/dns54.log
+#   silent_dns ADDR               an upstream on ADDR:53 that never answers
 #   node_config FILE ADDR [KEY=VALUE...]  the node's configuration: listen ADDR:53,
 #                                 health ADDR:8080, metrics ADDR:9253, the cluster
 #                                 zones to .53 then .55 over TCP, the rest to .54;
@@ -24,11 +25,25 @@
 #                                 pid in PID[NAME]; waits until it says "listening"
 #   stop NAME                     SIGKILL (its children too: a supervised cache's
 #                                 server), and waits for it
-#   kube_proxy_node               kube-dns on 10.244.0.53 (query log
+#   kube_proxy_node [nftables]    kube-dns on 10.244.0.53 (query log
 #                                 $WORK/kubedns.log) behind the ClusterIP 10.96.0.10
-#                                 as kube-proxy's iptables mode DNATs it, the external
+#                                 as kube-proxy's iptables mode DNATs it (or its
+#                                 nftables mode: kube_proxy_nftables), the external
 #                                 upstream, and a pod of its own network (POD_NET,
 #                                 10.0.0.2 behind a veth) with $WORK/clusterip.conf
+#   kube_proxy_nftables           kube-proxy's table in nftables mode for kube-dns's
+#                                 Service alone (kube-proxy-nftables.sh)
+#   nodelocal_up UPSTREAM ADDRESS...  NodeLocal DNSCache as a node runs it: its
+#                                 interface nodelocaldns holding each ADDRESS, unbound
+#                                 bound there with SO_REUSEPORT (NodeLocal's cache, query
+#                                 log $WORK/unbound.log) forwarding the cluster zones to
+#                                 UPSTREAM over TCP, the rest to 127.0.0.54
+#   nodelocal_down                its DaemonSet deleted: unbound exits, its teardown
+#                                 removes the interface
+#   stream SERVER SECONDS         dnsperf at SERVER in the background (from POD_NET when
+#                                 set): 500 queries a second for web.shop.svc.cluster.local
+#                                 from 32 source ports (SO_REUSEPORT spreads flows)
+#   few_lost STEP                 waits for the stream: fewer than 1% lost; prints its figures
 #   pod NS CMD...                 CMD in a pod of namespace NS (shop, default; shop-off:
 #                                 shop's pod with 169.254.20.11 as its nameserver), or
 #                                 with the resolv.conf $WORK/NS.conf; in the network
@@ -142,12 +157,16 @@ kube_proxy_node() {
 	start kubedns "$SERVER" --listen 10.244.0.53:53 --cluster "$FIXTURES/cluster.json" \
 		--query-log "$WORK/kubedns.log"
 	external_dns
-	nft -f - <<-END
-		table ip kube-proxy {
-			chain prerouting { type nat hook prerouting priority dstnat; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
-			chain output { type nat hook output priority -100; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
-		}
-	END
+	if [[ ${1:-} == nftables ]]; then
+		kube_proxy_nftables
+	else
+		nft -f - <<-END
+			table ip kube-proxy {
+				chain prerouting { type nat hook prerouting priority dstnat; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
+				chain output { type nat hook output priority -100; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
+			}
+		END
+	fi
 	unshare --net sleep infinity &
 	POD_NET=/proc/$!/ns/net
 	own_net() { [[ $(readlink "$POD_NET") != "$(readlink /proc/self/ns/net)" ]]; }
@@ -158,6 +177,75 @@ kube_proxy_node() {
 	nsenter --net="$POD_NET" sh -c 'ip link set lo up && ip link set eth0 up &&
 		ip addr add 10.0.0.2/30 dev eth0 && ip route add default via 10.0.0.1'
 	resolv_conf "$WORK/clusterip.conf" 10.96.0.10 shop
+}
+
+kube_proxy_nftables() {
+	"$NODE_ROOT/tests/node/kube-proxy-nftables.sh" kube-system/kube-dns 10.96.0.10 10.244.0.53 \
+		udp/dns/53 tcp/dns-tcp/53 | nft -f -
+}
+
+nodelocal_up() {
+	local upstream=$1 address zone
+	shift
+	{
+		printf 'server:\n'
+		printf '  interface: %s\n' "$@"
+		cat <<-END
+			  so-reuseport: yes
+			  access-control: 0.0.0.0/0 allow
+			  chroot: ""
+			  username: ""
+			  directory: "$WORK"
+			  pidfile: "$WORK/unbound.pid"
+			  use-syslog: no
+			  logfile: "$WORK/unbound.log"
+			  log-queries: yes
+			  num-threads: 1
+			  do-not-query-localhost: no
+			  module-config: "iterator"
+			  cache-max-ttl: 30
+			  cache-max-negative-ttl: 5
+			  unblock-lan-zones: yes
+			  insecure-lan-zones: yes
+		END
+		for zone in cluster.local in-addr.arpa ip6.arpa; do
+			printf 'forward-zone:\n  name: "%s."\n  forward-addr: %s\n  forward-tcp-upstream: yes\n' "$zone" "$upstream"
+		done
+		printf 'forward-zone:\n  name: "."\n  forward-addr: 127.0.0.54\n'
+	} > "$WORK/unbound.conf"
+	ip link add nodelocaldns type dummy 2>/dev/null || ip link add nodelocaldns type bridge
+	for address; do ip addr add "$address/32" dev nodelocaldns; done
+	ip link set nodelocaldns up
+	unbound -d -c "$WORK/unbound.conf" 2> "$WORK/unbound.err" &
+	PID[nodelocal]=$!
+	poll 10 grep -qs 'start of service' "$WORK/unbound.log" || {
+		echo "FAIL - unbound did not start"
+		sed 's/^/    | /' "$WORK/unbound.err" "$WORK/unbound.log"
+		exit 1
+	}
+}
+
+nodelocal_down() {
+	kill -TERM "${PID[nodelocal]}"
+	wait "${PID[nodelocal]}"
+	ip link del nodelocaldns
+}
+
+stream() {
+	for _ in $(seq 50); do echo "web.shop.svc.cluster.local A"; done > "$WORK/names"
+	${POD_NET:+nsenter "--net=$POD_NET"} dnsperf -s "$1" -d "$WORK/names" -l "$2" -Q 500 -c 32 -t 1 \
+		> "$WORK/perf.txt" 2>&1 &
+	PID[perf]=$!
+}
+
+few_lost() {
+	local sent lost
+	wait "${PID[perf]}"
+	read -r sent lost < <(awk '/Queries sent:/ { sent = $3 } /Queries lost:/ { lost = $3 }
+		END { print sent + 0, lost + 0 }' "$WORK/perf.txt")
+	check "$1: the pods' queries answered, fewer than 1% lost" yes "$( ((sent > 1000 && lost * 100 < sent)) && echo yes)" \
+		"$(cat "$WORK/perf.txt")"
+	echo "$(basename "$0" _test.sh): $1: $sent queries, $lost lost"
 }
 
 cluster_dns() {
@@ -171,6 +259,15 @@ external_dns() {
 	start dns54 "$SERVER" --listen 127.0.0.54:53 --zone "$FIXTURES/example.com.zone" \
 		--zone "$FIXTURES/corp.example.zone" --zone "$NODE_ROOT/tests/pod/fixtures/example.org.zone" \
 		--delay-ms 20 --query-log "$WORK/dns54.log" "$@"
+}
+
+silent_dns() {
+	python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind((sys.argv[1], 53))
+print("listening", flush=True)
+time.sleep(600)' "$1" > "$WORK/silent$1.err" &
+	poll 10 grep -qs listening "$WORK/silent$1.err"
 }
 
 node_config() {

@@ -36,7 +36,6 @@ trap '"${P[@]}" rm -af -t 0 > /dev/null 2>&1; umount -R -l "$work"; rm -rf "$wor
 for dir in /etc/cni/net.d /var/lib/cni /run/netns /run/libpod /run/containers; do
 	mkdir -p "$dir" && mount -t tmpfs tmpfs "$dir"
 done
-version=$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$root/include/resolv-k8s.h")
 # Limits the machine's hard limits allow; cgroupfs, as no systemd runs here.
 cat > "$work/containers.conf" <<EOF
 [containers]
@@ -52,8 +51,9 @@ P=(podman "${storage[@]}")
 bah=(buildah "${storage[@]}")
 
 # The quick start's registry: Debian's (distribution's) on this namespace's
-# loopback; the images pushed by container/images/push.sh, what `make push`
-# runs, and pulled from it by podman, whose storage starts empty.
+# loopback; the images pushed by container/images/push.sh and the overlays
+# written by container/overlays.sh, as `make push` runs them; podman, whose
+# storage starts empty, pulls the images by the digests the overlays name.
 cat > "$work/registry.yml" <<EOF
 version: 0.1
 storage: {filesystem: {rootdirectory: $work/registry}}
@@ -64,12 +64,50 @@ docker-registry serve "$work/registry.yml" > "$work/registry.log" 2>&1 &
 for _ in $(seq 100); do curl -sf http://127.0.0.1:5087/v2/ > /dev/null && break; sleep 0.1; done
 reg=127.0.0.1:5087/rk8s
 SKOPEO_FLAGS=--dest-tls-verify=false "$root/container/images/push.sh" "$build" "$reg" > "$work/push" 2>&1
-check "push.sh: the three images pushed" \
-	"0 push: $reg/libresolv-k8s-init:$version push: $reg/resolv-k8s-node:$version push: $reg/resolv-k8s-webhook:$version" \
-	"$? $(xargs < "$work/push")"
+pushed=$?
+version=$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$root/include/resolv-k8s.h")
+declare -A tag digest
+while read -r _ name _ image_tag image_digest; do
+	tag[$name]=$image_tag digest[$name]=$image_digest
+done < <("$root/container/images/refs.sh" "$build/images")
+check "push.sh: the three images pushed, each tagged its version and the start of its digest" \
+	"0 $(for name in libresolv-k8s-init resolv-k8s-node resolv-k8s-webhook; do
+		printf 'push: %s ' "$reg/$name:$version-${digest[$name]:7:12}@${digest[$name]}"; done | xargs)" \
+	"$pushed $(xargs < "$work/push")"
 check "the registry holds them" '{"repositories":["rk8s/libresolv-k8s-init","rk8s/resolv-k8s-node","rk8s/resolv-k8s-webhook"]}' \
 	"$(curl -s http://127.0.0.1:5087/v2/_catalog)"
-"${P[@]}" run --rm --network none --tls-verify=false "$reg/resolv-k8s-node:$version" --version > "$work/smoke" 2>&1 ||
+# served NAME REFERENCE: the digest the registry serves for a tag or digest.
+served() {
+	curl -sI -H 'Accept: application/vnd.oci.image.index.v1+json' "http://127.0.0.1:5087/v2/rk8s/$1/manifests/$2" |
+		tr -d '\r' | sed -n 's/^docker-content-digest: //Ip'
+}
+for name in libresolv-k8s-init resolv-k8s-node resolv-k8s-webhook; do
+	check "registry: $name's tag is its digest" "${digest[$name]} ${digest[$name]}" \
+		"$(served "$name" "${tag[$name]}") $(served "$name" "${digest[$name]}")"
+done
+
+# The overlays `make push` writes, rendered: every image by its digest.
+IMAGES=$build/images "$root/container/overlays.sh" "$work/deploy" "$reg" > /dev/null
+for dir in node-cache webhook; do "$build/bin/kubectl" kustomize "$work/deploy/$dir" 2> /dev/null; echo ---; done > "$work/deploy.yaml"
+# rendered NAME: the references of image NAME in the overlays, the webhook's INIT_IMAGE (--image) among them.
+rendered() {
+	python3 - "$work/deploy.yaml" "$1" <<-'EOF' | sort -u | xargs
+		import sys, yaml
+		for doc in yaml.safe_load_all(open(sys.argv[1])):
+		    for c in ((doc or {}).get("spec", {}).get("template", {}).get("spec", {}).get("containers", [])):
+		        env = [e["value"] for e in c.get("env", []) if e["name"] == "INIT_IMAGE"]
+		        for ref in [c["image"]] + env:
+		            if ref.split("@")[0].rsplit("/", 1)[-1].split(":")[0] == sys.argv[2]:
+		                print(ref)
+	EOF
+}
+check "overlays: the node image by digest" "$reg/resolv-k8s-node@${digest[resolv-k8s-node]}" "$(rendered resolv-k8s-node)"
+check "overlays: the webhook image by digest" "$reg/resolv-k8s-webhook@${digest[resolv-k8s-webhook]}" \
+	"$(rendered resolv-k8s-webhook)"
+check "overlays: the init image the webhook writes, by tag and digest" \
+	"$reg/libresolv-k8s-init:${tag[libresolv-k8s-init]}@${digest[libresolv-k8s-init]}" "$(rendered libresolv-k8s-init)"
+node_image=$(rendered resolv-k8s-node) webhook_image=$(rendered resolv-k8s-webhook) init_image=$(rendered libresolv-k8s-init)
+"${P[@]}" run --rm --network none --tls-verify=false "$node_image" --version > "$work/smoke" 2>&1 ||
 	skip "podman cannot run a container here: $(tail -1 "$work/smoke")"
 
 # app-glibc: gai-probe and the libraries ldd lists for it, nothing else of
@@ -104,13 +142,13 @@ servers:
     clusterFile: cluster.json
     zoneFiles: [example.com.zone]
 EOF
-"${P[@]}" run -d --name cache --network host -v "$cache:/etc/resolv-k8s" "$reg/resolv-k8s-node:$version" \
+"${P[@]}" run -d --name cache --network host -v "$cache:/etc/resolv-k8s" "$node_image" \
 	--config /etc/resolv-k8s/config.yaml --query-log /etc/resolv-k8s/queries.log > /dev/null
 "$root/container/webhook/certs.sh" "$work/certs" > /dev/null
 chmod 644 "$work/certs/tls.key"
-"${P[@]}" run -d -q --name webhook --network host --tls-verify=false -v "$work/certs:/tls:ro" "$reg/resolv-k8s-webhook:$version" \
+"${P[@]}" run -d -q --name webhook --network host --tls-verify=false -v "$work/certs:/tls:ro" "$webhook_image" \
 	webhook --cert /tls/tls.crt --key /tls/tls.key --listen 127.0.0.1:8443 --nameserver 10.89.0.1 \
-	--image "$reg/libresolv-k8s-init:$version" > /dev/null
+	--image "$init_image" > /dev/null
 for _ in $(seq 100); do
 	"${P[@]}" logs cache 2>&1 | grep -q listening && "${P[@]}" logs webhook 2>&1 | grep -q listening && break
 	sleep 0.1

@@ -82,7 +82,7 @@ inline std::vector<uint8_t> handle(const Faults& faults, const std::vector<uint8
   FixtureWorld w(faults);
   std::vector<uint8_t> out;
   handle_query(HandlerConfig{&w.router, mode, autopath::kDefaultCode}, Bytes{query.data(), query.size()},
-               tcp, [&](std::vector<uint8_t>& reply, const QueryInfo& i) {
+               QueryFrom{IpAddr{}, tcp}, [&](std::vector<uint8_t>& reply, const QueryInfo& i) {
                  out = reply;
                  info = i;
                });

@@ -226,6 +226,9 @@ class Responder {
   std::thread thread_;
 };
 
+// A listener's Warn when the test reads none of it.
+inline const Warn ignore_warnings = [](const std::string&) {};
+
 // A UDP socket connected to 127.0.0.1:port.
 class UdpClient {
  public:
@@ -267,6 +270,11 @@ class TcpClient {
   }
   void write_text(const std::string& text) {
     EXPECT_EQ(write(fd_, text.data(), text.size()), ssize_t(text.size()));
+  }
+  // As much of `text` as the socket takes now; how much.
+  size_t write_some(const std::string& text) {
+    ssize_t n = ::send(fd_, text.data(), text.size(), MSG_DONTWAIT);
+    return n > 0 ? size_t(n) : 0;
   }
   // The next message; empty when none came within kWaitMs or the peer closed.
   Message receive() {

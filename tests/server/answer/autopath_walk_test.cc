@@ -202,6 +202,32 @@ TEST(AutopathWalk, DroppedCandidateDropsTheQuery) {
   EXPECT_EQ(w.walked, 2u);
 }
 
+// A candidate the query's upstream budget could not ask: REJECTED, not a
+// drop, so the handler answers QNAME plainly and the client walks on.
+TEST(AutopathWalk, OverBudgetCandidateRejects) {
+  class Budgeted : public Source {
+   public:
+    void resolve(const Ask& ask, Resolved done) override {
+      Resolution res;
+      res.rcode = dns::kNxDomain;
+      if (dns::name_equal(ask.name, N("web.svc.cluster.local"))) {
+        res.rcode = dns::kServFail;
+        res.over_budget = true;
+      }
+      done(&res);
+    }
+  } source;
+  Router router;
+  router.set_fallback(&source);
+  AutopathWalk w;
+  walk_candidates(router, Ask{N("web.shop.svc.cluster.local"), dns::kTypeA},
+                  option({"shop.svc.cluster.local", "svc.cluster.local", "cluster.local"}, 0),
+                  [&](AutopathWalk& done) { w = done; });
+  EXPECT_EQ(w.option.status, autopath::kRejected);
+  EXPECT_FALSE(w.drop);
+  EXPECT_EQ(w.walked, 2u);
+}
+
 TEST(AutopathWalk, CountsCandidatesWalked) {
   Faults none;
   AutopathWalk w = test::walk(none,

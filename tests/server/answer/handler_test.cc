@@ -90,6 +90,23 @@ TEST(HandlerEdns, PayloadSizeAndTruncation) {
   }
 }
 
+// limits.maxUDPSize caps what a client's EDNS size asks for.
+TEST(HandlerEdns, UdpRepliesCappedAtMaxUdpSize) {
+  Faults none;
+  test::FixtureWorld w(none);
+  HandlerConfig config{&w.router, AutopathMode::on, autopath::kDefaultCode};
+  config.max_udp_size = 600;
+  for (uint16_t udp_size : {uint16_t(1232), uint16_t(65000)}) {
+    std::vector<uint8_t> q = query_for("big.example.com", dns::kTypeA, 0x1234, udp_size), reply;
+    handle_query(config, Bytes{q.data(), q.size()}, QueryFrom{}, [&](std::vector<uint8_t>& r, const QueryInfo&) {
+      reply = r;
+    });
+    ASSERT_GE(reply.size(), 12u);
+    EXPECT_LE(reply.size(), 600u) << udp_size;
+    EXPECT_TRUE(reply[2] & 0x02) << udp_size << ": TC";
+  }
+}
+
 TEST(HandlerMalformed, FormerrOrSilence) {
   std::vector<uint8_t> good = query_for("web.shop.svc.cluster.local", dns::kTypeA, 0x1234, 1232);
   const struct {

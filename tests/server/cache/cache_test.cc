@@ -56,7 +56,20 @@ std::vector<uint8_t> reply(uint16_t flags, const std::function<void(dns::Writer&
   return msg;
 }
 
-void put(dns::Writer& w, const CachedRecord& r) {
+// A record as the tests write them: its owner by name.
+struct Record {
+  Name owner;
+  Rr rr;
+  dns::Section section = dns::kAnswer;
+};
+
+CachedAnswer answer_of(uint16_t rcode, bool truncated, const std::vector<Record>& records) {
+  CachedAnswer a{rcode, truncated, false, {}, {}};
+  for (const Record& r : records) a.add(r.owner, r.rr, r.section);
+  return a;
+}
+
+void put(dns::Writer& w, const Record& r) {
   ASSERT_TRUE(write_rr(w, r.section, r.owner, r.rr, r.rr.ttl));
 }
 
@@ -65,10 +78,10 @@ bool read(const std::vector<uint8_t>& msg, CachedAnswer& out) {
 }
 
 // "SECTION owner TTL TYPE hex-rdata", to compare records byte for byte.
-Strings describe(const std::vector<CachedRecord>& records) {
+Strings describe(const CachedAnswer& a) {
   Strings out;
-  for (const CachedRecord& r : records) {
-    std::string line = std::to_string(r.section) + " " + name_text(r.owner) + " " +
+  for (const CachedRecord& r : a.records) {
+    std::string line = std::to_string(r.section) + " " + name_text(a.owner(r)) + " " +
                        std::to_string(r.rr.ttl) + " " + std::to_string(r.rr.type) + " ";
     for (uint8_t b : r.rr.rdata) {
       line += "0123456789abcdef"[b >> 4];
@@ -80,7 +93,7 @@ Strings describe(const std::vector<CachedRecord>& records) {
 }
 
 TEST(UpstreamReply, ExpandsNamesCompressedInRdata) {
-  const std::vector<CachedRecord> want = {
+  const std::vector<Record> want = {
       {N("www.example.com"), cname_rr(300, "web.example.com"), dns::kAnswer},
       {N("web.example.com"), cname_rr(60, "lb.example.com"), dns::kAnswer},
       {N("lb.example.com"), a_rr(60), dns::kAnswer},
@@ -114,7 +127,7 @@ TEST(UpstreamReply, ExpandsNamesCompressedInRdata) {
 
   CachedAnswer got;
   ASSERT_TRUE(read(msg, got));
-  EXPECT_EQ(describe(got.records), describe(want));
+  EXPECT_EQ(describe(got), describe(answer_of(dns::kNoError, false, want)));
   EXPECT_EQ(got.rcode, dns::kNoError);
   EXPECT_FALSE(got.truncated);
   EXPECT_FALSE(got.authentic_data);
@@ -142,7 +155,7 @@ TEST(UpstreamReply, KeepsOnlyClassInWithoutOpt) {
   });
   CachedAnswer got;
   ASSERT_TRUE(read(msg, got));
-  EXPECT_EQ(describe(got.records), Strings{"0 www.example.com. 60 1 c0000201"});
+  EXPECT_EQ(describe(got), Strings{"0 www.example.com. 60 1 c0000201"});
 }
 
 TEST(UpstreamReply, TtlWithTopBitSetReadsAsZero) {
@@ -210,19 +223,17 @@ TEST(UpstreamReply, TruncatedMayEndAnywhere) {
   CachedAnswer got;
   ASSERT_TRUE(read(cut, got));
   EXPECT_TRUE(got.truncated);
-  EXPECT_EQ(describe(got.records), Strings{"0 www.example.com. 60 1 c0000201"});
+  EXPECT_EQ(describe(got), Strings{"0 www.example.com. 60 1 c0000201"});
 }
 
-CachedRecord in(dns::Section section, Rr rr) {
-  return CachedRecord{N("www.example.com"), std::move(rr), section};
-}
+Record in(dns::Section section, Rr rr) { return Record{N("www.example.com"), std::move(rr), section}; }
 
 TEST(CacheTtl, Rules) {
   const CacheConfig caps{10000, 900, 30};
   const struct {
     const char* rule;
     uint16_t rcode;
-    std::vector<CachedRecord> records;
+    std::vector<Record> records;
     uint32_t want;
     CacheConfig caps = {10000, 900, 30};
     bool truncated = false;
@@ -260,7 +271,7 @@ TEST(CacheTtl, Rules) {
       {"BADVERS: not cached", dns::kBadVers, {}, 0},
   };
   for (const auto& c : cases) {
-    CachedAnswer a{c.rcode, c.truncated, false, c.records};
+    CachedAnswer a = answer_of(c.rcode, c.truncated, c.records);
     EXPECT_EQ(cache_ttl(a, c.caps), c.want) << c.rule;
   }
 }
@@ -288,6 +299,7 @@ TEST(CacheTtl, ServedTtlCountsDown) {
 }
 
 const Cache::Clock::time_point t0;
+constexpr size_t kBudget = 64 << 20;  // room for every test's entries
 
 CacheKey key(const char* name, uint16_t type = dns::kTypeA, bool dnssec_ok = false,
              bool checking_disabled = false) {
@@ -296,8 +308,7 @@ CacheKey key(const char* name, uint16_t type = dns::kTypeA, bool dnssec_ok = fal
 
 // An answer told apart by the last octet of its one address.
 std::shared_ptr<const CachedAnswer> tagged(uint8_t tag) {
-  return std::make_shared<const CachedAnswer>(
-      CachedAnswer{dns::kNoError, false, false, {in(dns::kAnswer, a_rr(60, tag))}});
+  return std::make_shared<const CachedAnswer>(answer_of(dns::kNoError, false, {in(dns::kAnswer, a_rr(60, tag))}));
 }
 
 int tag_of(const std::optional<CacheHit>& hit) {
@@ -305,7 +316,7 @@ int tag_of(const std::optional<CacheHit>& hit) {
 }
 
 TEST(Cache, FreshThenStaleForAnHour) {
-  Cache cache(100);
+  Cache cache(100, kBudget);
   cache.insert(key("www.example.com"), tagged(1), 10, t0);
   std::optional<CacheHit> hit = cache.find(key("www.example.com"), t0 + 9999ms, false);
   ASSERT_TRUE(hit);
@@ -332,7 +343,7 @@ TEST(Cache, FreshThenStaleForAnHour) {
 // refresh; the others are counted as served meanwhile; a new insert starts
 // over; stale and prefetch-off hits never ask.
 TEST(Cache, PrefetchAsksOnceInTheLastTenth) {
-  Cache cache(100);
+  Cache cache(100, kBudget);
   cache.insert(key("www.example.com"), tagged(1), 10, t0);
   auto at = [&](auto when, bool prefetch = true) {
     std::optional<CacheHit> hit = cache.find(key("www.example.com"), t0 + when, true, prefetch);
@@ -356,7 +367,7 @@ TEST(Cache, PrefetchAsksOnceInTheLastTenth) {
 // refresh_in_ms: until the refresh is due, rounded up, so that a question
 // the packet cache lets through then finds it due.
 TEST(Cache, RefreshInRoundsUp) {
-  Cache cache(100);
+  Cache cache(100, kBudget);
   cache.insert(key("www.example.com"), tagged(1), 10, t0);
   auto in = [&](auto when) { return cache.find(key("www.example.com"), t0 + when, false, true)->refresh_in_ms; };
   EXPECT_EQ(in(0ms), 9000u);
@@ -369,7 +380,7 @@ TEST(Cache, RefreshInRoundsUp) {
 }
 
 TEST(Cache, InsertReplacesAndRestartsTheClock) {
-  Cache cache(100);
+  Cache cache(100, kBudget);
   cache.insert(key("www.example.com"), tagged(1), 10, t0);
   cache.insert(key("www.example.com"), tagged(2), 30, t0 + 20s);
   std::optional<CacheHit> hit = cache.find(key("www.example.com"), t0 + 25s, false);
@@ -381,7 +392,7 @@ TEST(Cache, InsertReplacesAndRestartsTheClock) {
 }
 
 TEST(Cache, KeysIgnoreCaseAndSeparateTypeClassDoCd) {
-  Cache cache(100);
+  Cache cache(100, kBudget);
   cache.insert(key("WWW.Example.COM"), tagged(1), 60, t0);
   cache.insert(key("www.example.com", dns::kTypeA, true), tagged(2), 60, t0);
   cache.insert(key("www.example.com", dns::kTypeA, false, true), tagged(3), 60, t0);
@@ -396,7 +407,7 @@ TEST(Cache, KeysIgnoreCaseAndSeparateTypeClassDoCd) {
 }
 
 TEST(Cache, EvictsLeastRecentlyUsed) {
-  Cache cache(3);  // one shard: exact LRU order
+  Cache cache(3, kBudget);  // one shard: exact LRU order
   cache.insert(key("a.example"), tagged(1), 60, t0);
   cache.insert(key("b.example"), tagged(2), 60, t0);
   cache.insert(key("c.example"), tagged(3), 60, t0);
@@ -414,7 +425,7 @@ TEST(Cache, EvictsLeastRecentlyUsed) {
 }
 
 TEST(Cache, StaleEntriesCountTowardsCapacity) {
-  Cache cache(2);
+  Cache cache(2, kBudget);
   cache.insert(key("a.example"), tagged(1), 1, t0);
   cache.insert(key("b.example"), tagged(2), 60, t0 + 5s);
   cache.insert(key("c.example"), tagged(3), 60, t0 + 5s);
@@ -424,7 +435,7 @@ TEST(Cache, StaleEntriesCountTowardsCapacity) {
 
 TEST(Cache, CapacityHoldsAcrossShards) {
   constexpr size_t kCapacity = 1000, kInserts = 10000;
-  Cache cache(kCapacity);
+  Cache cache(kCapacity, kBudget);
   for (size_t i = 0; i < kInserts; i++)
     cache.insert(key(("n" + std::to_string(i) + ".example").c_str()), tagged(1), 60, t0);
   size_t found = 0;
@@ -438,10 +449,62 @@ TEST(Cache, CapacityHoldsAcrossShards) {
 }
 
 TEST(Cache, NoCapacityCachesNothing) {
-  Cache cache(0);
+  Cache cache(0, kBudget);
   cache.insert(key("www.example.com"), tagged(1), 60, t0);
   EXPECT_FALSE(cache.find(key("www.example.com"), t0, true));
   EXPECT_EQ(cache.counters().entries, 0u);
+}
+
+// A large answer (64 KB on the wire: 4000 addresses of one name) is charged
+// what it holds, the owner once: under 80 bytes an address.
+TEST(CachedAnswerBytes, OneOwnerOnceAndEachRecordItsSize) {
+  CachedAnswer big;
+  for (int i = 0; i < 4000; i++) big.add(N("big.example.com"), a_rr(60, uint8_t(i)), dns::kAnswer);
+  EXPECT_EQ(big.names.size(), N("big.example.com").len);
+  EXPECT_LT(big.bytes(), 4000u * 80);
+  EXPECT_GT(big.bytes(), 4000u * (sizeof(CachedRecord) + 4));
+  CachedAnswer two;
+  two.add(N("a.example"), a_rr(60), dns::kAnswer);
+  two.add(N("b.example"), a_rr(60), dns::kAnswer);
+  two.add(N("b.example"), a_rr(60), dns::kAnswer);
+  EXPECT_EQ(name_text(two.owner(two.records[0])), "a.example.");
+  EXPECT_EQ(name_text(two.owner(two.records[2])), "b.example.");
+  EXPECT_EQ(two.names.size(), N("a.example").len + N("b.example").len);
+}
+
+// The budget in bytes holds whatever the entries' count: the least recently
+// used go; what is charged comes back as entries leave.
+TEST(Cache, BytesBudgetEvictsLeastRecentlyUsed) {
+  auto big = [](uint8_t tag) {
+    CachedAnswer a;
+    for (int i = 0; i < 100; i++) a.add(N("www.example.com"), a_rr(60, tag), dns::kAnswer);
+    return std::make_shared<const CachedAnswer>(std::move(a));
+  };
+  size_t one = big(0)->bytes();
+  Cache cache(100, one * 5 + one / 2);  // one shard, five answers and their keys
+  for (uint8_t i = 0; i < 10; i++)
+    cache.insert(key(("n" + std::to_string(i) + ".example").c_str()), big(i), 60, t0);
+  CacheCounters c = cache.counters();
+  EXPECT_EQ(c.entries, 5u);
+  EXPECT_EQ(c.evictions, 5u);
+  EXPECT_LE(c.bytes, one * 5 + one / 2);
+  EXPECT_GT(c.bytes, one * 5);
+  EXPECT_TRUE(cache.find(key("n5.example"), t0, false));
+  EXPECT_FALSE(cache.find(key("n4.example"), t0, false));
+}
+
+TEST(Cache, AnswerOverTheBudgetIsNotKeptAndDropsWhatItReplaces) {
+  Cache cache(100, 4096);
+  cache.insert(key("www.example.com"), tagged(1), 60, t0);
+  ASSERT_TRUE(cache.find(key("www.example.com"), t0, false));
+  CachedAnswer a;
+  for (int i = 0; i < 200; i++) a.add(N("www.example.com"), a_rr(60), dns::kAnswer);
+  cache.insert(key("www.example.com"), std::make_shared<const CachedAnswer>(std::move(a)), 60, t0);
+  EXPECT_FALSE(cache.find(key("www.example.com"), t0, true));
+  CacheCounters c = cache.counters();
+  EXPECT_EQ(c.too_big, 1u);
+  EXPECT_EQ(c.entries, 0u);
+  EXPECT_EQ(c.bytes, 0u);
 }
 
 // Every hit must carry the answer inserted under its own key; TSan checks
@@ -449,7 +512,7 @@ TEST(Cache, NoCapacityCachesNothing) {
 TEST(Cache, ConcurrentInsertsAndFinds) {
   constexpr int kThreads = 8, kOps = 20000, kNames = 600;
   constexpr size_t kCapacity = 256;
-  Cache cache(kCapacity);
+  Cache cache(kCapacity, kBudget);
   std::vector<CacheKey> keys;
   for (int i = 0; i < kNames; i++)
     keys.push_back(key(("n" + std::to_string(i) + ".example").c_str()));

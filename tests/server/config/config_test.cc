@@ -60,10 +60,16 @@ Strings summary(const ServerConfig& c) {
       listen,
       std::string("autopath ") + modes[int(c.autopath)] + " " + std::to_string(c.autopath_code),
       "cache " + std::to_string(c.cache.capacity) + " " + std::to_string(c.cache.positive_ttl) +
-          " " + std::to_string(c.cache.negative_ttl) + (c.cache.prefetch ? "" : " no-prefetch"),
+          " " + std::to_string(c.cache.negative_ttl) + (c.cache.prefetch ? "" : " no-prefetch") +
+          (c.cache.max_bytes ? " " + std::to_string(c.cache.max_bytes) + "B" : ""),
       "limits " + std::to_string(c.limits.max_concurrent) + " " +
           std::to_string(c.limits.max_tcp_clients) + " " +
-          std::to_string(c.limits.tcp_idle_seconds)};
+          std::to_string(c.limits.tcp_idle_seconds),
+      "limits pending " + std::to_string(c.limits.max_pending) + " joined " + std::to_string(c.limits.max_joined) +
+          " upstream " + std::to_string(c.limits.max_upstream_per_query) + " qps " +
+          std::to_string(c.limits.client_qps) + " udp " + std::to_string(c.limits.max_udp_size) + " tcp-queries " +
+          std::to_string(c.limits.max_tcp_queries) + " http " + std::to_string(c.limits.max_http_clients) + " " +
+          std::to_string(c.limits.http_timeout_seconds) + " memory " + std::to_string(c.limits.memory)};
   if (c.health) out.push_back("health " + c.health->text);
   if (c.metrics) out.push_back("metrics " + c.metrics->text);
   for (const ZoneServer& s : c.servers) {
@@ -130,9 +136,18 @@ TEST(ConfigKeys, EachKeyReadsIntoItsField) {
       {kListen + kResolver + "logLevel: Debug\n", "log Debug -"},
       {kListen + kResolver + "logLevel: Trace\nqueryLog: q.log\n", std::string("log Trace ") + kFixtures + "/q.log"},
       {kListen + kResolver + "logLevel: Trace\nqueryLog: /var/log/q.log\n", "log Trace /var/log/q.log"},
-      {kListen + kResolver, "limits 1000 1000 10"},
+      {kListen + kResolver, "limits 1000 256 10"},
       {kListen + kResolver + "limits: {maxConcurrent: 5, maxTCPClients: 6, tcpIdleTimeout: 1m}\n",
        "limits 5 6 60"},
+      {kListen + kResolver,
+       "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 5 memory 0"},
+      {kListen + kResolver +
+           "limits: {maxPending: 7, maxJoined: 8, maxUpstreamPerQuery: 9, clientQPS: 10, maxUDPSize: 4096,\n"
+           "  maxTCPQueries: 11, maxHTTPClients: 12, httpTimeout: 1m, memory: 64Mi}\n",
+       "limits pending 7 joined 8 upstream 9 qps 10 udp 4096 tcp-queries 11 http 12 60 memory 67108864"},
+      {kListen + kResolver + "limits: {memory: 1G}\n",
+       "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 5 memory 1000000000"},
+      {kListen + kResolver + "cache: {maxBytes: 64Ki}\n", "cache 10000 900 30 65536B"},
       // Servers: forwarding, and data from files.
       {kListen + "servers:\n- name: c\n  zones: [cluster.local, in-addr.arpa]\n"
                  "  forwardPlugin: {upstreams: [10.96.0.11, '10.96.0.12:5353', '[fd00::11]:53', "
@@ -330,6 +345,15 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:3: tcpIdleTimeout: must be at least 1s"},
       {kListen + kResolver + "limits: {tcpIdleTimeout: 10}\n",
        "c.yaml:3: tcpIdleTimeout: '10' needs a unit"},
+      {kListen + kResolver + "limits: {memory: 128MB}\n",
+       "c.yaml:3: memory: '128MB' is not a size such as 128Mi from 16777216 to 1099511627776 bytes"},
+      {kListen + kResolver + "limits: {memory: 8Mi}\n", "c.yaml:3: memory: '8Mi' is not a size such as 128Mi"},
+      {kListen + kResolver + "cache: {maxBytes: 1Ki}\n", "c.yaml:3: maxBytes: '1Ki' is not a size such as 128Mi"},
+      {kListen + kResolver + "limits: {maxUDPSize: 511}\n",
+       "c.yaml:3: maxUDPSize: expected a number from 512 to 65535, got '511'"},
+      {kListen + kResolver + "limits: {maxUpstreamPerQuery: 0}\n",
+       "c.yaml:3: maxUpstreamPerQuery: expected a number from 1 to 128, got '0'"},
+      {kListen + kResolver + "limits: {httpTimeout: 0s}\n", "c.yaml:3: httpTimeout: must be at least 1s"},
       // servers.
       {kListen + "servers: {name: s}\n", "c.yaml:2: servers: expected a list"},
       {kListen + "servers:\n- zones: [a]\n" + forward, "c.yaml:3: servers: missing 'name'"},
@@ -587,7 +611,8 @@ TEST(ConfigFile, ExampleLoadsAndIsTheReadmes) {
             "listen 169.254.53.10:53 [fd00::a]:53\n"
             "autopath on 65431\n"
             "cache 10000 900 30\n"
-            "limits 1000 1000 10\n"
+            "limits 1000 256 10\n"
+            "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 5 memory 0\n"
             "health 169.254.53.10:9255\n"
             "metrics 0.0.0.0:9254\n"
             "server cluster: cluster.local. in-addr.arpa. ip6.arpa. forward Sequential "
@@ -624,7 +649,8 @@ TEST(ConfigCommandLine, FlagsAreOneClosedWorldForEveryName) {
             "listen 127.0.0.1:53\n"
             "autopath off 65000\n"
             "cache 10000 900 30\n"
-            "limits 1000 1000 10\n"
+            "limits 1000 256 10\n"
+            "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 5 memory 0\n"
             "metrics 127.0.0.1:9153\n"
             "server closed-world: . zone a.zone zone b.zone cluster c.json k.test\n");
 }

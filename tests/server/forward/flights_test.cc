@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Questions in flight (server/forward/flights.h): the same question asked
-// again joins the one in flight; every asker is answered on its own loop.
+// again joins the one in flight; every asker is answered on its own loop;
+// the limits, and each client's share of them.
 #include "server/forward/flights.h"
 
 #include <gtest/gtest.h>
@@ -10,18 +11,37 @@
 namespace rk8s::server::test {
 namespace {
 
+IpAddr client(uint8_t last) {
+  IpAddr a;
+  a.family = AF_INET;
+  a.addr[0] = 10, a.addr[3] = last;
+  return a;
+}
+
+// Flights and what their askers were told.
 struct Askers {
+  explicit Askers(FlightLimits limits = {}) : flights(limits) {}
+  Flights flights;
+  Loop loop;
   Strings answered;  // "WHO RCODE", in the order the answers came
-  Resolved asker(const std::string& who) {
-    return [this, who](const Resolution* res) { answered.push_back(who + " " + rcode_to_text(res->rcode)); };
+
+  // "start", "join" or the refusal's name.
+  std::string ask(const std::string& key, const std::string& who, uint8_t from = 1, bool may_start = true) {
+    IpAddr addr = client(from);
+    bool start;
+    Refusal r = flights.join(key, &addr, may_start, &loop,
+                             [this, who](const Resolution* res) {
+                               answered.push_back(who + " " + rcode_to_text(res->rcode));
+                             },
+                             start);
+    return r != Refusal::none ? refusal_name(r) : start ? "start" : "join";
+  }
+  // What the loop was handed so far, run; then the loop ends.
+  void run_posted() {
+    loop.stop();
+    loop.run();
   }
 };
-
-// What `loop` was handed so far, run; then the loop ends.
-void run_posted(Loop& loop) {
-  loop.stop();
-  loop.run();
-}
 
 Resolution with_rcode(uint8_t rcode) {
   Resolution res;
@@ -30,49 +50,141 @@ Resolution with_rcode(uint8_t rcode) {
 }
 
 TEST(Flights, TheSameQuestionJoinsTheOneInFlight) {
-  Flights flights;
-  Loop loop;
-  Askers askers;
-  EXPECT_TRUE(flights.join("www A", &loop, askers.asker("first")));
-  EXPECT_FALSE(flights.join("www A", &loop, askers.asker("second")));
-  EXPECT_TRUE(flights.join("www AAAA", &loop, askers.asker("other")));
-  EXPECT_EQ(flights.in_flight(), 2u);
+  Askers a;
+  EXPECT_EQ(a.ask("www A", "first"), "start");
+  EXPECT_EQ(a.ask("www A", "second"), "join");
+  EXPECT_EQ(a.ask("www AAAA", "other"), "start");
+  EXPECT_EQ(a.flights.counts().questions, 2u);
+  EXPECT_EQ(a.flights.counts().waiting, 3u);
 
-  flights.land("www A", with_rcode(dns::kNxDomain));
-  EXPECT_EQ(flights.in_flight(), 1u);
-  EXPECT_TRUE(askers.answered.empty()) << "answered here, not on the loop";
-  run_posted(loop);
-  EXPECT_EQ(askers.answered, (Strings{"first NXDOMAIN", "second NXDOMAIN"}));
+  a.flights.land("www A", with_rcode(dns::kNxDomain));
+  EXPECT_EQ(a.flights.counts().questions, 1u);
+  EXPECT_EQ(a.flights.counts().waiting, 1u);
+  EXPECT_TRUE(a.answered.empty()) << "answered here, not on the loop";
+  a.run_posted();
+  EXPECT_EQ(a.answered, (Strings{"first NXDOMAIN", "second NXDOMAIN"}));
 
   // Landed: the next asker sends it again.
-  EXPECT_TRUE(flights.join("www A", &loop, askers.asker("again")));
-  flights.land("www AAAA", with_rcode(dns::kNoError));
-  run_posted(loop);
-  EXPECT_EQ(askers.answered, (Strings{"first NXDOMAIN", "second NXDOMAIN", "other NOERROR"}));
+  EXPECT_EQ(a.ask("www A", "again"), "start");
+  a.flights.land("www AAAA", with_rcode(dns::kNoError));
+  a.run_posted();
+  EXPECT_EQ(a.answered, (Strings{"first NXDOMAIN", "second NXDOMAIN", "other NOERROR"}));
 }
 
 TEST(Flights, EachAskerIsAnsweredOnItsOwnLoop) {
-  Flights flights;
+  Flights flights(FlightLimits{});
   Loop one, two;
-  Askers askers;
-  flights.join("q", &one, askers.asker("one"));
-  flights.join("q", &two, askers.asker("two"));
+  Strings answered;
+  IpAddr addr = client(1);
+  bool start;
+  for (auto [loop, who] : {std::pair{&one, "one"}, std::pair{&two, "two"}})
+    flights.join("q", &addr, true, loop,
+                 [&answered, who = std::string(who)](const Resolution* res) {
+                   answered.push_back(who + " " + rcode_to_text(res->rcode));
+                 },
+                 start);
   flights.land("q", with_rcode(dns::kServFail));
-  run_posted(two);
-  EXPECT_EQ(askers.answered, Strings{"two SERVFAIL"});
-  run_posted(one);
-  EXPECT_EQ(askers.answered, (Strings{"two SERVFAIL", "one SERVFAIL"}));
+  two.stop(), two.run();
+  EXPECT_EQ(answered, Strings{"two SERVFAIL"});
+  one.stop(), one.run();
+  EXPECT_EQ(answered, (Strings{"two SERVFAIL", "one SERVFAIL"}));
 }
 
 TEST(Flights, LandingWhatIsNotInFlightDoesNothing) {
-  Flights flights;
-  Loop loop;
-  Askers askers;
-  flights.join("a", &loop, askers.asker("a"));
-  flights.land("b", with_rcode(dns::kNoError));
-  run_posted(loop);
-  EXPECT_TRUE(askers.answered.empty());
-  EXPECT_EQ(flights.in_flight(), 1u);
+  Askers a;
+  a.ask("a", "a");
+  a.flights.land("b", with_rcode(dns::kNoError));
+  a.run_posted();
+  EXPECT_TRUE(a.answered.empty());
+  EXPECT_EQ(a.flights.counts().questions, 1u);
+}
+
+// Each limit, met by the asker after those before it; every refusal leaves
+// the counts as they were.
+TEST(Flights, Limits) {
+  struct Ask {
+    const char* key;
+    uint8_t from;
+    bool may_start;
+    const char* want;
+  };
+  const struct {
+    const char* rule;
+    FlightLimits limits;
+    std::vector<Ask> asks;
+  } cases[] = {
+      {"maxJoined: askers of one question",
+       {100, 100, 2},
+       {{"q", 1, true, "start"}, {"q", 2, true, "join"}, {"q", 3, true, "maxJoined"}, {"r", 3, true, "start"}}},
+      {"maxPending: askers in all",
+       {100, 3, 100},
+       {{"a", 1, true, "start"}, {"b", 2, true, "start"}, {"c", 3, true, "start"}, {"a", 4, true, "maxPending"}}},
+      {"maxConcurrent: questions, not askers",
+       {2, 100, 100},
+       {{"a", 1, true, "start"}, {"b", 2, true, "start"}, {"c", 3, true, "maxConcurrent"},
+        {"a", 3, true, "join"}}},
+      {"a query whose budget is spent joins but starts nothing",
+       {100, 100, 100},
+       {{"a", 1, true, "start"}, {"a", 2, false, "join"}, {"b", 2, false, "maxUpstreamPerQuery"}}},
+      {"one client alone holds half the askers",
+       {100, 8, 100},
+       {{"a", 1, true, "start"}, {"b", 1, true, "start"}, {"c", 1, true, "start"}, {"d", 1, true, "start"},
+        {"e", 1, true, "share"}, {"a", 1, true, "share"}, {"e", 2, true, "start"}}},
+      {"one client alone starts half the questions",
+       {4, 100, 100},
+       {{"a", 1, true, "start"}, {"b", 1, true, "start"}, {"c", 1, true, "share"}, {"a", 1, true, "join"},
+        {"c", 2, true, "start"}}},
+      {"with two holding, a third still finds room",
+       {100, 12, 100},
+       {{"a", 1, true, "start"}, {"b", 1, true, "start"}, {"c", 1, true, "start"}, {"d", 1, true, "start"},
+        {"e", 1, true, "start"}, {"f", 1, true, "start"}, {"g", 1, true, "share"},
+        {"h", 2, true, "start"}, {"i", 2, true, "start"}, {"j", 2, true, "start"}, {"k", 2, true, "start"},
+        {"n", 2, true, "share"}, {"l", 3, true, "start"}, {"m", 3, true, "start"}}},
+  };
+  for (const auto& c : cases) {
+    Askers a(c.limits);
+    for (const Ask& ask : c.asks) {
+      Flights::Counts before = a.flights.counts();
+      std::string got = a.ask(ask.key, std::string(ask.key) + std::to_string(ask.from), ask.from, ask.may_start);
+      EXPECT_EQ(got, ask.want) << c.rule << ": " << ask.key << " from " << int(ask.from);
+      if (got != "start" && got != "join") {
+        Flights::Counts after = a.flights.counts();
+        EXPECT_EQ(after.waiting, before.waiting) << c.rule;
+        EXPECT_EQ(after.questions, before.questions) << c.rule;
+      }
+    }
+  }
+}
+
+// Landing gives the counts back, to the client that held them.
+TEST(Flights, LandingReleasesTheClientsShare) {
+  Askers a(FlightLimits{100, 4, 100});
+  EXPECT_EQ(a.ask("a", "a", 1), "start");
+  EXPECT_EQ(a.ask("b", "b", 1), "start");
+  EXPECT_EQ(a.ask("c", "c", 1), "share");
+  EXPECT_EQ(a.flights.counts().clients, 1u);
+  a.flights.land("a", with_rcode(dns::kNoError));
+  EXPECT_EQ(a.ask("c", "c", 1), "start");
+  a.flights.land("b", with_rcode(dns::kNoError));
+  a.flights.land("c", with_rcode(dns::kNoError));
+  Flights::Counts c = a.flights.counts();
+  EXPECT_EQ(c.waiting, 0u);
+  EXPECT_EQ(c.questions, 0u);
+  EXPECT_EQ(c.clients, 0u);
+}
+
+// The server's own question (a prefetch): no client, bound by the
+// questions' limit alone, never joining another.
+TEST(Flights, TheServersOwnQuestion) {
+  Askers a(FlightLimits{2, 100, 100});
+  bool start;
+  EXPECT_EQ(a.flights.join("p", nullptr, true, &a.loop, [](const Resolution*) {}, start), Refusal::none);
+  EXPECT_TRUE(start);
+  EXPECT_EQ(a.flights.join("p", nullptr, true, &a.loop, [](const Resolution*) {}, start), Refusal::joined);
+  EXPECT_EQ(a.ask("p", "client"), "join");
+  EXPECT_EQ(a.flights.counts().waiting, 1u);
+  EXPECT_EQ(a.ask("q", "client"), "start");
+  EXPECT_EQ(a.flights.join("r", nullptr, true, &a.loop, [](const Resolution*) {}, start), Refusal::questions);
 }
 
 }  // namespace

@@ -20,16 +20,19 @@ TEST(CacheMetrics, EveryCounterInItsFamily) {
   c.stale_served = 5;
   c.prefetches = 6;
   c.served_refreshing = 7;
+  c.bytes = 9;
+  c.too_big = 10;
   const std::string text = render_cache_metrics(c, 8);
   EXPECT_EQ(lines_starting(text, "resolv_k8s_"),
-            (Strings{"resolv_k8s_cache_entries 1", "resolv_k8s_cache_hits_total 2",
+            (Strings{"resolv_k8s_cache_entries 1", "resolv_k8s_cache_bytes 9", "resolv_k8s_cache_hits_total 2",
                      "resolv_k8s_cache_misses_total 3", "resolv_k8s_cache_evictions_total 4",
+                     "resolv_k8s_cache_too_big_total 10",
                      "resolv_k8s_cache_served_stale_total 5", "resolv_k8s_cache_prefetch_total 6",
                      "resolv_k8s_cache_served_refreshing_total 7", "resolv_k8s_cache_packet_hits_total 8"}));
   EXPECT_EQ(lines_starting(text, "# TYPE resolv_k8s_cache_entries"),
             Strings{"# TYPE resolv_k8s_cache_entries gauge"});
-  EXPECT_EQ(lines_starting(text, "# TYPE").size(), 8u);
-  EXPECT_EQ(lines_starting(text, "# HELP").size(), 8u);
+  EXPECT_EQ(lines_starting(text, "# TYPE").size(), 10u);
+  EXPECT_EQ(lines_starting(text, "# HELP").size(), 10u);
   EXPECT_EQ(lines_starting(text, "# TYPE resolv_k8s_cache_hits_total"),
             Strings{"# TYPE resolv_k8s_cache_hits_total counter"});
 }

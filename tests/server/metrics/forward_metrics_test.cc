@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Forwarding's families (server/metrics/forward_metrics.h): durations by
-// upstream and rcode, failed health checks, every upstream down, refusals.
+// upstream and rcode, failed health checks, every upstream down, refusals
+// by limit.
 #include "server/metrics/forward_metrics.h"
 
 #include <gtest/gtest.h>
@@ -22,7 +23,9 @@ TEST(ForwardMetrics, EmptyFamiliesSayZero) {
             "resolv_k8s_forward_healthcheck_broken_total 0\n"
             "# HELP resolv_k8s_forward_max_concurrent_rejects_total Queries refused: too many in flight.\n"
             "# TYPE resolv_k8s_forward_max_concurrent_rejects_total counter\n"
-            "resolv_k8s_forward_max_concurrent_rejects_total 0\n");
+            "resolv_k8s_forward_max_concurrent_rejects_total 0\n"
+            "# HELP resolv_k8s_forward_limited_total Questions turned away, by the limit they met.\n"
+            "# TYPE resolv_k8s_forward_limited_total counter\n");
 }
 
 TEST(ForwardMetrics, ByUpstreamAndRcode) {
@@ -33,8 +36,9 @@ TEST(ForwardMetrics, ByUpstreamAndRcode) {
   m.health_check_failed("10.0.0.2:53");
   m.health_check_failed("10.0.0.2:53");
   m.all_down();
-  for (int i = 0; i < 3; i++) m.overloaded();
-  EXPECT_EQ(m.overloaded_count(), 3u);
+  for (int i = 0; i < 3; i++) m.limited("maxConcurrent");
+  m.limited("share");
+  EXPECT_EQ(m.limited_count(), 4u);
   const std::string text = m.render();
   const std::string noerror = "resolv_k8s_forward_request_duration_seconds_bucket{to=\"10.0.0.1:53\",rcode=\"NOERROR\",";
   const std::string timeout = "resolv_k8s_forward_request_duration_seconds_bucket{to=\"10.0.0.1:53\",rcode=\"timeout\",";
@@ -49,6 +53,9 @@ TEST(ForwardMetrics, ByUpstreamAndRcode) {
                      "resolv_k8s_forward_healthcheck_broken_total 1"}));
   EXPECT_EQ(lines_starting(text, "resolv_k8s_forward_max_concurrent_rejects_total"),
             Strings{"resolv_k8s_forward_max_concurrent_rejects_total 3"});
+  EXPECT_EQ(lines_starting(text, "resolv_k8s_forward_limited_total{"),
+            (Strings{"resolv_k8s_forward_limited_total{limit=\"maxConcurrent\"} 3",
+                     "resolv_k8s_forward_limited_total{limit=\"share\"} 1"}));
 }
 
 }  // namespace

@@ -51,7 +51,8 @@ TEST(HttpServer, HealthReadyMetricsAndNotFound) {
   auto server = thread.call([&] {
     return std::make_unique<HttpServer>(thread.loop(), loopback_endpoint(health_port),
                                         loopback_endpoint(metrics_port),
-                                        HttpHandlers{[&] { return bool(ready); }, [&] { return std::string(metrics); }});
+                                        HttpHandlers{[&] { return bool(ready); }, [&] { return std::string(metrics); }},
+                                        HttpLimits{}, ignore_warnings);
   });
   for (const HttpCase& c : cases) {
     ready = c.ready;
@@ -59,6 +60,41 @@ TEST(HttpServer, HealthReadyMetricsAndNotFound) {
     EXPECT_EQ(status, c.status) << c.rule;
     EXPECT_EQ(body, c.body) << c.rule;
   }
+  thread.stop();
+}
+
+// At max_clients connections a new one takes the place of the one idle the
+// longest, so a probe gets through idle connections; a connection that
+// sends no whole request is closed after the timeout; other methods than
+// GET and HEAD are refused, and requests over kMaxRequest.
+TEST(HttpServer, ConnectionsAreBounded) {
+  const uint16_t port = free_port();
+  LoopThread thread;
+  auto server = thread.call([&] {
+    return std::make_unique<HttpServer>(thread.loop(), loopback_endpoint(port), std::nullopt,
+                                        HttpHandlers{[] { return true; }, [] { return std::string(); }},
+                                        HttpLimits{2, 1}, ignore_warnings);
+  });
+  auto open = [&] { return thread.call([&] { return server->open_connections(); }); };
+  TcpClient first(port);
+  for (int i = 0; i < 100 && open() < 1; i++) usleep(10000);
+  TcpClient second(port);
+  for (int i = 0; i < 100 && open() < 2; i++) usleep(10000);
+  EXPECT_EQ(open(), 2u);
+  TcpClient probe(port);
+  probe.write_text("GET /health HTTP/1.0\r\n\r\n");
+  std::string reply = probe.read_to_end();
+  EXPECT_EQ(reply.substr(0, 15), "HTTP/1.0 200 OK") << reply;
+  EXPECT_TRUE(first.closed_by_peer()) << "the oldest idle made room";
+  EXPECT_EQ(thread.call([&] { return server->evicted(); }), 1u);
+  EXPECT_TRUE(second.closed_by_peer()) << "idle past the timeout";
+
+  TcpClient post(port);
+  post.write_text("POST /health HTTP/1.0\r\nContent-Length: 0\r\n\r\n");
+  EXPECT_EQ(post.read_to_end().substr(0, 12), "HTTP/1.0 405") << "GET and HEAD only";
+  TcpClient huge(port);
+  huge.write_text("GET /health HTTP/1.0\r\nX: " + std::string(HttpServer::kMaxRequest, 'x') + "\r\n\r\n");
+  EXPECT_EQ(huge.read_to_end().substr(0, 12), "HTTP/1.1 431") << "a request too large";
   thread.stop();
 }
 

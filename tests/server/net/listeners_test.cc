@@ -94,7 +94,7 @@ TEST(TcpListener, PipelinedQueriesAnsweredInOrder) {
     }
   };
   int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
-  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, serve, TcpLimits{}); });
+  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, serve, TcpLimits{}, ignore_warnings); });
   TcpClient client(local_port(fd));
   client.send({query(1), query(2), query(3), query(4)});
   EXPECT_EQ(client.receive(), reply_to(query(1)));
@@ -112,7 +112,7 @@ TEST(TcpListener, ConnectionsBeyondTheLimitAreClosed) {
   const uint64_t refused = TcpListener::refused_connections();
   auto listener = thread.call([&] {
     limits.max_clients = TcpListener::open_connections() + 1;
-    return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits);
+    return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits, ignore_warnings);
   });
   TcpClient first(local_port(fd));
   first.send({query(1)});
@@ -131,11 +131,73 @@ TEST(TcpListener, AnIdleConnectionIsClosed) {
   int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
   TcpLimits limits;
   limits.idle_seconds = 1;
-  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits); });
+  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits, ignore_warnings); });
   TcpClient client(local_port(fd));
   client.send({query(1)});
   EXPECT_EQ(client.receive(), reply_to(query(1)));
   EXPECT_TRUE(client.closed_by_peer());
+  thread.stop();
+}
+
+// Past max_queries unanswered, a connection is not read: the rest of the
+// pipeline waits in the socket until an answer comes.
+TEST(TcpListener, ReadingStopsAtMaxQueriesUnanswered) {
+  LoopThread thread;
+  std::vector<Answer> held;  // the loop's thread only
+  std::atomic<size_t> served{0};
+  Serve hold = [&](Bytes, const Client&, Answer answer) {
+    held.push_back(answer);
+    served++;
+  };
+  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
+  TcpLimits limits;
+  limits.max_queries = 4;
+  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, hold, limits, ignore_warnings); });
+  TcpClient client(local_port(fd));
+  std::vector<Message> pipeline;
+  for (uint16_t id = 1; id <= 50; id++) pipeline.push_back(query(id));
+  client.send(pipeline);
+  for (int i = 0; i < 100 && served < 4; i++) usleep(10000);
+  usleep(100000);  // room for a fifth to come if it would
+  EXPECT_EQ(served, 4u);
+  thread.call([&] {
+    Message reply = reply_to(query(1));
+    held.front()(reply);
+    return 0;
+  });
+  EXPECT_EQ(client.receive(), reply_to(query(1)));
+  for (int i = 0; i < 100 && served < 5; i++) usleep(10000);
+  EXPECT_EQ(served, 5u) << "one answered, one more read";
+  thread.call([&] {
+    for (size_t i = 1; i < held.size(); i++) {
+      Message none;
+      held[i](none);
+    }
+    return 0;
+  });
+  thread.stop();
+}
+
+// A client that pipelines and never reads: its replies pile up to
+// kMaxUnread at most, then it is closed.
+TEST(TcpListener, AClientThatLeavesRepliesUnreadIsClosed) {
+  LoopThread thread;
+  Serve big = [](Bytes q, const Client&, Answer answer) {
+    Message reply = reply_to(Message(q.data, q.data + q.size));
+    reply.resize(60000);
+    answer(reply);
+  };
+  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
+  const uint64_t closed = TcpListener::unread_closes();
+  TcpLimits limits;
+  limits.idle_seconds = 1;
+  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, big, limits, ignore_warnings); });
+  TcpClient client(local_port(fd));
+  std::string pipeline;
+  for (uint16_t id = 1; id <= 3000; id++) pipeline += framed(query(id));
+  client.write_some(pipeline);
+  for (int i = 0; i < kWaitMs / 10 && TcpListener::unread_closes() == closed; i++) usleep(10000);
+  EXPECT_EQ(TcpListener::unread_closes(), closed + 1);
   thread.stop();
 }
 

@@ -16,7 +16,7 @@ TEST(Workers, ServeUdpAndTcpBesideAnotherInstanceThenDrain) {
   const uint16_t port = free_port();
   const Endpoint at = loopback_endpoint(port);
   const Serve echo = echo_serve();
-  Workers workers(2, {at}, nullptr, echo, TcpLimits{});
+  Workers workers(2, {at}, nullptr, echo, TcpLimits{}, ignore_warnings);
   workers.start();
   UdpClient udp(port);
   udp.send(query(1));
@@ -26,7 +26,7 @@ TEST(Workers, ServeUdpAndTcpBesideAnotherInstanceThenDrain) {
   EXPECT_EQ(tcp.receive(), reply_to(query(2)));
   {
     // A rolling restart: a second instance binds the same address.
-    Workers beside(1, {at}, nullptr, echo, TcpLimits{});
+    Workers beside(1, {at}, nullptr, echo, TcpLimits{}, ignore_warnings);
   }
   workers.drain();
   EXPECT_TRUE(workers.idle());

@@ -49,7 +49,7 @@ TEST(NodeSetup, TheListenAddressesButTheWildcards) {
   }
 }
 
-TEST(NotrackRules, OneTableTwoRawChainsFourRulesAnAddress) {
+TEST(NotrackRules, OneTableTwoRawChainsSixRulesAnAddress) {
   IpAddr v4, v6;
   ASSERT_TRUE(parse_ip("169.254.20.10", v4));
   ASSERT_TRUE(parse_ip("fd00::a", v6));
@@ -59,12 +59,16 @@ TEST(NotrackRules, OneTableTwoRawChainsFourRulesAnAddress) {
             "add chain inet resolv_k8s output { type filter hook output priority raw; }\n"
             "add rule inet resolv_k8s prerouting ip daddr 169.254.20.10 udp dport 53 counter notrack\n"
             "add rule inet resolv_k8s output ip saddr 169.254.20.10 udp sport 53 counter notrack\n"
+            "add rule inet resolv_k8s output ip daddr 169.254.20.10 udp dport 53 counter notrack\n"
             "add rule inet resolv_k8s prerouting ip daddr 169.254.20.10 tcp dport 53 counter notrack\n"
             "add rule inet resolv_k8s output ip saddr 169.254.20.10 tcp sport 53 counter notrack\n"
+            "add rule inet resolv_k8s output ip daddr 169.254.20.10 tcp dport 53 counter notrack\n"
             "add rule inet resolv_k8s prerouting ip6 daddr fd00::a udp dport 53 counter notrack\n"
             "add rule inet resolv_k8s output ip6 saddr fd00::a udp sport 53 counter notrack\n"
+            "add rule inet resolv_k8s output ip6 daddr fd00::a udp dport 53 counter notrack\n"
             "add rule inet resolv_k8s prerouting ip6 daddr fd00::a tcp dport 53 counter notrack\n"
-            "add rule inet resolv_k8s output ip6 saddr fd00::a tcp sport 53 counter notrack\n");
+            "add rule inet resolv_k8s output ip6 saddr fd00::a tcp sport 53 counter notrack\n"
+            "add rule inet resolv_k8s output ip6 daddr fd00::a tcp dport 53 counter notrack\n");
 }
 
 }  // namespace

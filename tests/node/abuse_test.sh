@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# abuse_test.sh BUILD_DIR: the node cache with its default limits in a
+# 128 MiB memory cgroup (the DaemonSet's limit), played by pods that are
+# hostile or merely buggy, each from its own address, with a bystander pod
+# beside them whose lookups must keep working: answers of 64 KB, a flood of
+# one name the upstream never answers, a flood of such names, a TCP client
+# that pipelines and never reads, EDNS 65000 over UDP, an autopath option
+# of 64 suffixes, and, with 1024 descriptors, 1000 idle HTTP connections.
+# The server is never killed, and the supervised one holds no capability.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+
+FLOOD=$NODE_ROOT/tests/node/flood.py
+LIMIT=$((128 << 20))
+
+# memory_cgroup NAME: a new memory cgroup of LIMIT bytes (no swap), v2 or v1.
+memory_cgroup() {
+	local dir
+	if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
+		dir=/sys/fs/cgroup/$1
+		grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+		mkdir "$dir" && echo $LIMIT > "$dir/memory.max" && echo 0 > "$dir/memory.swap.max"
+	else
+		dir=/sys/fs/cgroup/memory/$1
+		mkdir "$dir" && echo $LIMIT > "$dir/memory.limit_in_bytes"
+	fi
+	echo "$dir"
+}
+oom_kills() {
+	local events=$1/memory.events
+	[[ -f $events ]] || events=$1/memory.oom_control
+	awk '$1 == "oom_kill" { print $2 }' "$events"
+}
+# Each cgroup's server stopped (and waited for) and the cgroup removed at
+# the end: CGROUPS holds NAME:DIR.
+CGROUPS=()
+remove_cgroups() {
+	local c
+	for c in "${CGROUPS[@]}"; do
+		stop "${c%%:*}"
+		rmdir "${c#*:}"
+	done
+}
+trap remove_cgroups EXIT
+
+# "${IN_CGROUP[@]}" DIR CMD...: CMD in the cgroup DIR from its first
+# instruction, with the same pid.
+IN_CGROUP=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh)
+rss_mib() { awk '$1 == "VmRSS:" { print int($2 / 1024) }' "/proc/$1/status"; }
+alive() { # NAME PID CGROUP: running, and the kernel killed nothing there
+	check "$1: still running" yes "$(kill -0 "$2" 2>/dev/null && echo yes)"
+	check "$1: no OOM kill" 0 "$(oom_kills "$3")"
+}
+# A bystander pod's miss, answered while the others abuse the cache; asked
+# twice, as libcs do: a datagram of its may be lost in the socket queue the
+# flood fills.
+asked=0
+bystander() {
+	local out
+	asked=$((asked + 1))
+	out=$(ask 169.254.20.10 -b 127.0.0.3 "bystander$asked.wild.example.com" A +tries=2 +time=2)
+	grep -q 'status: NOERROR' <<<"$out" && return
+	echo "    bystander$asked: $(grep -E 'status|timed out' <<<"$out")" >&2
+	return 1
+}
+
+# Upstreams: cluster DNS, the external resolver (with big.test: 4000
+# addresses a name, 64 KB; and amp.test, empty), and one that never
+# answers (silent.test).
+{
+	echo '$ORIGIN big.test.'
+	echo '@ 60 IN SOA ns hostmaster 1 7200 1800 604800 60'
+	for i in $(seq 0 3999); do echo "* 300 IN A 10.$((i / 250)).$((i % 250)).1"; done
+} > "$WORK/big.test.zone"
+silent_dns 127.0.0.67
+zone "$WORK/amp.test.zone" amp.test
+cluster_dns 53
+cluster_dns 55
+external_dns --zone "$WORK/big.test.zone" --zone "$WORK/amp.test.zone"
+servers="[$CLUSTER_SERVER, {name: silent, zones: [silent.test], forwardPlugin: {upstreams: [127.0.0.67]}}]"
+
+cg=$(memory_cgroup "rk8s-abuse-$$")
+CGROUPS+=("cache:$cg")
+node_config "$WORK/cache.yaml" 169.254.20.10 servers="$servers"
+start cache "${IN_CGROUP[@]}" "$cg" "$SERVER" --config "$WORK/cache.yaml"
+check_match "its memory from the cgroup" "memory 128 MiB \(the container's limit\)" "$(cat "$WORK/cache.err")"
+
+# 150 names of 64 KB answers, over TCP: the cache keeps what its budget holds.
+for i in $(seq 1 150); do echo "n$i.big.test A"; done > "$WORK/big.names"
+answers=$(dig +nocookie +tcp +time=5 +tries=1 @169.254.20.10 -f "$WORK/big.names" +noall +answer | wc -l)
+check "150 names of 4000 addresses each: all answered" 600000 "$answers"
+alive "64 KB answers" "${PID[cache]}" "$cg"
+used=$(metric 'resolv_k8s_limit_used{limit="cache.maxBytes"}')
+budget=$(metric 'resolv_k8s_limit{limit="cache.maxBytes"}')
+check "the cache within its budget" yes "$( ((used <= budget && budget > 0)) && echo yes)" "$used of $budget bytes"
+echo "    the cache keeps $(metric resolv_k8s_cache_entries) answers, $((used >> 20)) MiB; RSS $(rss_mib "${PID[cache]}") MiB"
+
+# flooded WHAT COUNT FORMAT LIMIT: a pod at 127.0.0.2 floods COUNT names of
+# FORMAT the upstream never answers while the bystander asks 5 misses; each
+# answered, the server alive, and what LIMIT turned away counted.
+flooded() {
+	"$FLOOD" -s 127.0.0.2 169.254.20.10 "$2" "$3" > "$WORK/flood.out" &
+	local flood=$! answered=0 i turned
+	for i in 1 2 3 4 5; do bystander && answered=$((answered + 1)); done
+	wait $flood
+	echo "    $1: $(cat "$WORK/flood.out"); RSS $(rss_mib "${PID[cache]}") MiB"
+	check "$1: a bystander's misses answered throughout" 5 "$answered"
+	alive "$1" "${PID[cache]}" "$cg"
+	turned=$(metric "resolv_k8s_forward_limited_total{limit=\"$4\"}")
+	check "$1: turned away at $4, counted" yes "$( ((turned > 0)) && echo yes)" "$turned"
+}
+flooded "one name 400,000 times" 400000 one.silent.test maxJoined
+flooded "100,000 names each new" 100000 'u%d.silent.test' share
+
+# A TCP client that pipelines 3,000 queries for 64 KB answers and never reads.
+python3 - "$WORK/pipeline.pid" <<-'END' &
+	import socket, struct, sys, time, os
+	s = socket.create_connection(("169.254.20.10", 53))
+	s.setblocking(False)
+	out = b""
+	for i in range(3000):
+	    name = b"".join(bytes([len(x)]) + x for x in (b"n%d" % (i % 150 + 1), b"big", b"test")) + b"\0"
+	    q = struct.pack(">HHHHHH", i, 0x0100, 1, 0, 0, 0) + name + b"\0\1\0\1"
+	    out += struct.pack(">H", len(q)) + q
+	try:
+	    s.send(out)
+	except BlockingIOError:
+	    pass
+	time.sleep(30)
+END
+pipeline=$!
+sleep 3
+rss=$(rss_mib "${PID[cache]}")
+check "a TCP client that never reads: RSS under 64 MiB" yes "$( ((rss < 64)) && echo yes)" "$rss MiB"
+kill $pipeline 2>/dev/null
+wait $pipeline 2>/dev/null
+
+# Amplification: UDP replies of 1232 bytes at most; one option of 64
+# suffixes sends at most limits.maxUpstreamPerQuery (16) questions upstream.
+reply=$(ask 169.254.20.10 +bufsize=65000 +ignore +notcp n1.big.test A)
+size=$(awk '/MSG SIZE/ { print $NF }' <<<"$reply")
+check "EDNS 65000 over UDP: at most 1232 bytes" yes "$( ((size > 0 && size <= 1232)) && echo yes)" "$size bytes"
+check_match "and truncated" "flags: qr tc" "$reply"
+option=$(python3 -c 'import struct
+def wire(n): return b"".join(bytes([len(x)]) + x.encode() for x in n.split(".")) + b"\0"
+print((bytes([1, 5]) + b"".join(wire("s%d.amp.test" % i) for i in range(64))).hex())')
+ask 169.254.20.10 amp64.s0.amp.test A "+ednsopt=65431:$option" > "$WORK/amp.out"
+upstream=$(grep -c '^[^ ]* amp64\.' "$WORK/dns54.log")
+check "64 suffixes: at most 16 questions upstream" yes "$( ((upstream > 0 && upstream <= 16)) && echo yes)" "$upstream"
+check_match "the rest left to the client (REJECTED)" "status: NXDOMAIN" "$(cat "$WORK/amp.out")"
+
+# 1024 descriptors and 1000 idle HTTP connections on the metrics address
+# (any pod reaches it): misses still answered, the log a few lines.
+cg2=$(memory_cgroup "rk8s-abuse-files-$$")
+CGROUPS+=("files:$cg2")
+node_config "$WORK/files.yaml" 169.254.20.11
+start files "${IN_CGROUP[@]}" "$cg2" prlimit --nofile=1024:1024 "$SERVER" --config "$WORK/files.yaml"
+check_match "descriptors fitted" "limits lowered to fit 1024 descriptors" "$(cat "$WORK/files.err")"
+python3 - <<-'END' &
+	import socket, time
+	held = []
+	for i in range(1000):
+	    try:
+	        held.append(socket.create_connection(("169.254.20.11", 9253), timeout=2))
+	    except OSError:
+	        pass
+	time.sleep(8)
+END
+idle=$!
+sleep 1
+lines=$(wc -l < "$WORK/files.err")
+answered=0
+for i in $(seq 1 20); do
+	[[ $(ask 169.254.20.11 "idle$i.wild.example.com" A +short) == 192.0.2.77 ]] && answered=$((answered + 1))
+done
+ready=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' http://169.254.20.11:8080/ready)
+sleep 4
+check "1000 idle HTTP connections: 20 misses answered" 20 "$answered"
+check "and /ready answers" 200 "$ready"
+said=$(($(wc -l < "$WORK/files.err") - lines))
+check "and under 1000 log lines in 5 s" yes "$( ((said < 1000)) && echo yes)" "$said lines"
+alive "idle HTTP connections" "${PID[files]}" "$cg2"
+wait $idle
+
+# The supervised cache: only the supervisor keeps CAP_NET_ADMIN.
+node_config "$WORK/node.yaml" 169.254.20.12 \
+	nodeSetup="{interface: rk8s-abuse, lockFile: $WORK/node.lock}"
+start node "$SERVER" --config "$WORK/node.yaml"
+child=$(pgrep -P "${PID[node]}")
+cap_eff() { awk '$1 == "CapEff:" { print $2 }' "/proc/$1/status"; }
+check "the serving process holds no capability" 0000000000000000 "$(cap_eff "$child")"
+has_net_admin=$(( 0x$(cap_eff "${PID[node]}") >> 12 & 1 ))
+check "the supervisor keeps CAP_NET_ADMIN" 1 "$has_net_admin"
+summary
