@@ -64,7 +64,7 @@ wait "${PID[cache]}"
 check "SIGTERM: exit status" 0 $?
 check "SIGTERM: the link-local address stays, the ClusterIP is gone" "169.254.25.10/32" \
 	"$(ip -4 -br addr show dev nodecache 2>/dev/null | awk '{ $1 = $2 = ""; print }' | xargs)"
-check "SIGTERM: the NOTRACK rules of the link-local address alone" "4 0" \
+check "SIGTERM: the NOTRACK rules of the link-local address alone" "6 0" \
 	"$(nft list table inet resolv_k8s 2>/dev/null | grep -c '169\.254\.25\.10.*notrack') $(nft list table inet resolv_k8s 2>/dev/null | grep -c '10\.96\.0\.10')"
 check_match "SIGTERM: a query to the link-local address is refused at once" "connection refused" \
 	"$(from_pod @169.254.25.10 web.shop.svc.cluster.local)"
