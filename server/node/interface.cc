@@ -77,6 +77,22 @@ void LocalInterface::ensure() const {
   for (const IpAddr& a : addresses_) add_address(s, rtnl_link_get_ifindex(link), a);
 }
 
+void LocalInterface::drop(const std::vector<IpAddr>& addresses) const {
+  Socket s;
+  rtnl_link* link = find(s, name_);
+  if (!link) return;
+  int ifindex = rtnl_link_get_ifindex(link);
+  rtnl_link_put(link);
+  for (const IpAddr& a : addresses) {
+    std::unique_ptr<nl_addr, void (*)(nl_addr*)> local(nl_addr_build(a.family, a.addr, ip_size(a)), nl_addr_put);
+    std::unique_ptr<rtnl_addr, void (*)(rtnl_addr*)> addr(rtnl_addr_alloc(), rtnl_addr_put);
+    nl_addr_set_prefixlen(local.get(), a.family == AF_INET ? 32 : 128);
+    rtnl_addr_set_ifindex(addr.get(), ifindex);
+    rtnl_addr_set_local(addr.get(), local.get());
+    rtnl_addr_delete(s.sk, addr.get(), 0);  // gone already: nothing to do
+  }
+}
+
 void LocalInterface::remove() const {
   Socket s;
   if (rtnl_link* link = find(s, name_)) {

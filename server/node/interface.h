@@ -21,6 +21,8 @@ class LocalInterface {
   void ensure() const;
   // Deletes the interface, and its addresses with it.
   void remove() const;
+  // Takes `addresses` off the interface, the others left as they are.
+  void drop(const std::vector<IpAddr>& addresses) const;
 
  private:
   std::string name_;

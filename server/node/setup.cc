@@ -31,6 +31,17 @@ std::vector<IpAddr> link_local(const std::vector<IpAddr>& addresses) {
   return out;
 }
 
+// `all` but those of `kept`.
+std::vector<IpAddr> others(const std::vector<IpAddr>& all, const std::vector<IpAddr>& kept) {
+  std::vector<IpAddr> out;
+  for (const IpAddr& a : all) {
+    bool is_kept = false;
+    for (const IpAddr& k : kept) is_kept = is_kept || same_ip(a, k);
+    if (!is_kept) out.push_back(a);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<IpAddr> listen_addresses(const std::vector<Endpoint>& listen) {
@@ -46,7 +57,8 @@ std::vector<IpAddr> listen_addresses(const std::vector<Endpoint>& listen) {
 NodeSetup::NodeSetup(const NodeSetupConfig& config, const std::vector<Endpoint>& listen)
     : interface_(config.interface, listen_addresses(listen)), rules_(listen_addresses(listen)),
       kept_(config.keep_link_local ? link_local(listen_addresses(listen)) : std::vector<IpAddr>{}),
-      kept_interface_(config.interface, kept_), kept_rules_(kept_), lock_fd_(lock_shared(config.lock_file)) {
+      dropped_(others(listen_addresses(listen), kept_)), kept_rules_(kept_),
+      lock_fd_(lock_shared(config.lock_file)) {
   rules_.install();  // whatever an earlier instance kept (its link-local rules alone)
   check();
 }
@@ -66,16 +78,22 @@ bool NodeSetup::teardown() {
   // Exclusive only when no other instance holds its shared lock; shared
   // again after, so that an instance starting beside this one is not held up.
   if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) return false;
-  rules_.remove();
-  interface_.remove();
+  // The rules first, as kube-proxy's DNAT is to take the ClusterIP's
+  // queries back while it is still on the interface.
+  bool kept = false;
   if (!kept_.empty()) {
     try {
-      kept_interface_.ensure();
-      kept_rules_.ensure();
-      rules_kept_ = true;
+      kept_rules_.install();
+      interface_.drop(dropped_);
+      kept = true;
     } catch (const std::runtime_error&) {  // then as without keepLinkLocal
     }
   }
+  if (!kept) {
+    rules_.remove();
+    interface_.remove();
+  }
+  rules_kept_ = kept;
   flock(lock_fd_, LOCK_SH);
   return true;
 }

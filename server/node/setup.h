@@ -41,8 +41,7 @@ class NodeSetup {
  private:
   LocalInterface interface_;
   NotrackRules rules_;
-  std::vector<IpAddr> kept_;
-  LocalInterface kept_interface_;
+  std::vector<IpAddr> kept_, dropped_;  // at teardown, with keepLinkLocal
   NotrackRules kept_rules_;
   int lock_fd_;
   bool rules_kept_ = false;  // the table holds the kept addresses' rules alone
