@@ -21,6 +21,11 @@ void ForwardMetrics::limited(const std::string& limit) {
   limited_[limit]++;
 }
 
+void ForwardMetrics::stale(const std::string& reason) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stale_[reason]++;
+}
+
 std::string ForwardMetrics::render() const {
   std::lock_guard<std::mutex> lock(mutex_);
   const std::string duration = "forward_request_duration_seconds";
@@ -36,6 +41,8 @@ std::string ForwardMetrics::render() const {
          sample("forward_max_concurrent_rejects_total", "", rejects_) +
          family("forward_limited_total", "counter", "Questions turned away, by the limit they met.");
   for (const auto& [limit, n] : limited_) out += sample("forward_limited_total", "limit=\"" + limit + "\"", n);
+  out += family("cache_served_stale_total", "counter", "Expired answers served (RFC 8767), by why.");
+  for (const auto& [reason, n] : stale_) out += sample("cache_served_stale_total", "reason=\"" + reason + "\"", n);
   return out;
 }
 

@@ -2,7 +2,8 @@
 // What forwarding counts, in CoreDNS's forward families (with our prefix):
 // each upstream's request durations by rcode, its failed health checks,
 // the times every upstream was down, and the queries refused for overload;
-// and ours: the questions turned away by each limit (forward/flights.h).
+// and ours: the questions turned away by each limit (forward/flights.h),
+// and the expired answers served, by why.
 #pragma once
 
 #include <atomic>
@@ -24,6 +25,9 @@ class ForwardMetrics {
   // A question turned away by `limit` (maxConcurrent: CoreDNS's rejects too).
   void limited(const std::string& limit);
   uint64_t limited_count() const { return limited_total_; }
+  // An expired answer served (RFC 8767), by why: failed, timeout,
+  // immediate, recheck, refused.
+  void stale(const std::string& reason);
   std::string render() const;
 
  private:
@@ -31,6 +35,7 @@ class ForwardMetrics {
   std::map<std::pair<std::string, std::string>, Histogram> durations_;
   std::map<std::string, uint64_t> health_failures_;
   std::map<std::string, uint64_t> limited_;
+  std::map<std::string, uint64_t> stale_;
   std::atomic<uint64_t> broken_{0};
   std::atomic<uint64_t> rejects_{0};
   std::atomic<uint64_t> limited_total_{0};

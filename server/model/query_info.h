@@ -29,6 +29,9 @@ struct QueryInfo {
   uint32_t reusable = 0;
   uint32_t refresh_in_ms = UINT32_MAX;  // Reuse::refresh_in_ms
   bool ttls_count_down = false;
+  // The packet cache's, for a query it lets through for a prefetch: the
+  // uses of its reply it answered meanwhile (QueryScope::repeats).
+  uint32_t repeats = 0;
 };
 
 }  // namespace rk8s::server

@@ -64,7 +64,7 @@ Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
       config_(fitted(config, descriptors_, fitted_)),
       reread_(std::move(reread)),
       memory_(memory_budget(config_)),
-      cache_(config_.cache.capacity, memory_.records),
+      cache_(config_.cache.capacity, memory_.records, config_.cache.stale.max_stale),
       flights_(FlightLimits{config_.limits.max_concurrent, config_.limits.max_pending, config_.limits.max_joined}),
       queries_(config_, memory_.packets, std::make_shared<const Runtime>(config_, forward_shared(config_), say_limited)),
       workers_(workers(), config_.listen, queries_.at_once(), queries_.serve(),

@@ -17,7 +17,6 @@ TEST(CacheMetrics, EveryCounterInItsFamily) {
   c.hits = 2;
   c.misses = 3;
   c.evictions = 4;
-  c.stale_served = 5;
   c.prefetches = 6;
   c.served_refreshing = 7;
   c.bytes = 9;
@@ -27,12 +26,12 @@ TEST(CacheMetrics, EveryCounterInItsFamily) {
             (Strings{"resolv_k8s_cache_entries 1", "resolv_k8s_cache_bytes 9", "resolv_k8s_cache_hits_total 2",
                      "resolv_k8s_cache_misses_total 3", "resolv_k8s_cache_evictions_total 4",
                      "resolv_k8s_cache_too_big_total 10",
-                     "resolv_k8s_cache_served_stale_total 5", "resolv_k8s_cache_prefetch_total 6",
+                     "resolv_k8s_cache_prefetch_total 6",
                      "resolv_k8s_cache_served_refreshing_total 7", "resolv_k8s_cache_packet_hits_total 8"}));
   EXPECT_EQ(lines_starting(text, "# TYPE resolv_k8s_cache_entries"),
             Strings{"# TYPE resolv_k8s_cache_entries gauge"});
-  EXPECT_EQ(lines_starting(text, "# TYPE").size(), 10u);
-  EXPECT_EQ(lines_starting(text, "# HELP").size(), 10u);
+  EXPECT_EQ(lines_starting(text, "# TYPE").size(), 9u);
+  EXPECT_EQ(lines_starting(text, "# HELP").size(), 9u);
   EXPECT_EQ(lines_starting(text, "# TYPE resolv_k8s_cache_hits_total"),
             Strings{"# TYPE resolv_k8s_cache_hits_total counter"});
 }

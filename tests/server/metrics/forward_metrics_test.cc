@@ -25,7 +25,9 @@ TEST(ForwardMetrics, EmptyFamiliesSayZero) {
             "# TYPE resolv_k8s_forward_max_concurrent_rejects_total counter\n"
             "resolv_k8s_forward_max_concurrent_rejects_total 0\n"
             "# HELP resolv_k8s_forward_limited_total Questions turned away, by the limit they met.\n"
-            "# TYPE resolv_k8s_forward_limited_total counter\n");
+            "# TYPE resolv_k8s_forward_limited_total counter\n"
+            "# HELP resolv_k8s_cache_served_stale_total Expired answers served (RFC 8767), by why.\n"
+            "# TYPE resolv_k8s_cache_served_stale_total counter\n");
 }
 
 TEST(ForwardMetrics, ByUpstreamAndRcode) {
@@ -39,6 +41,9 @@ TEST(ForwardMetrics, ByUpstreamAndRcode) {
   for (int i = 0; i < 3; i++) m.limited("maxConcurrent");
   m.limited("share");
   EXPECT_EQ(m.limited_count(), 4u);
+  m.stale("timeout");
+  m.stale("timeout");
+  m.stale("failed");
   const std::string text = m.render();
   const std::string noerror = "resolv_k8s_forward_request_duration_seconds_bucket{to=\"10.0.0.1:53\",rcode=\"NOERROR\",";
   const std::string timeout = "resolv_k8s_forward_request_duration_seconds_bucket{to=\"10.0.0.1:53\",rcode=\"timeout\",";
@@ -56,6 +61,9 @@ TEST(ForwardMetrics, ByUpstreamAndRcode) {
   EXPECT_EQ(lines_starting(text, "resolv_k8s_forward_limited_total{"),
             (Strings{"resolv_k8s_forward_limited_total{limit=\"maxConcurrent\"} 3",
                      "resolv_k8s_forward_limited_total{limit=\"share\"} 1"}));
+  EXPECT_EQ(lines_starting(text, "resolv_k8s_cache_served_stale_total{"),
+            (Strings{"resolv_k8s_cache_served_stale_total{reason=\"failed\"} 1",
+                     "resolv_k8s_cache_served_stale_total{reason=\"timeout\"} 2"}));
 }
 
 }  // namespace
