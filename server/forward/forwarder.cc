@@ -7,7 +7,7 @@
 #include "server/cache/ttl.h"
 #include "server/forward/exchange.h"
 #include "server/forward/query.h"
-#include "server/metrics/forward_metrics.h"
+#include "server/forward/metrics.h"
 #include "server/util/dns_text.h"
 
 namespace rk8s::server {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/metrics/cache_metrics.h"
+#include "server/cache/metrics.h"
 
 #include "common/prometheus.h"
 

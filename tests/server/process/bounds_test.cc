@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// The bounds' families (server/metrics/bounds.h): each limit's setting and
+// The bounds' families (server/process/bounds.h): each limit's setting and
 // what it holds, by its knob's name; what the bounds turned away.
-#include "server/metrics/bounds.h"
+#include "server/process/bounds.h"
 
 #include <gtest/gtest.h>
 
 #include "tests/server/fixture.h"
-#include "tests/server/metrics/text.h"
+#include "tests/server/prometheus_text.h"
 
 namespace rk8s::server::test {
 namespace {

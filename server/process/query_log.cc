@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/metrics/query_log.h"
+#include "server/process/query_log.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/metrics/forward_metrics.h"
+#include "server/forward/metrics.h"
 
 #include "common/prometheus.h"
 

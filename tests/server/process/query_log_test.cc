@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The query log (server/metrics/query_log.h): one line per query, in a
+// The query log (server/process/query_log.h): one line per query, in a
 // file; --query-log's every query untimed, the production log's by level
 // with the time in front and the seconds behind.
-#include "server/metrics/query_log.h"
+#include "server/process/query_log.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Counters for --metrics, rendered in the Prometheus text format.
+// The queries answered, in the Prometheus text format: by type and rcode,
+// never answered, autopath and marker statuses and the queries they saved,
+// and how long each took to answer.
 #pragma once
 
 #include <atomic>
@@ -14,7 +16,7 @@
 
 namespace rk8s::server {
 
-class Metrics {
+class QueryMetrics {
  public:
   static constexpr int kTypeSlots = 11;   // the types we name, then "other"
   static constexpr int kRcodeSlots = 17;  // 0..15, then BADVERS

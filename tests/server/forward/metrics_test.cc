@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Forwarding's families (server/metrics/forward_metrics.h): durations by
+// Forwarding's families (server/forward/metrics.h): durations by
 // upstream and rcode, failed health checks, every upstream down, refusals
 // by limit.
-#include "server/metrics/forward_metrics.h"
+#include "server/forward/metrics.h"
 
 #include <gtest/gtest.h>
 
 #include "tests/server/fixture.h"
-#include "tests/server/metrics/text.h"
+#include "tests/server/prometheus_text.h"
 
 namespace rk8s::server::test {
 namespace {

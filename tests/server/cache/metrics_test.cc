@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// The cache's families (server/metrics/cache_metrics.h), CoreDNS's with
+// The cache's families (server/cache/metrics.h), CoreDNS's with
 // our prefix, and the packet cache's hits.
-#include "server/metrics/cache_metrics.h"
+#include "server/cache/metrics.h"
 
 #include <gtest/gtest.h>
 
 #include "tests/server/fixture.h"
-#include "tests/server/metrics/text.h"
+#include "tests/server/prometheus_text.h"
 
 namespace rk8s::server::test {
 namespace {

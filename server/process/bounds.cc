@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/metrics/bounds.h"
+#include "server/process/bounds.h"
 
 #include "common/prometheus.h"
 

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/metrics/metrics.h"
-
-#include "resolv-k8s.h"
+#include "server/answer/metrics.h"
 
 #include "common/prometheus.h"
 #include "server/util/dns_text.h"
@@ -11,8 +9,8 @@ namespace rk8s::server {
 
 namespace {
 
-constexpr int kOtherTypeSlot = Metrics::kTypeSlots - 1;
-constexpr int kBadVersSlot = Metrics::kRcodeSlots - 1;
+constexpr int kOtherTypeSlot = QueryMetrics::kTypeSlots - 1;
+constexpr int kBadVersSlot = QueryMetrics::kRcodeSlots - 1;
 
 // The types counted on their own, in the order they are printed.
 constexpr uint16_t kSlotTypes[kOtherTypeSlot] = {
@@ -35,7 +33,7 @@ std::string rcode_label(int slot) {
 
 }  // namespace
 
-void Metrics::count(const QueryInfo& info) {
+void QueryMetrics::count(const QueryInfo& info) {
   if (info.dropped) {
     ++dropped_;
     return;
@@ -54,15 +52,13 @@ void Metrics::count(const QueryInfo& info) {
   if (info.walked > 1) saved_ += info.walked - 1;
 }
 
-void Metrics::duration(const std::string& server, uint8_t rcode, double seconds) {
+void QueryMetrics::duration(const std::string& server, uint8_t rcode, double seconds) {
   std::lock_guard<std::mutex> lock(mutex_);
   durations_[{server, std::min<int>(rcode, kRcodeSlots - 1)}].observe(seconds);
 }
 
-std::string Metrics::render() const {
-  std::string out = family("build_info", "gauge", "The server's version: 1, labelled.") +
-                    sample("build_info", "version=\"" RK8S_VERSION "\"", uint64_t(1)) +
-                    family("queries_total", "counter", "Queries answered, by type and rcode.");
+std::string QueryMetrics::render() const {
+  std::string out = family("queries_total", "counter", "Queries answered, by type and rcode.");
   for (int t = 0; t < kTypeSlots; ++t)
     for (int r = 0; r < kRcodeSlots; ++r)
       if (uint64_t n = queries_[t][r])
