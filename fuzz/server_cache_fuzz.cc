@@ -9,7 +9,7 @@
 #include "server/cache/cache.h"
 #include "server/cache/ttl.h"
 #include "server/forward/forwarder.h"
-#include "util/text.h"
+#include "libresolv-k8s/util/text.h"
 
 using namespace rk8s::server;
 namespace dns = rk8s::dns;

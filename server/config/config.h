@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "dns/autopath.h"
+#include "libresolv-k8s/dns/autopath.h"
 #include "server/model/faults.h"
-#include "util/ip.h"
+#include "libresolv-k8s/util/ip.h"
 
 namespace rk8s::server {
 

@@ -15,7 +15,7 @@
 #include <set>
 
 #include "common/load_error.h"
-#include "files/watched_file.h"
+#include "libresolv-k8s/files/watched_file.h"
 #include "server/config/address.h"
 #include "server/config/system_resolv_conf.h"
 #include "server/config/yaml_field.h"

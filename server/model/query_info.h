@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "dns/autopath.h"
+#include "libresolv-k8s/dns/autopath.h"
 #include "server/util/names.h"
 
 namespace rk8s::server {

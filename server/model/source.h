@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "server/model/resolution.h"
-#include "util/ip.h"
+#include "libresolv-k8s/util/ip.h"
 
 namespace rk8s::server {
 

@@ -6,7 +6,7 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "dns/wire.h"
+#include "libresolv-k8s/dns/wire.h"
 #include "server/util/dns_text.h"
 
 namespace rk8s::server {
