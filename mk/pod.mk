@@ -54,7 +54,14 @@ test-route: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl
 
 # Never weaker than the libc replaced (issue 37): ports, the stats file,
 # the environment, the allocator, /etc/hosts' memory.
-test-hardening: $(POD_TEST_DEPS)
+$(B)/tests/fwide-probe: tests/pod/fwide-probe.c
+	@mkdir -p $(@D)
+	$(CC) $(PROBE_CFLAGS) $< -o $@
+$(B)/tests/fwide-probe-musl: tests/pod/fwide-probe.c
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(PROBE_CFLAGS) $< -o $@
+test-hardening: $(POD_TEST_DEPS) $(MUSL_PROBE) $(B)/tests/gai-probe-musl $(B)/tests/fwide-probe \
+    $(B)/tests/fwide-probe-musl
 	tests/pod/hardening_test.sh $(B)
 
 test-musl: $(MUSL_STATIC) $(MUSL_PROBE) $(PRELOAD_DEPS) $(B)/tests/gai-probe-musl \

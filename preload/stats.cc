@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +17,7 @@
 #include "libc.h"
 #include "lookup/support.h"
 #include "resolve/counters.h"
+#include "util/env.h"
 
 namespace rk8s {
 namespace {
@@ -41,13 +41,13 @@ uint64_t now_seconds() {
 }
 
 // The path to write to, or null: unset, switched off, or a setuid program
-// (which must not append to a file its caller names). Read once: every
+// (which must not write to a file its caller names). Read once: every
 // lookup asks, and the environment does not change under it (env.cc).
 const char* stats_path() {
   static const char* cached;  // "" for none
   const char* path = __atomic_load_n(&cached, __ATOMIC_RELAXED);
   if (!path) {
-    const char* e = stepped_aside() || getauxval(AT_SECURE) ? nullptr : getenv("RESOLV_K8S_STATS");
+    const char* e = stepped_aside() ? nullptr : secure_env("RESOLV_K8S_STATS");
     path = e ? e : "";
     __atomic_store_n(&cached, path, __ATOMIC_RELAXED);
   }

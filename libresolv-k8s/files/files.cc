@@ -6,13 +6,14 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "util/env.h"
 #include "util/release.h"
 
 namespace rk8s {
 
 const char* resolver_env(const char* name) {
 #ifdef __GLIBC__
-  return secure_getenv(name);
+  return secure_env(name);
 #else
   (void)name;
   return nullptr;

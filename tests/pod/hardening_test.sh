@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # hardening_test.sh BUILD_DIR: the library is never weaker than the libc it
-# replaces (issue 37): source ports, the stats file, the environment and
+# replaces (issue 37): source ports, the environment and
 # the private allocator, /etc/hosts' memory. Needs root for the pod
 # sandboxes; packets stay on loopback.
 set -uo pipefail
@@ -31,5 +31,52 @@ echo "distinct source ports over 60 classic lookups: glibc $glibc_ports, the lib
 check "ports: the same walk, query for query" "480 480" "$glibc_queries $our_queries"
 check "ports: at least glibc's less the kernel's chance (ours $our_ports, glibc $glibc_ports)" yes \
 	"$( ((our_ports + 3 >= glibc_ports && our_ports > 200)) && echo yes || echo no)"
+
+# The private mimalloc reads no MIMALLOC_* variable and writes nothing to
+# the program's streams: nothing on stderr, and stderr keeps no
+# orientation (glibc's fputs of even an empty string makes it
+# byte-oriented, which fails a program's later fwprintf(stderr, ...)).
+export MIMALLOC_VERBOSE=1 MIMALLOC_SHOW_STATS=1 MIMALLOC_SHOW_ERRORS=1
+for side in "glibc $build/glibc/libresolv-k8s.so $PROBE" \
+	"musl $build/musl/libresolv-k8s.so $build/tests/gai-probe-musl" "static - $build/tests/gai-probe-musl-rk8s"; do
+	read -r libc lib probe <<<"$side"
+	[[ $lib == - ]] && lib=
+	pod "$WORK/log" on "$WORK/on.conf" -- env LD_PRELOAD="$lib" "$probe" web > "$WORK/out" 2> "$WORK/err"
+	check "MIMALLOC_* set, $libc: the answer, nothing on stderr" "answered 0" \
+		"$(grep -q '^web: inet' "$WORK/out" && echo answered) $(wc -l < "$WORK/err")" "$(head -5 "$WORK/err")"
+done
+unset MIMALLOC_VERBOSE MIMALLOC_SHOW_STATS MIMALLOC_SHOW_ERRORS
+check "stderr's orientation untouched (glibc, musl)" "0 0" \
+	"$(LD_PRELOAD=$build/glibc/libresolv-k8s.so "$build/tests/fwide-probe") $(LD_PRELOAD=$build/musl/libresolv-k8s.so "$build/tests/fwide-probe-musl")"
+
+# Every variable is read as secure_getenv reads it: a setgid program
+# (AT_SECURE) ignores RESOLV_K8S_DEBUG, RESOLV_K8S_STATS and RESOLV_K8S.
+# The static musl archive may be linked into one; glibc's loader preloads
+# into one only from /etc/ld.so.preload. The same program without the bit
+# is the control.
+for side in "static $build/tests/gai-probe-musl-rk8s" "glibc $PROBE"; do
+	read -r libc probe <<<"$side"
+	cp "$probe" "$WORK/plain" && cp "$probe" "$WORK/setgid"
+	chgrp nogroup "$WORK/setgid" && chmod g+s "$WORK/setgid"
+	preload=
+	if [[ $libc == glibc ]]; then
+		preload=$WORK/ld.so.preload
+		echo "$build/glibc/libresolv-k8s.so" > "$preload"
+	fi
+	for p in plain setgid; do
+		rm -f "$WORK/stats.$p"
+		POD_PRELOAD=$preload pod "$WORK/$p.log" on "$WORK/on.conf" -- \
+			env RESOLV_K8S_DEBUG=1 RESOLV_K8S_STATS="$WORK/stats.$p" "$WORK/$p" web > /dev/null 2> "$WORK/$p.err"
+		POD_PRELOAD=$preload pod "$WORK/$p.off.log" on "$WORK/on.conf" -- \
+			env RESOLV_K8S=off "$WORK/$p" web > /dev/null
+		echo "debug=$(grep -q '^resolv-k8s:' "$WORK/$p.err" && echo yes || echo no)" \
+			"stats=$([[ -e $WORK/stats.$p ]] && echo yes || echo no)" \
+			"off=$(grep -q 'opt=yes' "$WORK/$p.off.log" && echo ignored || echo read)" > "$WORK/$p.seen"
+	done
+	check "$libc, plain: debug lines, the stats file, RESOLV_K8S=off read" "debug=yes stats=yes off=read" \
+		"$(cat "$WORK/plain.seen")"
+	check "$libc, setgid (AT_SECURE): none of the three read" "debug=no stats=no off=ignored" \
+		"$(cat "$WORK/setgid.seen")" "$(cat "$WORK/setgid.err")"
+done
 
 summary
