@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # hardening_test.sh BUILD_DIR: the library is never weaker than the libc it
-# replaces (issue 37): source ports, the environment and
+# replaces (issue 37): source ports, the stats file, the environment and
 # the private allocator, /etc/hosts' memory. Needs root for the pod
 # sandboxes; packets stay on loopback.
 set -uo pipefail
@@ -31,6 +31,51 @@ echo "distinct source ports over 60 classic lookups: glibc $glibc_ports, the lib
 check "ports: the same walk, query for query" "480 480" "$glibc_queries $our_queries"
 check "ports: at least glibc's less the kernel's chance (ours $our_ports, glibc $glibc_ports)" yes \
 	"$( ((our_ports + 3 >= glibc_ports && our_ports > 200)) && echo yes || echo no)"
+
+# The stats file sits where others may write (an emptyDir is 0777, no
+# sticky bit). A symlink `nobody` planted there to a root-owned 0600 file,
+# a file of nobody's, a FIFO: a root process leaves each as it was.
+dir=$WORK/shared
+mkdir -m 0777 "$dir"
+printf 'secret\n' > "$WORK/secret"
+chmod 0600 "$WORK/secret"
+ln -s "$WORK/secret" "$dir/link" && chown -h nobody:nogroup "$dir/link"
+printf 'theirs\n' > "$dir/theirs" && chown nobody:nogroup "$dir/theirs"
+mkfifo "$dir/fifo"
+stats_lookup() {
+	pod "$WORK/stats.log" on "$WORK/on.conf" "${@:2}" -- \
+		timeout 60 env LD_PRELOAD="$SHIM" RESOLV_K8S_STATS="$1" "$PROBE" web
+}
+for f in link theirs fifo; do
+	out=$(stats_lookup "$dir/$f" 2>&1)
+	check "stats file a $f: the lookup answers" 0 "$?" "$out"
+done
+check "stats file a symlink to root's 0600 file: that file untouched" "secret 600 root" \
+	"$(cat "$WORK/secret") $(stat -c '%a %U' "$WORK/secret")"
+check "stats file nobody's: left as it was" "theirs nobody" "$(cat "$dir/theirs") $(stat -c %U "$dir/theirs")"
+check "stats file a FIFO: still a FIFO" fifo "$(stat -c %F "$dir/fifo")"
+stats_lookup "$dir/ours" >/dev/null
+check "stats file: one of our own is written" 1 "$(grep -c '^# resolv-k8s pid=' "$dir/ours")"
+
+# A reader holding a shared lock on the stats file (read access is enough)
+# delays neither a lookup (lookups of 1.5 s each, the server's delay: the
+# 5 s write falls in the fourth) nor the exit: the process ends while the
+# lock is still held; 60 s would be a hang. What it could not write is
+# skipped, the file as the reader saw it.
+stats=$dir/locked
+stats_lookup "$stats" >/dev/null
+before=$(md5sum < "$stats")
+flock -s "$stats" sleep 300 &
+holder=$!
+sleep 0.2
+out=$(pod "$WORK/stats.log" on "$WORK/on.conf" --delay-ms=1500 -- \
+	timeout 60 env LD_PRELOAD="$SHIM" RESOLV_K8S_STATS="$stats" "$PROBE" -n 5 web 2>&1)
+status=$?
+held=$(kill -0 $holder 2>/dev/null && echo held || echo released)
+check "stats file under a shared lock: 5 lookups and the exit, while the lock is held" "0 held" "$status $held" "$out"
+check "stats file under a shared lock: not written" "$before" "$(md5sum < "$stats")"
+kill $holder
+wait $holder 2>/dev/null
 
 # The private mimalloc reads no MIMALLOC_* variable and writes nothing to
 # the program's streams: nothing on stderr, and stderr keeps no
