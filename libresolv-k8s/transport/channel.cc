@@ -6,6 +6,7 @@
 // c-ares is private, and nothing it allocates outlives this file's channels.
 #include "transport/channel.h"
 
+#include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -87,7 +88,9 @@ static ares_socket_t open_socket(int domain, int type, int protocol, void*) {
 }
 
 // c-ares writes with writev: a TCP server gone away would raise SIGPIPE.
+// One piece (a UDP query) goes out as glibc sends it, with send.
 static ares_ssize_t send_vector(ares_socket_t fd, const iovec* iov, int n, void*) {
+  if (n == 1) return send(fd, iov[0].iov_base, iov[0].iov_len, MSG_NOSIGNAL);
   msghdr m{};
   m.msg_iov = const_cast<iovec*>(iov);
   m.msg_iovlen = size_t(n);
@@ -102,8 +105,18 @@ static int connect_socket(ares_socket_t fd, const sockaddr* to, ares_socklen_t l
   return connect(fd, to, len);
 }
 
+// The replies the thread's step still waits for (await_replies).
+static __thread const int* awaited __attribute__((tls_model("initial-exec")));
+
+// c-ares reads a UDP socket until it is empty: once every reply came, the
+// read that would say so is answered here, as glibc and musl read no more
+// than they wait for.
 static ares_ssize_t receive(ares_socket_t fd, void* buf, size_t len, int flags, sockaddr* from,
                             ares_socklen_t* from_len, void*) {
+  if (awaited && *awaited == 0) {
+    errno = EAGAIN;
+    return -1;
+  }
   return recvfrom(fd, buf, len, flags, from, from_len);
 }
 
@@ -201,6 +214,8 @@ void close_sockets(Channels& c, size_t s, bool tcp) {
     ch = nullptr;
   }
 }
+
+void await_replies(const int* outstanding) { awaited = outstanding; }
 
 const uint8_t* keep_reply(Channels& c, size_t i, const uint8_t* msg, size_t len) {
   if (len > c.reply_cap[i]) {

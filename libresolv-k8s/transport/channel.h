@@ -31,6 +31,10 @@ ares_channel server_channel(Channels& c, size_t s, bool tcp);
 // source port.
 void close_sockets(Channels& c, size_t s, bool tcp);
 
+// The count of replies the calling thread's step still waits for, while it
+// waits (null after): at 0, the channels read no more.
+void await_replies(const int* outstanding);
+
 // Copies a reply into the thread's buffer `i` (0 or 1), kept until the next
 // exchange. nullptr when out of memory.
 const uint8_t* keep_reply(Channels& c, size_t i, const uint8_t* msg, size_t len);

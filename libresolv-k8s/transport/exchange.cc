@@ -128,7 +128,9 @@ static bool send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, siz
     p[i].step = &step;
     ares_send(ch, queries[i].data, int(queries[i].size), on_reply, &p[i]);
   }
+  await_replies(&step.outstanding);
   wait_for(ch, step);
+  await_replies(nullptr);
   return step.truncated;
 }
 
