@@ -593,4 +593,25 @@ TEST(Transport, RandomQueryIdsDiffer) {
   EXPECT_GT(ids.size(), 32u);
 }
 
+// IDs are drawn a few dozen at a time: a forked child must not use the
+// ones its parent drew and has not used yet.
+TEST(Transport, ForkedChildDrawsIdsOfItsOwn) {
+  random_query_id();  // the pool full, but for one
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    uint16_t ids[8];
+    for (uint16_t& id : ids) id = random_query_id();
+    _exit(write(p[1], ids, sizeof ids) == sizeof ids ? 0 : 1);
+  }
+  uint16_t child[8], parent[8];
+  ASSERT_EQ(read(p[0], child, sizeof child), ssize_t(sizeof child));
+  waitpid(pid, nullptr, 0);
+  for (uint16_t& id : parent) id = random_query_id();
+  EXPECT_NE(memcmp(child, parent, sizeof child), 0);
+  close(p[0]);
+  close(p[1]);
+}
+
 }  // namespace
