@@ -43,7 +43,7 @@ ln -s "$WORK/secret" "$dir/link" && chown -h nobody:nogroup "$dir/link"
 printf 'theirs\n' > "$dir/theirs" && chown nobody:nogroup "$dir/theirs"
 mkfifo "$dir/fifo"
 stats_lookup() {
-	pod "$WORK/stats.log" on "$WORK/on.conf" "${@:2}" -- \
+	pod "$WORK/stats.log" on "$WORK/on.conf" -- \
 		timeout 60 env LD_PRELOAD="$SHIM" RESOLV_K8S_STATS="$1" "$PROBE" web
 }
 for f in link theirs fifo; do
