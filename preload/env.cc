@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The environment switches of libc.h, shared by the preload and static builds.
-#include <stdlib.h>
 #include <string.h>
 
-
 #include "libc.h"
+#include "util/env.h"
 
 namespace rk8s {
 namespace {
@@ -13,7 +12,7 @@ namespace {
 int flag(int& cached, const char* name, const char* on) {
   int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
   if (v < 0) {
-    const char* e = getenv(name);
+    const char* e = secure_env(name);
     v = e && strcmp(e, on) == 0;
     __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
   }
