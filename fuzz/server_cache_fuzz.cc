@@ -9,7 +9,7 @@
 #include "server/cache/cache.h"
 #include "server/cache/ttl.h"
 #include "server/forward/forwarder.h"
-#include "util/text.h"
+#include "libresolv-k8s/util/text.h"
 
 using namespace rk8s::server;
 namespace dns = rk8s::dns;
@@ -30,14 +30,15 @@ void check(bool ok) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static Cache cache(8, 1 << 20);  // small: every few inputs evict
+  static const CacheConfig caps;
+  static Cache cache(8, 1 << 20, caps.stale.max_stale);  // small: every few inputs evict
   static Cache::Clock::time_point now;
   static uint8_t out[65535];
   now += std::chrono::seconds(1);
 
   auto answer = std::make_shared<CachedAnswer>();
   if (!read_upstream_reply(rk8s::Bytes{data, size}, *answer)) return 0;
-  uint32_t ttl = cache_ttl(*answer, CacheConfig{});
+  uint32_t ttl = cache_ttl(*answer, caps);
   Name owner = answer->records.empty() ? Name{} : answer->owner(answer->records[0]);
   CacheKey key{name_key(owner), uint16_t(size), dns::kClassIN, bool(size & 1), bool(size & 2)};
   cache.insert(key, answer, ttl, now);
@@ -45,14 +46,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Fresh, stale, or past the stale window.
   uint32_t later = size ? data[size - 1] * 16u : 0;
   bool prefetch = size & 4;
-  std::optional<CacheHit> hit = cache.find(key, now + std::chrono::seconds(later), true, prefetch);
-  if (ttl > 0 && later < ttl + Cache::kStaleWindow.count()) {
+  std::optional<CacheHit> hit =
+      cache.find(key, now + std::chrono::seconds(later), CacheFind{true, prefetch ? &caps.prefetch : nullptr});
+  if (ttl > 0 && later < ttl + caps.stale.max_stale) {
     check(hit && hit->answer == answer && hit->age == later && hit->stale == (later >= ttl));
-    check(prefetch && !hit->stale ? hit->refresh_in_ms <= refresh_point_ms(ttl) : hit->refresh_in_ms == UINT32_MAX);
+    check(prefetch && !hit->stale ? hit->refresh_in_ms <= refresh_point_ms(ttl, caps.prefetch.percentage)
+                                  : hit->refresh_in_ms == UINT32_MAX);
   }
   CacheHit served = hit && hit->answer == answer ? *hit : CacheHit{answer, ttl, 0, false};
-  Resolution res =
-      resolution_of(answer, uint16_t(size), served.ttl, served.age, served.stale, served.refresh_in_ms);
+  Resolution res = resolution_of(served, uint16_t(size), caps);
 
   dns::Writer w(out, sizeof out);
   w.header(0x1234, uint16_t(dns::kFlagQR | (answer->truncated ? dns::kFlagTC : 0) |

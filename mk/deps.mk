@@ -33,6 +33,9 @@ CARES_CMAKE := -DCARES_STATIC=ON -DCARES_STATIC_PIC=ON -DCARES_SHARED=OFF \
 # refuses initial-exec TLS then; we are never loaded that way.
 MIMALLOC_CMAKE := -DMI_OVERRIDE=OFF -DMI_BUILD_STATIC=ON -DMI_BUILD_SHARED=OFF \
   -DMI_BUILD_OBJECT=OFF -DMI_BUILD_TESTS=OFF -DMI_INSTALL_TOPLEVEL=ON -DMI_LOCAL_DYNAMIC_TLS=OFF
+# No environment read, nothing written to the program's streams: the
+# forced header says how (MI_NO_GETENV, and mimalloc's one fputs made a no-op).
+MIMALLOC_PRIVATE := $(abspath mk/mimalloc-private.h)
 
 .PHONY: deps-packages deps-build deps-build-packages
 deps: deps-packages $(TP_LIBS)
@@ -49,8 +52,8 @@ $(TP_SRC)/.fetched: mk/fetch-source.sh | deps-build-packages
 
 $(TP)/%/lib/libcares.a: $(TP_SRC)/.fetched mk/third-party.sh
 	+@mk/third-party.sh $(ARCH) $* $(CARES_SRC) $(TP)/work/$*/c-ares $(TP)/$* $(CARES_CMAKE)
-$(TP)/%/lib/libmimalloc.a: $(TP_SRC)/.fetched mk/third-party.sh
-	+@mk/third-party.sh $(ARCH) $* $(MIMALLOC_SRC) $(TP)/work/$*/mimalloc $(TP)/$* $(MIMALLOC_CMAKE)
+$(TP)/%/lib/libmimalloc.a: $(TP_SRC)/.fetched mk/third-party.sh $(MIMALLOC_PRIVATE)
+	+@TP_CFLAGS='-include $(MIMALLOC_PRIVATE)' mk/third-party.sh $(ARCH) $* $(MIMALLOC_SRC) $(TP)/work/$*/mimalloc $(TP)/$* $(MIMALLOC_CMAKE)
 
 # The archives in use: a static musl program, a musl .so preloaded into a
 # musl program (its initial-exec TLS), and a glibc .so preloaded into

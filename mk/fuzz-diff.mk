@@ -8,6 +8,9 @@
 # $(B)/fuzz/diff/work/.
 #
 #   make fuzz-diff        each for FUZZ_DIFF_SECONDS (600)
+#   make fuzz-diff-minute each for a minute from its seeds alone (a corpus
+#                         grown afresh under $(B)/fuzz/diff/minute/): the
+#                         check that nothing new diverges
 #   make test-fuzz-diff   each replays its seeds, every divergence fixed among
 #                         them (part of make test)
 
@@ -43,29 +46,32 @@ $(FDIFF)/dns_musl_diff: FDIFF_LDFLAGS := -Wl,--wrap=__res_msend_rc
 $(FDIFF_MUSL): $(FDIFF)/%: $(B)/obj/musl/fuzz/diff/%.o $(FDIFF_MUSL_OBJ) $(CORE_MUSL_A) $(call THIRD_PARTY_LIBS,musl)
 	musl-gcc -static $(FDIFF_LDFLAGS) -o $@ $^
 
-# $(call fdiff_run,SECONDS,FLAGS): every target in turn, its findings and
-# the corpus it grew under $(FDIFF)/work/; a musl driver replays the corpus
-# of its glibc twin, seeds and grown.
+# $(call fdiff_run,SECONDS,FLAGS[,DIR]): every target in turn, its findings
+# and the corpus it grew under DIR ($(FDIFF)/work/); a musl driver replays
+# the corpus of its glibc twin, seeds and grown.
 define fdiff_run
-	@set -e; mkdir -p $(FDIFF)/work; for f in $(FDIFF_GLIBC) $(FDIFF_MUSL); do n=$$(basename $$f); \
-	  twin=$${n/_musl_/_glibc_}; mkdir -p $(FDIFF)/work/$$twin; \
+	@set -e; w=$(or $(3),$(FDIFF)/work); mkdir -p $$w; for f in $(FDIFF_GLIBC) $(FDIFF_MUSL); do n=$$(basename $$f); \
+	  twin=$${n/_musl_/_glibc_}; mkdir -p $$w/$$twin; \
 	  echo "fuzz-diff $$n"; \
 	  if [[ $$n == *_glibc_* ]]; then \
-	    $$f -max_total_time=$(1) $(2) -print_final_stats=1 -artifact_prefix=$(FDIFF)/work/ \
-	      $(FDIFF)/work/$$n fuzz/corpus/$$n >$(FDIFF)/work/$$n.log 2>&1; \
+	    $$f -max_total_time=$(1) $(2) -print_final_stats=1 -artifact_prefix=$$w/ \
+	      $$w/$$n fuzz/corpus/$$n >$$w/$$n.log 2>&1; \
 	  else \
-	    $$f -max_total_time=$(1) $(2) -artifact_prefix=$(FDIFF)/work/ \
-	      fuzz/corpus/$$twin $(FDIFF)/work/$$twin >$(FDIFF)/work/$$n.log 2>&1; \
-	  fi || { tail -40 $(FDIFF)/work/$$n.log; exit 1; }; \
+	    $$f -max_total_time=$(1) $(2) -artifact_prefix=$$w/ \
+	      fuzz/corpus/$$twin $$w/$$twin >$$w/$$n.log 2>&1; \
+	  fi || { tail -40 $$w/$$n.log; exit 1; }; \
 	  grep -h '^stat::number_of_executed_units\|^stat::average_exec_per_sec\|^fuzz-diff: tolerated' \
-	    $(FDIFF)/work/$$n.log; \
+	    $$w/$$n.log; \
 	done
 endef
 
 FUZZ_DIFF_SECONDS ?= 600
-.PHONY: fuzz-diff test-fuzz-diff
+.PHONY: fuzz-diff fuzz-diff-minute test-fuzz-diff
 fuzz-diff: $(FDIFF_GLIBC) $(FDIFF_MUSL)
 	$(call fdiff_run,$(FUZZ_DIFF_SECONDS))
+fuzz-diff-minute: $(FDIFF_GLIBC) $(FDIFF_MUSL)
+	rm -rf $(FDIFF)/minute
+	$(call fdiff_run,60,,$(FDIFF)/minute)
 TESTS += test-fuzz-diff
 test-fuzz-diff: $(FDIFF_GLIBC) $(FDIFF_MUSL)
 	$(call fdiff_run,0,-runs=0)

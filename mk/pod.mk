@@ -26,9 +26,9 @@ ALL += $(B)/tests/res-dump
 POD_TEST_DEPS := $(PRELOAD_DEPS) $(SERVER_BIN) $(B)/tests/gai-probe-glibc
 
 TESTS += test-pod-harness test-glibc-diff test-glibc-autopath test-programs test-hostent test-route test-musl
-TESTS += test-res-search
+TESTS += test-res-search test-hardening
 .PHONY: test-pod-harness test-glibc-diff test-glibc-autopath test-programs test-hostent test-route test-musl
-.PHONY: test-res-search
+.PHONY: test-res-search test-hardening
 
 test-pod-harness: $(GAI_PROBES)
 	tests/pod/harness_test.sh $(B)/tests
@@ -51,6 +51,18 @@ test-res-search: $(POD_TEST_DEPS) $(B)/tests/res-dump
 
 test-route: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl
 	tests/pod/route_test.sh $(B)
+
+# Never weaker than the libc replaced (issue 37): ports, the stats file,
+# the environment, the allocator, /etc/hosts' memory.
+$(B)/tests/fwide-probe: tests/pod/fwide-probe.c
+	@mkdir -p $(@D)
+	$(CC) $(PROBE_CFLAGS) $< -o $@
+$(B)/tests/fwide-probe-musl: tests/pod/fwide-probe.c
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(PROBE_CFLAGS) $< -o $@
+test-hardening: $(POD_TEST_DEPS) $(MUSL_PROBE) $(B)/tests/gai-probe-musl $(B)/tests/fwide-probe \
+    $(B)/tests/fwide-probe-musl
+	tests/pod/hardening_test.sh $(B)
 
 test-musl: $(MUSL_STATIC) $(MUSL_PROBE) $(PRELOAD_DEPS) $(B)/tests/gai-probe-musl \
     $(SERVER_BIN)

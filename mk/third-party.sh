@@ -5,8 +5,9 @@
 # musl-gcc; arm64: Debian's cross gcc, alone and with Debian's musl specs)
 # as static, PIC, hidden-visibility archives, and copies its headers and .a
 # files into PREFIX/include and PREFIX/lib. RelWithDebInfo: -O2 -g -DNDEBUG
-# (without NDEBUG mimalloc builds its debug checks). The build joins make's
-# jobserver.
+# (without NDEBUG mimalloc builds its debug checks). TP_CFLAGS in the
+# environment: C flags of this project's own (mimalloc's forced header).
+# The build joins make's jobserver.
 set -euo pipefail
 arch=$1 libc=$2 src=$3 work=$4 prefix=$5; shift 5
 cross=() cflags='-fPIC -fvisibility=hidden'
@@ -18,6 +19,7 @@ arm64/glibc) cc=aarch64-linux-gnu-gcc ;;
 arm64/musl) cc=aarch64-linux-musl-gcc cflags+=' -mno-outline-atomics' ;;
 *) echo "third-party.sh: unknown arch/libc $arch/$libc" >&2; exit 2 ;;
 esac
+cflags+=${TP_CFLAGS:+ $TP_CFLAGS}
 if [[ $arch == arm64 ]]; then
 	cross=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64
 		-DCMAKE_AR="$(command -v aarch64-linux-gnu-ar)" -DCMAKE_RANLIB="$(command -v aarch64-linux-gnu-ranlib)")

@@ -4,13 +4,17 @@
 // lookup path, at most every kEverySeconds (no thread). Each block holds
 // the counts so far and replaces the process's last; the file keeps the
 // blocks of the kMaxBlocks processes that wrote last.
+//
+// PATH may sit in a directory others write to (an emptyDir is 0777): it is
+// never followed as a symlink, written only when it is a regular file of
+// our own with no other name, and never waited for: a write that finds the
+// file locked is skipped, and the next one carries the counts.
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +22,8 @@
 #include "libc.h"
 #include "lookup/support.h"
 #include "resolve/counters.h"
+#include "util/env.h"
+#include "util/file_stat.h"
 
 namespace rk8s {
 namespace {
@@ -41,13 +47,13 @@ uint64_t now_seconds() {
 }
 
 // The path to write to, or null: unset, switched off, or a setuid program
-// (which must not append to a file its caller names). Read once: every
+// (which must not write to a file its caller names). Read once: every
 // lookup asks, and the environment does not change under it (env.cc).
 const char* stats_path() {
   static const char* cached;  // "" for none
   const char* path = __atomic_load_n(&cached, __ATOMIC_RELAXED);
   if (!path) {
-    const char* e = stepped_aside() || getauxval(AT_SECURE) ? nullptr : getenv("RESOLV_K8S_STATS");
+    const char* e = stepped_aside() ? nullptr : secure_env("RESOLV_K8S_STATS");
     path = e ? e : "";
     __atomic_store_n(&cached, path, __ATOMIC_RELAXED);
   }
@@ -68,15 +74,30 @@ size_t next_header(const char* text, size_t len, size_t from) {
   return len;
 }
 
+// PATH opened to be rewritten: not through a symlink (O_NOFOLLOW), a
+// regular file (O_NONBLOCK: a FIFO or device in its place neither blocks
+// the open nor is written), ours, with one link (a hard link planted to
+// someone else's file), and locked without waiting. -1 otherwise.
+int open_own_file(const char* path) {
+  int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  struct stat st;
+  if (stat_fd(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1 &&
+      flock(fd, LOCK_EX | LOCK_NB) == 0)
+    return fd;
+  close(fd);
+  return -1;
+}
+
 // PATH rewritten in place under an exclusive lock (`resolv-k8s stats`
 // reads it under a shared one): the other processes' blocks but the oldest
 // beyond kMaxBlocks, then this one's. A file too large to be one of ours
 // (an older library appended to it) starts anew.
 void replace_block(const char* path, const char* block, size_t len) {
-  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  int fd = open_own_file(path);
   if (fd < 0) return;
   char* text = static_cast<char*>(malloc((kMaxBlocks + 1) * kBlockBytes));
-  if (text && flock(fd, LOCK_EX) == 0) {
+  if (text) {
     size_t have = 0;
     for (ssize_t n; have < kMaxBlocks * kBlockBytes &&
                     (n = pread(fd, text + have, kMaxBlocks * kBlockBytes - have, off_t(have))) > 0;)

@@ -39,6 +39,8 @@ bool searches_two_dots(const fdiff::DnsInput& in) {
 const fdiff::DnsInput* input;
 // A UDP reply to this input ran past musl's 512-byte buffer (padded_answer).
 bool past_end;
+// musl read a CNAME target past the end of a reply (musl_reads_past).
+bool cname_past_end;
 
 // README "What differs from musl, and why", and "Calls the library hands
 // to libc whole": the only differences tolerated, each by its words.
@@ -56,19 +58,72 @@ const struct {
     {"a search domain `.` (or one ending in two dots): musl sends a malformed query; we answer "
      "EAI_NONAME",
      [] { return !kFrom124 && fdiff::our_gai_rc == EAI_NONAME && searches_two_dots(*input); }},
+    {"a CNAME target is expanded within musl's 512-byte buffer, so it may point past the reply "
+     "into stale bytes",
+     [] { return cname_past_end; }},
     {"a call the library hands to libc whole",
      [] { return fdiff::our_gai_rc == kLetLibcAnswer; }},
     {"a search domain of the marker's shape is not asked", [] { return fdiff::has_marker_domain(input->conf); }},
 };
 
+// The query IDs our side used, by question (the last for each): musl's
+// replies are given the same (musl_reply_id), so that a name read out of a
+// reply's header (a pointer to offset 0) is the same bytes on both sides,
+// not two random IDs. musl looks at the ID only to match the reply, which
+// the stand-in for its transport below does with musl's own.
+struct AskedId {
+  uint8_t question[dns::kMaxName + 4];
+  size_t len;
+  uint8_t id[2];
+};
+FixedVec<AskedId, 64> our_ids;
+SpinLock our_ids_lock;  // the responder's thread adds, the main thread reads
+
+// The question of a query: its name's wire bytes, type and class.
+Bytes question_of(Bytes query) {
+  size_t p = dns::kHeaderSize;
+  while (p < query.size && query.data[p] && query.data[p] < 64) p += query.data[p] + 1u;
+  if (p + 5 > query.size || p - dns::kHeaderSize + 5 > dns::kMaxName + 4) return Bytes{};
+  return Bytes{query.data + dns::kHeaderSize, p + 5 - dns::kHeaderSize};
+}
+
+void note_our_id(Bytes query) {
+  Bytes q = question_of(query);
+  if (!q.size) return;
+  our_ids_lock.lock();
+  AskedId* slot = nullptr;
+  for (AskedId& a : our_ids)
+    if (a.len == q.size && memcmp(a.question, q.data, q.size) == 0) slot = &a;
+  if (!slot && our_ids.push(AskedId{})) slot = &our_ids[our_ids.count - 1];
+  if (slot) {
+    memcpy(slot->question, q.data, q.size);
+    slot->len = q.size;
+    memcpy(slot->id, query.data, 2);
+  }
+  our_ids_lock.unlock();
+}
+
+// Our ID for the question of musl's `query` into `reply`, if we asked it.
+void musl_reply_id(Bytes query, uint8_t* reply) {
+  Bytes q = question_of(query);
+  our_ids_lock.lock();
+  for (const AskedId& a : our_ids)
+    if (q.size && a.len == q.size && memcmp(a.question, q.data, q.size) == 0) memcpy(reply, a.id, 2);
+  our_ids_lock.unlock();
+}
+
 void run_one(const uint8_t* data, size_t size) {
   static fdiff::DnsInput in;
   if (!fdiff::load_dns_input(Bytes{data, size}, in)) return;
   input = &in;
-  past_end = false;
-  char* libc = fdiff::text_of([](FILE* f) { print_case(f, &in.call, getaddrinfo, freeaddrinfo); });
+  past_end = cname_past_end = false;
+  our_ids_lock.lock();
+  our_ids.clear();
+  our_ids_lock.unlock();
+  // Ours first: musl's replies then carry our IDs.
   char* ours = fdiff::text_of(
       [](FILE* f) { print_case(f, &in.call, fdiff::our_getaddrinfo, fdiff::our_freeaddrinfo); });
+  char* libc = fdiff::text_of([](FILE* f) { print_case(f, &in.call, getaddrinfo, freeaddrinfo); });
   bool same = strcmp(libc, ours) == 0;
   for (const auto& e : kExceptions)
     if (!same && e.applies()) {
@@ -95,7 +150,34 @@ size_t padded_answer(Bytes query, bool tcp, uint8_t* out, size_t cap) {
   return 512;
 }
 
+// The responder's answer to our side's queries.
+size_t answer_ours(Bytes query, bool tcp, uint8_t* out, size_t cap) {
+  note_our_id(query);
+  return padded_answer(query, tcp, out, cap);
+}
+
 }  // namespace
+
+// Before 1.2.4, musl expands a CNAME's target within its whole 512-byte
+// buffer (dns_parse_callback passes packet + 512 as the end): a target that
+// runs past the reply's `n` bytes is made of bytes no reply wrote there, in
+// a buffer on musl's stack (the finding dns_musl_diff-59a9ad2a: an empty
+// CNAME whose one byte, the reply's last, is a pointer, its second byte the
+// first past the end; through it, a name read from the header's random ID).
+// True when what musl reads of `buf` depends on the bytes past `n`, which
+// the caller zeroed so that musl reads the same on every run.
+bool musl_reads_past(const uint8_t* buf, size_t n, uint16_t qtype) {
+  Answer within, whole;
+  read_musl_answers(Bytes{buf, n}, qtype, kMusl, within);
+  read_musl_answers(Bytes{buf, 512}, qtype, kMusl, whole);
+  if (within.has_canon != whole.has_canon || within.addrs.count != whole.addrs.count) return true;
+  if (within.has_canon && (within.canon.len != whole.canon.len ||
+                           memcmp(within.canon.wire, whole.canon.wire, within.canon.len) != 0))
+    return true;
+  for (size_t i = 0; i < within.addrs.count; i++)
+    if (!same_ip(within.addrs[i], whole.addrs[i])) return true;
+  return false;
+}
 
 // musl 1.2.3's __res_msend_rc (res_msend.c), in place of libc.a's where
 // musl's lookups call it (mk/fuzz-diff.mk links with --wrap):
@@ -109,6 +191,8 @@ size_t padded_answer(Bytes query, bool tcp, uint8_t* out, size_t cap) {
 // timeout ends. From 1.2.4 on a reply with TC, or larger than the buffer,
 // is asked again over TCP, and a TCP reply musl cannot take ends the whole
 // exchange unanswered (51d4669f); one it takes counts at its full length.
+// musl's buffer past the reply holds whatever its stack held before; here
+// zeros, the same on every run (musl_reads_past).
 extern "C" int __wrap___res_msend_rc(int nqueries, const unsigned char* const* queries, const int* qlens,
                               unsigned char* const* answers, int* alens, int asize, const void*) {
   static uint8_t reply[65536];
@@ -130,7 +214,11 @@ extern "C" int __wrap___res_msend_rc(int nqueries, const unsigned char* const* q
       }
     }
     if (n > size_t(asize)) n = size_t(asize);
+    musl_reply_id(query, reply);
     memcpy(answers[i], reply, n);
+    memset(answers[i] + n, 0, size_t(asize) - n);
+    if (!kFrom124 && size_t(asize) >= 512)
+      cname_past_end |= musl_reads_past(answers[i], n, load16(query.data + query.size - 4));
     alens[i] = int(kFrom124 ? len : n);
   }
   return 0;
@@ -139,6 +227,6 @@ extern "C" int __wrap___res_msend_rc(int nqueries, const unsigned char* const* q
 int main(int argc, char** argv) {
   set_libc_release(kMusl);
   fdiff::enter_sandbox(fdiff::kNet);
-  fdiff::serve(padded_answer);
+  fdiff::serve(answer_ours);
   return fdiff::replay_main(argc, argv, run_one);
 }

@@ -2,17 +2,19 @@
 // resolv.conf, hosts, nsswitch.conf and host.conf as the lookups use them.
 #include "files/files.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <unistd.h>
 
+#include "util/env.h"
 #include "util/release.h"
 
 namespace rk8s {
 
 const char* resolver_env(const char* name) {
 #ifdef __GLIBC__
-  return secure_getenv(name);
+  return secure_env(name);
 #else
   (void)name;
   return nullptr;
@@ -33,11 +35,6 @@ bool parse_resolv_conf(Str text, Config& out) {
   return !out.opt.no_reload;
 }
 
-bool keep_text(Str text, Str& out) {
-  out = text;
-  return true;
-}
-
 // glibc rereads nsswitch.conf when it changed (nss_database_check_reload);
 // one it cannot read is no file.
 bool parse_nsswitch(Str text, HostsSources& out) {
@@ -46,7 +43,6 @@ bool parse_nsswitch(Str text, HostsSources& out) {
 }
 
 constinit WatchedFile<Config> resolv_conf("/etc/resolv.conf", parse_resolv_conf, true);
-constinit WatchedFile<Str> hosts("/etc/hosts", keep_text, true);
 constinit WatchedFile<HostsSources> nsswitch("/etc/nsswitch.conf", parse_nsswitch, false);
 
 }  // namespace
@@ -63,7 +59,16 @@ void current_config(Config& out) {
   out.complete = false;
 }
 
-HostsText current_hosts() { return hosts.current(); }
+HostsFile::HostsFile()
+    : fd_(open("/etc/hosts", O_RDONLY | O_CLOEXEC)),
+      buf_(fd_ >= 0 ? static_cast<char*>(malloc(kHostsBuffer)) : nullptr),
+      // Out of memory: a buffer of nothing, which fails the reading.
+      lines_(fd_, buf_, buf_ ? kHostsBuffer : 0) {}
+
+HostsFile::~HostsFile() {
+  free(buf_);
+  if (fd_ >= 0) close(fd_);
+}
 
 HostsSources current_hosts_sources() {
   auto sources = nsswitch.current();

@@ -92,13 +92,24 @@ static Str glibc_line(Str raw, bool newline, char (&buf)[512], bool& fits) {
   return Str{buf, raw.size};
 }
 
-static void hosts_glibc(const HostsQuery& q, Str text, Str name, HostsResult& out) {
+// The most room nss_files may need for a line in the caller's buffer: the
+// line, then a pointer per alias (parse_list), counting every white space
+// as a separator.
+static size_t line_room(Str raw) {
+  size_t room = raw.size;
+  for (size_t i = 0; i < raw.size; i++) room += is_space(raw.data[i]) ? sizeof(char*) : 0;
+  return room;
+}
+
+static void hosts_glibc(const HostsQuery& q, LineReader& lines, Str name, HostsResult& out) {
   bool matched = false;
-  while (text.size && out.complete) {
-    size_t eol = find(text, '\n');
+  Str raw;
+  while (out.complete && lines.next(SIZE_MAX, raw)) {
+    size_t room = line_room(raw);
+    if (room > out.line_room) out.line_room = room;
+    bool newline = raw.data[raw.size - 1] == '\n';
     char buf[512];
-    Str line = glibc_line(take(text, eol), eol < text.size, buf, out.complete);
-    text = drop(text, eol + 1);
+    Str line = glibc_line(take(raw, raw.size - newline), newline, buf, out.complete);
     line = take(line, find(line, '#'));
     Str addr = word(line, is_space);
     Str rest = skip(drop(line, addr.size), is_space);
@@ -153,19 +164,17 @@ static int musl_address(int family, Str token, IpAddr& a) {
   return 0;
 }
 
-static void hosts_musl(const HostsQuery& q, Str text, Str name, HostsResult& out) {
+static void hosts_musl(const HostsQuery& q, LineReader& lines, Str name, HostsResult& out) {
   name = take(name, find(name, '\0'));
   if (name.size == 0) return;
   set_canon(out, name);
   bool have_canon = false;
-  while (text.size && !out.addrs.full()) {
-    // fgets(line, 512, f), then the string functions stop at a NUL.
-    size_t n = find(take(text, 511), '\n');
-    n = n < 511 && n < text.size ? n + 1 : (text.size < 511 ? text.size : 511);
+  Str chunk;
+  // fgets(line, 512, f), then the string functions stop at a NUL.
+  while (!out.addrs.full() && lines.next(511, chunk)) {
     char line[513];
-    memcpy(line, text.data, n);
-    line[n] = 0;
-    text = drop(text, n);
+    memcpy(line, chunk.data, chunk.size);
+    line[chunk.size] = 0;
     if (char* hash = strchr(line, '#')) hash[0] = '\n', hash[1] = 0;
     size_t len = strlen(line);
     if (!musl_line_names(line, len, name)) continue;
@@ -191,12 +200,13 @@ static void hosts_musl(const HostsQuery& q, Str text, Str name, HostsResult& out
   if (out.found()) out.error = 0;
 }
 
-size_t hosts_lookup(const HostsQuery& q, Str text, Str name, HostsResult& out) {
+size_t hosts_lookup(const HostsQuery& q, LineReader& lines, Str name, HostsResult& out) {
   out = HostsResult{};
   if (q.dialect == Dialect::musl)
-    hosts_musl(q, text, name, out);
+    hosts_musl(q, lines, name, out);
   else
-    hosts_glibc(q, text, name, out);
+    hosts_glibc(q, lines, name, out);
+  if (lines.failed()) out.complete = false;
   return out.addrs.count;
 }
 

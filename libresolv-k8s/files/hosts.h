@@ -6,12 +6,14 @@
 // ASCII case; without host.conf's `multi on` only the first matching line
 // counts. musl 1.2.3 (name_from_hosts): 511-byte chunks, inet_aton
 // addresses and IPv6 %scope, names matched case-sensitively, at most 48
-// addresses. The lookup is pure: the caller passes the file's bytes.
+// addresses. The lookup is pure: the caller passes the file's lines,
+// streamed or in memory.
 #pragma once
 
 #include <sys/socket.h>
 
 #include "util/ip.h"
+#include "util/line_reader.h"
 
 namespace rk8s {
 
@@ -38,8 +40,14 @@ struct HostsResult {
   // (or with a bad %scope): musl then fails without asking DNS.
   int error = 0;
   // False when the file held more than we do (addresses, aliases, name
-  // bytes, a glibc line we would have to copy whole): hand the lookup to libc.
+  // bytes, a glibc line we would have to copy whole or that the reader's
+  // buffer cannot hold) or could not be read to the end: hand the lookup
+  // to libc.
   bool complete = true;
+  // glibc: the most room one of the lines read needs in nss_files' buffer
+  // (the line, then a pointer per white space): gethostbyname_r's caller
+  // must have room for each line nss_files reads before it answers.
+  size_t line_room = 0;
   // The canonical name, then glibc's h_aliases for single-family lookups,
   // each NUL-terminated.
   char names[kHostsNameBytes] = {};
@@ -51,7 +59,8 @@ struct HostsResult {
   const char* alias(size_t i) const { return names + alias_at[i]; }
 };
 
-// Looks `name` up in `text`; returns the number of addresses found.
-size_t hosts_lookup(const HostsQuery& q, Str text, Str name, HostsResult& out);
+// Looks `name` up in the file `lines` reads, from where it is; returns the
+// number of addresses found.
+size_t hosts_lookup(const HostsQuery& q, LineReader& lines, Str name, HostsResult& out);
 
 }  // namespace rk8s

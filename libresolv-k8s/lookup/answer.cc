@@ -54,15 +54,22 @@ bool musl_dn_expand(const uint8_t* msg, size_t size, size_t src, dns::Name& out)
 }
 
 // musl's dn_expand writes a C string: a label's NUL byte ends the name
-// there (the label cut at it, dropped when nothing of it is left).
+// there, the label cut at it. When nothing of it is left, the dot written
+// before it stays ("api." of api.\0x): here the last byte of the label
+// before, so that the labels joined by dots (addrinfo.cc's canon_text) are
+// musl's text.
 dns::Name cut_at_nul(const dns::Name& n) {
   dns::Name out;
-  size_t at = 0;
+  size_t at = 0, last = 0;
   for (size_t p = 0; n.wire[p]; p += n.wire[p] + 1) {
     const uint8_t* label = n.wire + p + 1;
     const void* nul = memchr(label, 0, n.wire[p]);
     size_t len = nul ? size_t(static_cast<const uint8_t*>(nul) - label) : n.wire[p];
-    if (len == 0) break;
+    if (len == 0) {
+      if (at) out.wire[last]++, out.wire[at++] = '.';
+      break;
+    }
+    last = at;
     out.wire[at] = uint8_t(len);
     memcpy(out.wire + at + 1, label, len);
     at += len + 1;

@@ -40,7 +40,7 @@ struct Found {
 // asking. Returns 0, an EAI_* code (musl: the name is only of the other
 // family) or kLetLibcAnswer.
 int from_hosts(const GaiRequest& req, Found& found) {
-  HostsText hosts = current_hosts();
+  HostsFile hosts;
   if (!hosts) return 0;
   HostsQuery q;
   q.dialect = kLibc;
@@ -52,14 +52,16 @@ int from_hosts(const GaiRequest& req, Found& found) {
              : req.want_a                   ? AF_INET
                                             : AF_INET6;
   HostsResult first, second;  // both outlive `canon`
-  hosts_lookup(q, *hosts, str(req.node), first);
+  hosts_lookup(q, hosts.lines(), str(req.node), first);
   int rc = !first.complete ? kLetLibcAnswer : first.error;
   if (rc == 0) {
     found.take(first.addrs);
     const char* canon = first.canon();
     if (two_steps && (!req.a_only_without_aaaa || found.count == 0)) {
+      // glibc's second nss_files call opens the file again.
       q.family = AF_INET;
-      hosts_lookup(q, *hosts, str(req.node), second);
+      HostsFile again;
+      if (again) hosts_lookup(q, again.lines(), str(req.node), second);
       if (!second.complete) rc = kLetLibcAnswer;
       found.take(second.addrs);
       if (!first.found()) canon = second.canon();

@@ -63,19 +63,6 @@ bool glibc_numeric(const char* name, int af, hostent* h, char* buf, size_t len, 
   return true;
 }
 
-// The most room nss_files may need for one line: the line, then a pointer
-// per alias (parse_list), counting every white space as a separator.
-size_t largest_line(Str text) {
-  size_t largest = 0;
-  for (size_t n; text.size; text = drop(text, n)) {
-    n = find(text, '\n') + 1;
-    size_t room = n;
-    for (size_t i = 0; i < n && i < text.size; i++) room += is_space(text.data[i]) ? sizeof(char*) : 0;
-    if (room > largest) largest = room;
-  }
-  return largest;
-}
-
 // nss_files for one family: true when the name is there (or libc must
 // answer: rc = kHostentLibc). With `multi on` it reads to the end of the
 // file, which leaves HOST_NOT_FOUND in *herr on success too
@@ -83,19 +70,19 @@ size_t largest_line(Str text) {
 // left as it was.
 bool glibc_files(const char* name, int af, hostent* h, char* buf, size_t len, hostent** result,
                  int* herr, int& rc) {
-  HostsText hosts = current_hosts();
+  HostsFile hosts;
   if (!hosts) return false;
   HostsQuery q;
   q.family = af;
   q.multi = hosts_multi();
   HostsResult hr;
-  hosts_lookup(q, *hosts, str(name), hr);
+  hosts_lookup(q, hosts.lines(), str(name), hr);
   if (!hr.complete) return rc = kHostentLibc, true;
   // internal_getent reads and splits each line in the caller's buffer, and
   // with multi on the addresses and names of later lines join the first's
   // there (gethostbyname3_multi); when that does not fit it asks for a
   // larger buffer (ERANGE). Libc answers when it might not fit.
-  size_t room = largest_line(*hosts) + 64;
+  size_t room = hr.line_room + 64;
   if (q.multi && hr.found()) {
     size_t last = hr.alias_count() ? hr.alias_at[hr.alias_count() - 1] : 0;
     room += last + strlen(hr.names + last) + 1 + (16 + 8) * hr.addrs.count + 8 * hr.alias_count();

@@ -7,8 +7,18 @@
 
 namespace rk8s {
 
-// Connects a UDP socket to dst: 1 with *src set, 0 reachable but no
-// source, -1 unreachable.
-int route_source(const IpAddr& dst, IpAddr* src);
+// The socket of one sort's probes: glibc's getaddrinfo probes every
+// destination of a call on one socket, disconnected in between (opened
+// again to go from IPv4 to IPv6), and closes it at the end of the call;
+// musl opens and closes one per destination.
+struct RouteProbe {
+  int fd = -1;
+  int family = 0;
+};
+
+// Connects the probe's socket (opened as glibc opens it) to dst: 1 with
+// *src set, 0 reachable but no source, -1 unreachable.
+int route_source(RouteProbe& probe, const IpAddr& dst, IpAddr* src);
+void close_probe(RouteProbe& probe);
 
 }  // namespace rk8s

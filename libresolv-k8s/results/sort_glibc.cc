@@ -126,12 +126,14 @@ bool glibc_sort_entries(const IpAddr* addrs, size_t n, size_t per_addr, size_t* 
   size_t ne = n * per_addr;
   SortDest* d = static_cast<SortDest*>(malloc(ne * sizeof(SortDest)));
   if (!d) return false;
+  RouteProbe probe;
   for (size_t i = 0; i < n; ++i) {
     SortDest one;
     one.dst = addrs[i];
-    one.got_src = route_source(one.dst, &one.src) == 1;
+    one.got_src = route_source(probe, one.dst, &one.src) == 1;
     for (size_t j = 0; j < per_addr; ++j) d[i * per_addr + j] = one;
   }
+  close_probe(probe);
   GaiConfRef conf = current_gai_conf();
   if (conf) {
     glibc_sort(*conf, d, ne, order);

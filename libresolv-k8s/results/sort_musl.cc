@@ -58,7 +58,9 @@ void musl_sort(IpAddr* addrs, size_t n) {
   int keys[kMaxGaiAddrs];
   for (size_t i = 0; i < n; ++i) {
     IpAddr src;
-    int r = route_source(addrs[i], &src);
+    RouteProbe probe;
+    int r = route_source(probe, addrs[i], &src);
+    close_probe(probe);
     keys[i] = musl_sort_key(addrs[i], r == 1 ? &src : nullptr, r >= 0, i);
   }
   // Keys are distinct (the position is in them): any sort gives musl's order.

@@ -6,12 +6,13 @@
 // c-ares is private, and nothing it allocates outlives this file's channels.
 #include "transport/channel.h"
 
-#include "transport/socket_pool.h"
-
+#include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 namespace rk8s {
 
@@ -25,7 +26,6 @@ struct Channels {
 
   // [0] over UDP, [1] over TCP alone.
   ares_channel server[2][kMaxNameservers];
-  ServerSockets sockets[2][kMaxNameservers];
   uint8_t* reply[2];
   size_t reply_cap[2];
 };
@@ -72,6 +72,56 @@ static bool built_from(const Channels& c, const Config& conf) {
     if (!same_ip(c.ns[i], conf.ns[i])) return false;
   return true;
 }
+
+// A socket as glibc opens one, flags and all in the one call; c-ares would
+// set them with three fcntl calls after it.
+static ares_socket_t open_socket(int domain, int type, int protocol, void*) {
+  int fd = socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, protocol);
+  if (fd >= 0 && type == SOCK_STREAM) {
+    // With socket functions set, c-ares leaves Nagle on: the A and AAAA
+    // queries of a pair are two writes, and the second must not wait for
+    // the ACK of the first.
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  }
+  return fd < 0 ? ARES_SOCKET_BAD : fd;
+}
+
+// c-ares writes with writev: a TCP server gone away would raise SIGPIPE.
+// One piece (a UDP query) goes out as glibc sends it, with send.
+static ares_ssize_t send_vector(ares_socket_t fd, const iovec* iov, int n, void*) {
+  if (n == 1) return send(fd, iov[0].iov_base, iov[0].iov_len, MSG_NOSIGNAL);
+  msghdr m{};
+  m.msg_iov = const_cast<iovec*>(iov);
+  m.msg_iovlen = size_t(n);
+  return sendmsg(fd, &m, MSG_NOSIGNAL);
+}
+
+// With socket functions set, c-ares calls each of them: the other three
+// are the plain system calls.
+static int close_socket(ares_socket_t fd, void*) { return close(fd); }
+
+static int connect_socket(ares_socket_t fd, const sockaddr* to, ares_socklen_t len, void*) {
+  return connect(fd, to, len);
+}
+
+// The replies the thread's step still waits for (await_replies).
+static __thread const int* awaited __attribute__((tls_model("initial-exec")));
+
+// c-ares reads a UDP socket until it is empty: once every reply came, the
+// read that would say so is answered here, as glibc and musl read no more
+// than they wait for.
+static ares_ssize_t receive(ares_socket_t fd, void* buf, size_t len, int flags, sockaddr* from,
+                            ares_socklen_t* from_len, void*) {
+  if (awaited && *awaited == 0) {
+    errno = EAGAIN;
+    return -1;
+  }
+  return recvfrom(fd, buf, len, flags, from, from_len);
+}
+
+static const ares_socket_functions kSocketFunctions = {open_socket, close_socket, connect_socket,
+                                                       receive, send_vector};
 
 // ares_set_servers_ports also drops the server's sockets: it is how a
 // channel gets a new socket without losing its other state.
@@ -124,9 +174,7 @@ static ares_channel new_channel(Channels& c, size_t s, bool tcp) {
     ares_destroy(ch);
     return nullptr;
   }
-  ServerSockets& sockets = c.sockets[tcp][s];
-  sockets = ServerSockets{&c.ns[s], ARES_SOCKET_BAD, false, false, {}};
-  ares_set_socket_functions(ch, &kPooledSockets, &sockets);
+  ares_set_socket_functions(ch, &kSocketFunctions, nullptr);
   return ch;
 }
 
@@ -159,15 +207,15 @@ ares_channel server_channel(Channels& c, size_t s, bool tcp) {
   return ch;
 }
 
-void close_sockets(Channels& c, size_t s, bool tcp, bool keep) {
+void close_sockets(Channels& c, size_t s, bool tcp) {
   ares_channel& ch = c.server[tcp][s];
-  c.sockets[tcp][s].keep = keep;
   if (ch && !set_server(ch, c.ns[s])) {
     ares_destroy(ch);
     ch = nullptr;
   }
-  c.sockets[tcp][s].keep = false;
 }
+
+void await_replies(const int* outstanding) { awaited = outstanding; }
 
 const uint8_t* keep_reply(Channels& c, size_t i, const uint8_t* msg, size_t len) {
   if (len > c.reply_cap[i]) {

@@ -27,9 +27,13 @@ Channels* thread_channels(const Config& conf);
 ares_channel server_channel(Channels& c, size_t s, bool tcp);
 
 // Closes the sockets of a channel of server `s` after a step, as glibc closes
-// its socket after each res_send; with `keep`, the UDP socket goes back to
-// the pool (socket_pool.h) instead.
-void close_sockets(Channels& c, size_t s, bool tcp, bool keep);
+// its socket after each res_send: the next step opens a new one, from a new
+// source port.
+void close_sockets(Channels& c, size_t s, bool tcp);
+
+// The count of replies the calling thread's step still waits for, while it
+// waits (null after): at 0, the channels read no more.
+void await_replies(const int* outstanding);
 
 // Copies a reply into the thread's buffer `i` (0 or 1), kept until the next
 // exchange. nullptr when out of memory.

@@ -133,16 +133,11 @@ static bool send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, siz
     p[i].step = &step;
     ares_send(ch, queries[i].data, int(queries[i].size), on_reply, &p[i]);
   }
+  await_replies(&step.outstanding);
   wait_for(ch, step);
+  await_replies(nullptr);
   heard = heard || step.heard;
   return step.truncated;
-}
-
-// A socket that may still get a late reply or error is not reused.
-static bool every_reply_came(const Reply* replies, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (replies[i].status > Reply::lame) return false;  // timeout and worse
-  return true;
 }
 
 enum class Outcome : uint8_t { next_server, answered, truncated };
@@ -167,7 +162,7 @@ static Outcome ask(Channels& c, const Config& conf, size_t s, Verdict verdict,
     // glibc sends the second query only once the first is answered.
     truncated = send_and_wait(ch, queries, p, 1, verdict, heard);
     if (replies[0].status == Reply::ok && !truncated) {
-      if (reopen) close_sockets(c, s, tcp, false);
+      if (reopen) close_sockets(c, s, tcp);
       truncated = send_and_wait(ch, queries + 1, p + 1, 1, verdict, heard);
     }
   }
@@ -175,7 +170,7 @@ static Outcome ask(Channels& c, const Config& conf, size_t s, Verdict verdict,
   for (size_t i = 0; i < n; i++)
     silent = silent || replies[i].status == Reply::timeout || replies[i].status == Reply::conn_refused;
   if (heard || silent) note_server(conf.ns[s], heard);
-  close_sockets(c, s, tcp, !truncated && every_reply_came(replies, n));
+  close_sockets(c, s, tcp);
   if (truncated) return Outcome::truncated;
   for (size_t i = 0; i < n; i++)
     if (replies[i].status == Reply::ok) return Outcome::answered;

@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "dns/autopath.h"
+#include "libresolv-k8s/dns/autopath.h"
 #include "server/answer/router.h"
 
 namespace rk8s::server {

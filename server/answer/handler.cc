@@ -210,7 +210,7 @@ void handle_query(const HandlerConfig& config, Bytes query, const QueryFrom& fro
     if (config.loops) config.loops->arrived(q.question.name);
     Ask ask{q.question.name, q.question.type, q.has_edns && (q.edns.flags & 0x8000),
             bool(q.header.flags & dns::kFlagCD),
-            std::make_shared<QueryScope>(QueryScope{from.client, config.max_upstream})};
+            std::make_shared<QueryScope>(QueryScope{from.client, config.max_upstream, from.repeats})};
     if (!info.has_option || config.mode != AutopathMode::on) return answer_plainly(config, p, ask);
     autopath::QueryOption option;
     if (autopath::decode_query(value, option) == autopath::QueryDecode::ok)

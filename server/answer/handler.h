@@ -29,6 +29,7 @@ struct HandlerConfig {
 struct QueryFrom {
   IpAddr client;
   bool tcp = false;
+  uint32_t repeats = 0;  // QueryScope::repeats
 };
 
 // The reply, empty when none is sent (not a query, too short to answer, a

@@ -43,6 +43,9 @@ struct alignas(64) Cache::Shard {
     Clock::time_point stored;
     uint32_t ttl = 0;
     bool refresh_asked = false;  // a find() said `refresh` since it was stored
+    uint32_t uses = 0;           // prefetch: within the rule's period, from...
+    Clock::time_point uses_since;
+    Clock::time_point failed = Clock::time_point::min();  // failed()'s
     size_t cost = 0;             // bytes charged
     std::list<const CacheKey*>::iterator used;  // its place in `lru`
   };
@@ -56,8 +59,8 @@ struct alignas(64) Cache::Shard {
   Map entries;
   std::list<const CacheKey*> lru;  // the most recently used first
   // Written under `mutex`, read without it by counters().
-  std::atomic<uint64_t> hits{0}, misses{0}, stale_served{0}, evictions{0}, size{0}, bytes{0},
-      too_big{0}, prefetches{0}, served_refreshing{0};
+  std::atomic<uint64_t> hits{0}, misses{0}, evictions{0}, size{0}, bytes{0}, too_big{0}, prefetches{0},
+      served_refreshing{0};
 
   // Returns the entry's answer, so that it is freed once the mutex is released.
   std::shared_ptr<const CachedAnswer> remove(Map::iterator it) {
@@ -84,9 +87,10 @@ struct alignas(64) Cache::Shard {
   }
 };
 
-Cache::Cache(size_t capacity, size_t max_bytes)
+Cache::Cache(size_t capacity, size_t max_bytes, uint32_t max_stale)
     : shard_count_(std::clamp<size_t>(capacity / kMinShardCapacity, 1, kMaxShards)),
-      shards_(new Shard[shard_count_]) {
+      shards_(new Shard[shard_count_]),
+      max_stale_(max_stale) {
   for (size_t i = 0; i < shard_count_; i++) {
     shards_[i].capacity = capacity / shard_count_ + (i < capacity % shard_count_);
     shards_[i].budget = max_bytes / shard_count_;
@@ -99,8 +103,7 @@ Cache::Shard& Cache::shard_of(const CacheKey& key) {
   return shards_[KeyHash{}(key) % shard_count_];
 }
 
-std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, bool stale_ok,
-                                    bool prefetch) {
+std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, const CacheFind& how) {
   Shard& shard = shard_of(key);
   std::shared_ptr<const CachedAnswer> dropped;
   std::lock_guard lock(shard.mutex);
@@ -112,28 +115,34 @@ std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, 
   Shard::Entry& e = it->second;
   seconds age = std::chrono::floor<seconds>(std::max(now - e.stored, Clock::duration::zero()));
   bool stale = age >= seconds(e.ttl);
-  bool gone = age >= seconds(e.ttl) + kStaleWindow;
+  bool gone = age >= seconds(e.ttl) + max_stale_;
   if (gone) dropped = shard.remove(it);
-  if (gone || (stale && !stale_ok)) {
-    bump(shard.misses);
-    return std::nullopt;
-  }
+  bump(gone || stale ? shard.misses : shard.hits);
+  if (gone || (stale && !how.stale_ok)) return std::nullopt;
   shard.lru.splice(shard.lru.begin(), shard.lru, e.used);
-  bump(stale ? shard.stale_served : shard.hits);
-  bool refresh = false;
-  uint32_t refresh_in_ms = UINT32_MAX;
-  if (prefetch && !stale) {
-    using std::chrono::milliseconds;
-    Clock::duration due = e.stored + milliseconds(refresh_point_ms(e.ttl)) - now;
-    refresh_in_ms = uint32_t(std::max<milliseconds::rep>(std::chrono::ceil<milliseconds>(due).count(), 0));
-    if (refresh_in_ms == 0) {
-      refresh = !e.refresh_asked;
-      e.refresh_asked = true;
-      bump(refresh ? shard.prefetches : shard.served_refreshing);
-    }
+  CacheHit hit{e.answer, e.ttl, uint32_t(std::min<seconds::rep>(age.count(), UINT32_MAX)), stale};
+  if (e.failed != Clock::time_point::min())
+    hit.since_failure = uint32_t(std::min<seconds::rep>(std::chrono::floor<seconds>(now - e.failed).count(), UINT32_MAX));
+  const PrefetchConfig* prefetch = how.prefetch;
+  if (!prefetch || !prefetch->enabled || stale) return hit;
+  using std::chrono::milliseconds;
+  if (now - e.uses_since >= seconds(prefetch->period)) e.uses = 0, e.uses_since = now;
+  e.uses += how.uses;
+  Clock::duration due = e.stored + milliseconds(refresh_point_ms(e.ttl, prefetch->percentage)) - now;
+  hit.refresh_in_ms = uint32_t(std::max<milliseconds::rep>(std::chrono::ceil<milliseconds>(due).count(), 0));
+  if (hit.refresh_in_ms == 0 && e.refresh_asked) {
+    bump(shard.served_refreshing);
+  } else if (hit.refresh_in_ms == 0 && e.uses >= prefetch->min_hits) {
+    hit.refresh = e.refresh_asked = true;
+    bump(shard.prefetches);
   }
-  return CacheHit{e.answer, e.ttl, uint32_t(std::min<seconds::rep>(age.count(), UINT32_MAX)),
-                  stale, refresh, refresh_in_ms};
+  return hit;
+}
+
+void Cache::failed(const CacheKey& key, Clock::time_point now) {
+  Shard& shard = shard_of(key);
+  std::lock_guard lock(shard.mutex);
+  if (auto it = shard.entries.find(key); it != shard.entries.end()) it->second.failed = now;
 }
 
 void Cache::insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answer, uint32_t ttl,
@@ -163,6 +172,9 @@ void Cache::insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answ
   e.stored = now;
   e.ttl = ttl;
   e.refresh_asked = false;
+  e.uses = 0;
+  e.uses_since = now;
+  e.failed = Clock::time_point::min();
   while (shard.entries.size() > shard.capacity || shard.used_bytes > shard.budget) {
     freed.push_back(shard.remove(shard.entries.find(*shard.lru.back())));
     bump(shard.evictions);
@@ -176,7 +188,6 @@ CacheCounters Cache::counters() const {
     const Shard& s = shards_[i];
     c.hits += read(s.hits);
     c.misses += read(s.misses);
-    c.stale_served += read(s.stale_served);
     c.evictions += read(s.evictions);
     c.entries += read(s.size);
     c.bytes += read(s.bytes);

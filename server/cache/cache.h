@@ -14,6 +14,7 @@
 #include <string>
 
 #include "server/cache/reply.h"
+#include "server/config/config.h"
 
 namespace rk8s::server {
 
@@ -32,17 +33,28 @@ struct CacheHit {
   std::shared_ptr<const CachedAnswer> answer;
   uint32_t ttl = 0;    // as inserted
   uint32_t age = 0;    // whole seconds since it was inserted
-  bool stale = false;  // expired, served under RFC 8767
+  bool stale = false;  // expired, within the stale window (RFC 8767)
   bool refresh = false;  // prefetch: the caller fetches the entry anew
   // Prefetch: milliseconds, rounded up, until the refresh is due (0: due).
   uint32_t refresh_in_ms = UINT32_MAX;
+  // Seconds since its upstreams last failed (failed()); UINT32_MAX: not
+  // since it was stored.
+  uint32_t since_failure = UINT32_MAX;
 };
 
-// Every find() counts one of hits, stale_served and misses.
+// How find() looks: expired entries too (within the stale window), the
+// prefetch rule, and how many uses the lookup stands for (a reply the
+// packet cache repeated meanwhile).
+struct CacheFind {
+  bool stale_ok = false;
+  const PrefetchConfig* prefetch = nullptr;
+  uint32_t uses = 1;
+};
+
+// Every find() counts one of hits (fresh) and misses (anything else).
 struct CacheCounters {
   uint64_t hits = 0;
   uint64_t misses = 0;
-  uint64_t stale_served = 0;
   uint64_t evictions = 0;  // least recently used entries dropped for room
   uint64_t entries = 0;
   uint64_t bytes = 0;      // what the entries are charged
@@ -51,28 +63,29 @@ struct CacheCounters {
   uint64_t served_refreshing = 0;  // hits of an entry while its refresh was due
 };
 
-// Prefetch, as unbound's: an entry asked for in the last tenth of its TTL
-// is refreshed, once: from this many milliseconds after it was stored.
-inline uint32_t refresh_point_ms(uint32_t ttl) {
-  return uint32_t(std::min<uint64_t>(uint64_t(ttl) * 900, UINT32_MAX - 1));
+// Prefetch's refresh point: milliseconds after an entry of `ttl` was
+// stored, `percentage` of the TTL before its expiry, a second at least.
+inline uint32_t refresh_point_ms(uint32_t ttl, unsigned percentage) {
+  uint64_t life = uint64_t(ttl) * 1000, window = std::max<uint64_t>(uint64_t(ttl) * percentage * 10, 1000);
+  return uint32_t(std::min<uint64_t>(life > window ? life - window : 0, UINT32_MAX - 1));
 }
 
 class Cache {
  public:
   using Clock = std::chrono::steady_clock;
-  // How long past its TTL an entry may still be served stale.
-  static constexpr std::chrono::seconds kStaleWindow{3600};
 
-  // At most `capacity` entries and `max_bytes`, fresh and stale together;
-  // 0 caches nothing.
-  Cache(size_t capacity, size_t max_bytes);
+  // At most `capacity` entries and `max_bytes`, fresh and stale together
+  // (0 caches nothing); an entry is kept `max_stale` seconds past its TTL.
+  Cache(size_t capacity, size_t max_bytes, uint32_t max_stale);
   ~Cache();
 
-  // The entry while fresh; with `stale_ok`, also until kStaleWindow past
-  // its expiry. A hit makes it the most recently used. With `prefetch`, the
-  // first fresh hit in the last tenth of the entry's TTL says `refresh`.
-  std::optional<CacheHit> find(const CacheKey& key, Clock::time_point now, bool stale_ok,
-                               bool prefetch = false);
+  // The entry while fresh; with `stale_ok`, also until max_stale past its
+  // expiry. A hit makes it the most recently used. With a prefetch rule,
+  // the first fresh hit past the refresh point, once the entry has had
+  // min_hits uses within the rule's period, says `refresh`.
+  std::optional<CacheHit> find(const CacheKey& key, Clock::time_point now, const CacheFind& how = {});
+  // The upstreams failed for `key` (CacheHit::since_failure).
+  void failed(const CacheKey& key, Clock::time_point now);
   // Replaces any entry of `key`; a `ttl` of 0 stores and replaces nothing.
   // An answer over a shard's budget is not kept (and the entry it would
   // replace is dropped).
@@ -86,6 +99,7 @@ class Cache {
 
   size_t shard_count_;
   std::unique_ptr<Shard[]> shards_;
+  std::chrono::seconds max_stale_;
 };
 
 }  // namespace rk8s::server

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <mutex>
 #include <string_view>
+#include <utility>
 
 namespace rk8s::server {
 
@@ -35,6 +36,7 @@ struct PacketCache::Entry {
   uint32_t life = 0;  // seconds
   Clock::time_point refresh_at = Clock::time_point::max();  // one question comes through then
   bool came_through = false;
+  uint32_t repeats = 0;  // hits since it was stored
   bool ttls_count_down = false;
   std::vector<uint8_t> reply;
   std::vector<uint16_t> ttl_at;  // where each record's TTL is in `reply`
@@ -67,8 +69,10 @@ bool PacketCache::find(Bytes query, uint64_t generation, Clock::time_point now,
     if (elapsed >= e->life) return false;
     if (now >= e->refresh_at && !e->came_through) {
       e->came_through = true;
+      info.repeats = std::exchange(e->repeats, 0);
       return false;
     }
+    e->repeats++;
     reply.assign(e->reply.begin(), e->reply.end());
     info = e->info;
     // Every TTL is at least `life`, so none reaches 0.
@@ -119,6 +123,7 @@ void PacketCache::insert(Bytes query, uint64_t generation, const std::vector<uin
   e->refresh_at = info.refresh_in_ms == UINT32_MAX ? Clock::time_point::max()
                                                    : now + std::chrono::milliseconds(info.refresh_in_ms);
   e->came_through = info.refresh_in_ms == 0;  // it came through for the refresh
+  e->repeats = 0;
   e->ttls_count_down = info.ttls_count_down;
   e->reply.assign(reply.begin(), reply.end());
   e->reply.shrink_to_fit();

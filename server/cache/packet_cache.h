@@ -33,7 +33,8 @@ class PacketCache {
   ~PacketCache();
 
   // The reply to `query` into `reply` and what it answered into `info`;
-  // false when none is kept for `generation`.
+  // false when none is kept for `generation`, or when the query comes
+  // through for a prefetch (then info.repeats: the hits since it was kept).
   bool find(Bytes query, uint64_t generation, Clock::time_point now, std::vector<uint8_t>& reply,
             QueryInfo& info);
   // Keeps `reply` to `query`, made by runtime `generation`, if it may be.

@@ -9,7 +9,6 @@ namespace rk8s::server {
 namespace {
 
 constexpr uint32_t kServfailTtl = 5;  // CoreDNS cache's `servfail` default
-constexpr uint32_t kStaleTtl = 30;
 
 bool has_answers(const CachedAnswer& a) {
   return std::any_of(a.records.begin(), a.records.end(),

@@ -7,8 +7,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "conf/resolv_conf.h"
-#include "files/watched_file.h"
+#include "libresolv-k8s/conf/resolv_conf.h"
+#include "libresolv-k8s/files/watched_file.h"
 #include "server/config/address.h"
 
 namespace rk8s::server {

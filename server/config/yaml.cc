@@ -15,7 +15,7 @@
 #include <set>
 
 #include "common/load_error.h"
-#include "files/watched_file.h"
+#include "libresolv-k8s/files/watched_file.h"
 #include "server/config/address.h"
 #include "server/config/system_resolv_conf.h"
 #include "server/config/yaml_field.h"
@@ -32,6 +32,7 @@ constexpr unsigned long kMaxLimit = 1'000'000;
 constexpr uint64_t kMaxBytes = uint64_t(1) << 40;
 constexpr uint64_t kMinMemory = 16 << 20;     // the process itself takes about 8 MiB
 constexpr uint64_t kMinCacheBytes = 64 << 10;  // room for a few of the largest answers
+constexpr unsigned kMaxClientTimeoutMs = 60000;
 constexpr size_t kMaxHostSearch = 32;  // kubelet's limit for the whole list
 
 // Empty when it is a regular file that can be opened for reading, else
@@ -165,14 +166,33 @@ class ConfigReader {
   }
 
   static CacheConfig cache(const Field& f) {
-    Mapping m = f.mapping({"capacity", "maxBytes", "positiveTTL", "negativeTTL", "prefetch"});
+    Mapping m = f.mapping({"capacity", "maxBytes", "positiveTTL", "negativeTTL", "prefetch", "prefetchPercentage",
+                           "prefetchMinHits", "prefetchPeriod", "serveStale"});
     CacheConfig c;
-    if (const Field* b = m.find("prefetch")) c.prefetch = b->boolean();
+    if (const Field* b = m.find("prefetch")) c.prefetch.enabled = b->boolean();
+    if (const Field* n = m.find("prefetchPercentage")) c.prefetch.percentage = unsigned(n->number(1, 100));
+    if (const Field* n = m.find("prefetchMinHits")) c.prefetch.min_hits = uint32_t(n->number(1, kMaxLimit));
+    if (const Field* d = m.find("prefetchPeriod")) {
+      c.prefetch.period = d->duration_seconds();
+      if (c.prefetch.period == 0) d->fail("must be at least 1s");
+    }
     if (const Field* n = m.find("capacity")) c.capacity = n->number(1, kMaxCacheEntries);
     if (const Field* n = m.find("maxBytes")) c.max_bytes = n->bytes(kMinCacheBytes, kMaxBytes);
     if (const Field* d = m.find("positiveTTL")) c.positive_ttl = d->duration_seconds();
     if (const Field* d = m.find("negativeTTL")) c.negative_ttl = d->duration_seconds();
+    if (const Field* s = m.find("serveStale")) c.stale = serve_stale(*s);
     return c;
+  }
+
+  static ServeStaleConfig serve_stale(const Field& f) {
+    Mapping m = f.mapping({"maxStale", "staleTTL", "clientTimeout", "failureRecheck", "mode"});
+    ServeStaleConfig s;
+    if (const Field* d = m.find("maxStale")) s.max_stale = d->duration_seconds();
+    if (const Field* d = m.find("staleTTL")) s.stale_ttl = d->duration_seconds();
+    if (const Field* d = m.find("clientTimeout")) s.client_timeout_ms = d->duration_ms(kMaxClientTimeoutMs);
+    if (const Field* d = m.find("failureRecheck")) s.failure_recheck = d->duration_seconds();
+    if (const Field* c = m.find("mode")) s.mode = StaleMode(c->choice({"Verify", "Immediate"}));
+    return s;
   }
 
   static Limits limits(const Field& f) {

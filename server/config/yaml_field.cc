@@ -154,6 +154,14 @@ uint64_t Field::bytes(uint64_t min, uint64_t max) const {
   return n;
 }
 
+unsigned Field::duration_ms(unsigned max) const {
+  std::string t = text();
+  uint64_t ms;
+  if (!parse_duration_ms(t, ms) || ms > max)
+    fail("'" + t + "' is not a duration such as 1800ms or 2s (at most " + std::to_string(max) + "ms)");
+  return unsigned(ms);
+}
+
 uint32_t Field::duration_seconds() const {
   std::string t = text();
   uint32_t seconds;

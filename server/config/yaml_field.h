@@ -46,6 +46,8 @@ class Field {
   bool boolean() const;  // true or false (True, TRUE...), not yes/no/on/off
   unsigned long number(unsigned long min, unsigned long max) const;
   uint32_t duration_seconds() const;  // duration.h
+  // A duration in milliseconds: also "1800ms", "1s500ms"; at most `max`.
+  unsigned duration_ms(unsigned max) const;
   uint64_t bytes(uint64_t min, uint64_t max) const;  // quantity.h
   // The index in `choices` of the text, which must be one of them.
   size_t choice(std::initializer_list<std::string_view> choices) const;

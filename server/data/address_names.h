@@ -6,7 +6,7 @@
 #include <string>
 
 #include "server/util/names.h"
-#include "util/ip.h"
+#include "libresolv-k8s/util/ip.h"
 
 namespace rk8s::server {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "server/util/names.h"
-#include "util/ip.h"
+#include "libresolv-k8s/util/ip.h"
 
 namespace rk8s::server {
 

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "files/watched_file.h"
+#include "libresolv-k8s/files/watched_file.h"
 #include "server/data/cluster_json.h"
 #include "server/data/cluster_records.h"
 #include "server/data/zone_file.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/data/zone_fields.h"
 
-#include "dns/wire.h"
+#include "libresolv-k8s/dns/wire.h"
 #include "server/util/strings.h"
 
 namespace rk8s::server {
@@ -40,7 +40,7 @@ bool parse_ttl(std::string_view s, uint32_t& out) {
     }
     static const std::string_view units = "smhdw";
     static const uint64_t scale[] = {1, 60, 3600, 86400, 604800};
-    size_t u = units.find(ascii_lower(c));
+    size_t u = units.find(rk8s::ascii_lower(c));
     if (!digits || u == std::string_view::npos) return false;
     total += n * scale[u];
     n = 0;

@@ -10,7 +10,7 @@
 #include "server/data/zone_lexer.h"
 #include "server/util/dns_text.h"
 #include "server/util/strings.h"
-#include "util/ip.h"
+#include "libresolv-k8s/util/ip.h"
 
 namespace rk8s::server {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/forward/exchange.h"
 
-#include "dns/wire.h"
+#include "libresolv-k8s/dns/wire.h"
 #include "server/forward/exchange_tcp.h"
 #include "server/forward/exchange_udp.h"
 

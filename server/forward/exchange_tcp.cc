@@ -6,10 +6,10 @@
 #include <memory>
 #include <string>
 
-#include "dns/wire.h"
+#include "libresolv-k8s/dns/wire.h"
 #include "server/net/socket.h"
 #include "server/net/tcp_message.h"
-#include "util/random.h"
+#include "libresolv-k8s/util/random.h"
 
 namespace rk8s::server {
 namespace {

@@ -7,7 +7,7 @@
 #include "server/cache/ttl.h"
 #include "server/forward/exchange.h"
 #include "server/forward/query.h"
-#include "server/metrics/forward_metrics.h"
+#include "server/forward/metrics.h"
 #include "server/util/dns_text.h"
 
 namespace rk8s::server {
@@ -89,20 +89,21 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
     }
     if (answer->truncated && !tcp) return send(i, true);
     upstreams_->succeeded(i);
-    uint32_t ttl = cache_ttl(*answer, shared_.caps);
+    const CacheConfig& caps = shared_.caps;
+    uint32_t ttl = cache_ttl(*answer, caps);
     shared_.cache.insert(key_, answer, ttl, Clock::now());
     if (names_nothing(*answer)) shared_.cache.insert(any_type(key_), answer, ttl, Clock::now());
-    land(resolution_of(answer, ask_.type, ttl, 0, false,
-                       shared_.caps.prefetch ? refresh_point_ms(ttl) : UINT32_MAX));
+    uint32_t refresh_in = caps.prefetch.enabled ? refresh_point_ms(ttl, caps.prefetch.percentage) : UINT32_MAX;
+    land(resolution_of(CacheHit{answer, ttl, 0, false, false, refresh_in}, ask_.type, caps));
   }
 
-  // No upstream answered: what the cache still has, else SERVFAIL.
+  // No upstream answered: what the cache still has (RFC 8767), its
+  // upstreams not asked again for failureRecheck; else SERVFAIL.
   void give_up() {
-    std::optional<CacheHit> hit = shared_.cache.find(key_, Clock::now(), true);
-    if (hit)
-      return land(
-          resolution_of(hit->answer, ask_.type, hit->ttl, hit->age, hit->stale, hit->refresh_in_ms));
-    land(with_rcode(dns::kServFail));
+    Clock::time_point now = Clock::now();
+    shared_.cache.failed(key_, now);
+    std::optional<CacheHit> hit = shared_.cache.find(key_, now, CacheFind{true});
+    land(hit ? resolution_of(*hit, ask_.type, shared_.caps) : with_rcode(dns::kServFail));
   }
 
   void land(const Resolution& res) { shared_.flights.land(flight_, res); }
@@ -123,21 +124,22 @@ CacheKey cache_key(const Ask& ask) {
   return CacheKey{name_key(ask.name), ask.type, dns::kClassIN, ask.dnssec_ok, ask.checking_disabled};
 }
 
-Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t type, uint32_t ttl,
-                         uint32_t age, bool stale, uint32_t refresh_in_ms) {
+Resolution resolution_of(const CacheHit& hit, uint16_t type, const CacheConfig& caps) {
   Resolution res;
+  const CachedAnswer& answer = *hit.answer;
   // An extended rcode we cannot pass on (BADCOOKIE, ...) is a failure.
-  res.rcode = answer->rcode > 15 ? uint8_t(dns::kServFail) : uint8_t(answer->rcode);
+  res.rcode = answer.rcode > 15 ? uint8_t(dns::kServFail) : uint8_t(answer.rcode);
   res.recursive = true;
-  res.entry_ttl = ttl ? ttl : UINT32_MAX;
-  res.reuse.kept = stale || age >= ttl ? 0 : ttl - age;
-  res.reuse.refresh_in_ms = refresh_in_ms;
-  res.age = age;
-  res.stale = stale;
+  res.entry_ttl = hit.ttl ? hit.ttl : UINT32_MAX;
+  res.reuse.kept = hit.stale || hit.age >= hit.ttl ? 0 : hit.ttl - hit.age;
+  res.reuse.refresh_in_ms = hit.refresh_in_ms;
+  res.age = hit.age;
+  res.stale = hit.stale;
+  res.stale_ttl = caps.stale.stale_ttl;
   // ANY: the first RRset of the answer, and nothing additional (RFC 8482 4.1).
   const CachedRecord* any = nullptr;
-  for (const CachedRecord& r : answer->records) {
-    RrRef ref{answer->owner(r), &r.rr};
+  for (const CachedRecord& r : answer.records) {
+    RrRef ref{answer.owner(r), &r.rr};
     if (r.section == dns::kAnswer && type == dns::kTypeANY) {
       if (!any) any = &r;
       if (r.owner != any->owner || r.rr.type != any->rr.type) continue;
@@ -151,20 +153,54 @@ Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t ty
       (r.section == dns::kAuthority ? res.authority : res.additional).push_back(ref);
     }
   }
-  res.keep = std::move(answer);
+  res.keep = hit.answer;
   return res;
 }
 
+// One query's answer, given once: by its question's flight, or stale when
+// the flight outlasts clientTimeout; a stale answer counted by why.
+class Forwarder::Asker {
+ public:
+  Asker(Resolved done, ForwardMetrics& metrics) : done_(std::move(done)), metrics_(metrics) {}
+  void give(const Resolution* res, const char* stale_reason) {
+    if (given_) return;
+    given_ = true;
+    if (res && res->stale) metrics_.stale(stale_reason);
+    done_(res);
+  }
+
+ private:
+  Resolved done_;
+  ForwardMetrics& metrics_;
+  bool given_ = false;
+};
+
+// A fresh cached answer at once; an expired one at once too when so
+// configured (Immediate) or while its upstreams are not to be asked again
+// (failureRecheck); else the question goes upstream, with the expired
+// answer ready for clientTimeout.
 void Forwarder::resolve(const Ask& ask, Resolved done) {
+  const CacheConfig& caps = shared_.caps;
   CacheKey key = cache_key(ask);
-  bool prefetch = shared_.caps.prefetch;
-  std::optional<CacheHit> hit = shared_.cache.find(key, Clock::now(), false, prefetch);
-  if (!hit) hit = shared_.cache.find(any_type(key), Clock::now(), false, prefetch);
-  if (hit) {
-    Resolution res = resolution_of(hit->answer, ask.type, hit->ttl, hit->age, false, hit->refresh_in_ms);
+  Clock::time_point now = Clock::now();
+  CacheFind how{caps.stale.max_stale > 0, &caps.prefetch, 1 + (ask.scope ? ask.scope->repeats : 0)};
+  std::optional<CacheHit> hit = shared_.cache.find(key, now, how);
+  if (!hit || hit->stale)
+    if (std::optional<CacheHit> nothing = shared_.cache.find(any_type(key), now, how); nothing && (!hit || !nothing->stale))
+      hit = nothing;
+  if (hit && !hit->stale) {
+    Resolution res = resolution_of(*hit, ask.type, caps);
     // Past the refresh point the packet cache lets queries through to here.
     if (hit->refresh) refresh(ask);  // before done(), which may end `ask`
     return done(&res);
+  }
+  std::optional<Resolution> stale;
+  if (hit) stale = resolution_of(*hit, ask.type, caps);
+  if (stale && (caps.stale.mode == StaleMode::immediate || hit->since_failure < caps.stale.failure_recheck)) {
+    bool immediate = caps.stale.mode == StaleMode::immediate;
+    shared_.metrics.stale(immediate ? "immediate" : "recheck");
+    if (immediate && hit->since_failure >= caps.stale.failure_recheck) refresh(ask);
+    return done(&*stale);
   }
   if (looping_) {
     Resolution res = with_rcode(dns::kServFail);
@@ -173,24 +209,24 @@ void Forwarder::resolve(const Ask& ask, Resolved done) {
   Loop* loop = Loop::current();
   auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop);
   QueryScope* scope = ask.scope.get();
+  auto asker = std::make_shared<Asker>(std::move(done), shared_.metrics);
   bool start;
   Refusal why = shared_.flights.join(attempt->flight(), scope ? &scope->client : nullptr,
-                                     !scope || scope->upstream_left > 0, loop, std::move(done), start);
-  if (why != Refusal::none) return refuse(why, key, ask.type, done);
+                                     !scope || scope->upstream_left > 0, loop,
+                                     [asker](const Resolution* res) { asker->give(res, "failed"); }, start);
+  if (why != Refusal::none) return refuse(why, stale ? &*stale : nullptr, *asker);
+  if (stale && caps.stale.client_timeout_ms)
+    loop->after(caps.stale.client_timeout_ms, [asker, res = *stale] { asker->give(&res, "timeout"); });
   if (!start) return;
   if (scope) scope->upstream_left--;
   attempt->start();
 }
 
-void Forwarder::refuse(Refusal why, const CacheKey& key, uint16_t type, Resolved& done) {
+void Forwarder::refuse(Refusal why, const Resolution* stale, Asker& asker) {
   shared_.metrics.limited(refusal_name(why));
   Resolution res = with_rcode(why == Refusal::questions ? dns::kRefused : dns::kServFail);
   res.over_budget = why == Refusal::budget;
-  std::optional<CacheHit> stale;
-  if (why != Refusal::questions && why != Refusal::budget)
-    stale = shared_.cache.find(key, Clock::now(), true);
-  if (stale) res = resolution_of(stale->answer, type, stale->ttl, stale->age, stale->stale, UINT32_MAX);
-  done(&res);
+  asker.give(stale && why != Refusal::questions && why != Refusal::budget ? stale : &res, "refused");
 }
 
 // In the background, asked by no one: joins nothing in flight, and gives

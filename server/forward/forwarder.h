@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // Answers from upstreams through the cache (a Source, model/source.h): a fresh
-// cached answer at once (in the last tenth of its TTL, with prefetch, also
-// fetched anew in the background); else the question joins the same one in flight,
-// or goes to the upstreams in the policy's order, UDP first (TCP after a
-// truncated reply) or TCP only; each read waits kReadTimeoutMs, then the
-// next upstream. When none answers: a stale answer (RFC 8767) if the cache
-// still has one, else SERVFAIL. A question Flights turns away is answered
-// at once: REFUSED beyond maxConcurrent (CoreDNS's), SERVFAIL marked
-// over_budget when its query may ask no more, else stale or SERVFAIL.
-// An ANY question is answered with its first RRset alone (RFC 8482).
+// cached answer at once (near the end of its TTL, with prefetch, also
+// fetched anew in the background); else the question joins the same one in
+// flight, or goes to the upstreams in the policy's order, UDP first (TCP
+// after a truncated reply) or TCP only; each read waits kReadTimeoutMs,
+// then the next upstream. An expired answer still in the cache is served
+// as RFC 8767 says (cache.serveStale): when no upstream answers; when the
+// question outlasts clientTimeout; at once in Immediate mode, or while the
+// name's upstreams failed less than failureRecheck ago. A question Flights
+// turns away is answered at once: REFUSED beyond maxConcurrent (CoreDNS's),
+// SERVFAIL marked over_budget when its query may ask no more, else stale or
+// SERVFAIL. An ANY question is answered with its first RRset alone (RFC 8482).
 #pragma once
 
 #include <atomic>
@@ -45,8 +47,9 @@ class Forwarder : public Source {
   bool looping() const { return looping_; }
 
  private:
+  class Asker;
   void refresh(const Ask& ask);
-  void refuse(Refusal why, const CacheKey& key, uint16_t type, Resolved& done);
+  void refuse(Refusal why, const Resolution* stale, Asker& asker);
 
   std::shared_ptr<Upstreams> upstreams_;
   ForwardShared shared_;
@@ -55,10 +58,7 @@ class Forwarder : public Source {
 
 // The cache's key for a question.
 CacheKey cache_key(const Ask& ask);
-// The resolution of an upstream's answer for `type`, `age` seconds into
-// the `ttl` the cache keeps it (0: not kept); `refresh_in_ms` from now a
-// prefetch is due (Reuse::refresh_in_ms).
-Resolution resolution_of(std::shared_ptr<const CachedAnswer> answer, uint16_t type, uint32_t ttl,
-                         uint32_t age, bool stale, uint32_t refresh_in_ms);
+// The resolution of a cached (or just inserted) answer for `type`.
+Resolution resolution_of(const CacheHit& hit, uint16_t type, const CacheConfig& caps);
 
 }  // namespace rk8s::server

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/forward/query.h"
 
-#include "util/random.h"
+#include "libresolv-k8s/util/random.h"
 
 namespace rk8s::server {
 

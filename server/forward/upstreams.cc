@@ -5,7 +5,7 @@
 
 #include "server/forward/exchange.h"
 #include "server/forward/query.h"
-#include "server/metrics/forward_metrics.h"
+#include "server/forward/metrics.h"
 
 namespace rk8s::server {
 namespace {

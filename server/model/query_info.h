@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "dns/autopath.h"
+#include "libresolv-k8s/dns/autopath.h"
 #include "server/util/names.h"
 
 namespace rk8s::server {
@@ -29,6 +29,9 @@ struct QueryInfo {
   uint32_t reusable = 0;
   uint32_t refresh_in_ms = UINT32_MAX;  // Reuse::refresh_in_ms
   bool ttls_count_down = false;
+  // The packet cache's, for a query it lets through for a prefetch: the
+  // uses of its reply it answered meanwhile (QueryScope::repeats).
+  uint32_t repeats = 0;
 };
 
 }  // namespace rk8s::server

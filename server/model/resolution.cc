@@ -5,10 +5,8 @@
 
 namespace rk8s::server {
 
-constexpr uint32_t kStaleTtl = 30;  // RFC 8767's suggestion
-
 uint32_t Resolution::ttl_of(const Rr& rr) const {
-  if (stale) return kStaleTtl;
+  if (stale) return stale_ttl;
   uint32_t ttl = std::min(rr.ttl, entry_ttl);
   return ttl > age ? ttl - age : 0;
 }

@@ -46,11 +46,12 @@ struct Resolution {
   std::vector<RrRef> authority;   // the zone's SOA for a negative answer; an upstream's
   std::vector<RrRef> additional;
   // A cached answer, kept entry_ttl seconds and `age` seconds old: its
-  // TTLs count down; stale (RFC 8767), they say 30 s. `keep` holds the
+  // TTLs count down; stale (RFC 8767), they say stale_ttl. `keep` holds the
   // records.
   uint32_t entry_ttl = UINT32_MAX;
   uint32_t age = 0;
   bool stale = false;
+  uint32_t stale_ttl = 30;  // what a stale answer's TTLs say (serveStale.staleTTL)
   bool recursive = false;  // from an upstream: RA
   // The marker path's (answer/marker.h): its walk's autopath status and the
   // candidates it looked at; 0 candidates for any other answer.

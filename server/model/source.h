@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "server/model/resolution.h"
-#include "util/ip.h"
+#include "libresolv-k8s/util/ip.h"
 
 namespace rk8s::server {
 
@@ -18,6 +18,7 @@ namespace rk8s::server {
 struct QueryScope {
   IpAddr client;
   unsigned upstream_left = 0;
+  uint32_t repeats = 0;  // uses of the query the packet cache answered since it last came through
 };
 
 // One question of a client's query, or one candidate of its autopath walk.

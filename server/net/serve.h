@@ -7,7 +7,7 @@
 #include <functional>
 #include <vector>
 
-#include "util/base.h"
+#include "libresolv-k8s/util/base.h"
 
 namespace rk8s::server {
 

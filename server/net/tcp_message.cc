@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "util/base.h"
+#include "libresolv-k8s/util/base.h"
 
 namespace rk8s::server {
 

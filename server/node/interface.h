@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "util/ip.h"
+#include "libresolv-k8s/util/ip.h"
 
 namespace rk8s::server {
 

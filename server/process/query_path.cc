@@ -2,10 +2,18 @@
 #include "server/process/query_path.h"
 
 #include <chrono>
+#include <utility>
 
 #include "server/net/loop.h"
 
 namespace rk8s::server {
+namespace {
+
+// What the packet cache said of a UDP query it let through, for the serve()
+// that the listener calls for it next on the same thread.
+thread_local uint32_t passed_repeats = 0;
+
+}  // namespace
 
 QueryPath::QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime)
     : delay_ms_(config.delay_ms),
@@ -46,7 +54,10 @@ ServeAtOnce QueryPath::at_once() {
       return true;
     }
     QueryInfo info;
-    if (!packets_.find(query, generation_, now, reply, info)) return false;
+    if (!packets_.find(query, generation_, now, reply, info)) {
+      passed_repeats = info.repeats;  // for serve(), called next on this thread
+      return false;
+    }
     answered(client, info, reply, 0);
     return true;
   };
@@ -64,7 +75,8 @@ Serve QueryPath::serve() {
     std::string asked;  // the query outlives its buffer only here, for the packet cache
     if (!client.tcp && query.size <= PacketCache::kMaxQuery)
       asked.assign(reinterpret_cast<const char*>(query.data), query.size);
-    QueryFrom from{ip_from_sockaddr(reinterpret_cast<const sockaddr*>(&client.addr)), client.tcp};
+    QueryFrom from{ip_from_sockaddr(reinterpret_cast<const sockaddr*>(&client.addr)), client.tcp,
+                   std::exchange(passed_repeats, 0)};
     handle_query(rt->handler(), query, from,
                  [this, rt, client, answer, started, asked = std::move(asked)](
                      std::vector<uint8_t>& reply, const QueryInfo& info) {

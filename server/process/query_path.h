@@ -14,8 +14,8 @@
 #include "server/cache/packet_cache.h"
 #include "server/process/client_rate.h"
 #include "server/answer/runtime.h"
-#include "server/metrics/metrics.h"
-#include "server/metrics/query_log.h"
+#include "server/answer/metrics.h"
+#include "server/process/query_log.h"
 #include "server/net/serve.h"
 
 namespace rk8s::server {
@@ -52,7 +52,7 @@ class QueryPath {
   unsigned delay_ms_;
   PacketCache packets_;
   ClientRate rate_;
-  Metrics metrics_;
+  QueryMetrics metrics_;
   const std::string server_label_;  // CoreDNS's: the first listen address stands for all
   QueryLog query_log_;
   std::unique_ptr<QueryLog> test_log_;  // --query-log

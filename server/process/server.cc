@@ -6,9 +6,9 @@
 #include <csignal>
 #include <thread>
 
-#include "server/metrics/bounds.h"
-#include "server/metrics/cache_metrics.h"
+#include "server/cache/metrics.h"
 #include "server/net/tcp.h"
+#include "server/process/bounds.h"
 #include "server/process/descriptors.h"
 
 namespace rk8s::server {
@@ -64,7 +64,7 @@ Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
       config_(fitted(config, descriptors_, fitted_)),
       reread_(std::move(reread)),
       memory_(memory_budget(config_)),
-      cache_(config_.cache.capacity, memory_.records),
+      cache_(config_.cache.capacity, memory_.records, config_.cache.stale.max_stale),
       flights_(FlightLimits{config_.limits.max_concurrent, config_.limits.max_pending, config_.limits.max_joined}),
       queries_(config_, memory_.packets, std::make_shared<const Runtime>(config_, forward_shared(config_), say_limited)),
       workers_(workers(), config_.listen, queries_.at_once(), queries_.serve(),
@@ -72,11 +72,16 @@ Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
                          config_.limits.tcp_idle_seconds, !config_.tcp_nodelay},
                say_limited),
       http_(main_loop_, config_.health, config_.metrics,
-            HttpHandlers{[this] { return queries_.runtime()->ready(); }, [this] { return metrics(); }},
+            HttpHandlers{[this] { return queries_.runtime()->ready(); }, [this] { return metrics_.render(); }},
             HttpLimits{config_.limits.max_http_clients, config_.limits.http_timeout_seconds}, say_limited),
       hup_(std::make_unique<Signal>(main_loop_, SIGHUP, [this] { reload(); })),
       term_(std::make_unique<Signal>(main_loop_, SIGTERM, [this] { drain(); })),
-      intr_(std::make_unique<Signal>(main_loop_, SIGINT, [this] { drain(); })) {}
+      intr_(std::make_unique<Signal>(main_loop_, SIGINT, [this] { drain(); })) {
+  metrics_.add([this] { return queries_.render_metrics(); });
+  metrics_.add([this] { return forward_metrics_.render(); });
+  metrics_.add([this] { return render_cache_metrics(cache_.counters(), queries_.packet_hits()); });
+  metrics_.add([this] { return bounds(); });
+}
 
 Server::~Server() = default;
 
@@ -124,11 +129,12 @@ void Server::check_drained() {
   main_loop_.after(kDrainCheckMs, [this] { check_drained(); });
 }
 
-std::string Server::metrics() const {
+// The bounds' gauges and counters (bounds.h).
+std::string Server::bounds() const {
   CacheCounters cache = cache_.counters();
   Flights::Counts flights = flights_.counts();
   const Limits& l = config_.limits;
-  std::vector<Bound> bounds = {
+  std::vector<Bound> held = {
       {"memory", memory_.memory, resident_bytes()},
       {"cache.maxBytes", memory_.records, cache.bytes},
       {"packetCache", memory_.packets, queries_.packet_bytes()},
@@ -140,8 +146,7 @@ std::string Server::metrics() const {
   };
   TurnedAway turned{TcpListener::refused_connections(), TcpListener::unread_closes(), http_.evicted(),
                     queries_.rate_limited(), lines_held_back()};
-  return queries_.render_metrics() + forward_metrics_.render() +
-         render_cache_metrics(cache, queries_.packet_hits()) + render_bounds(bounds, turned);
+  return render_bounds(held, turned);
 }
 
 // What overload refused since the last look, one line per kind; and the

@@ -13,7 +13,8 @@
 
 #include "server/config/memory.h"
 #include "server/forward/forwarder.h"
-#include "server/metrics/forward_metrics.h"
+#include "server/forward/metrics.h"
+#include "server/metrics/registry.h"
 #include "server/net/http.h"
 #include "server/net/workers.h"
 #include "server/process/query_path.h"
@@ -40,7 +41,7 @@ class Server {
   void drain();
   void check_drained();
   void say_overload();
-  std::string metrics() const;
+  std::string bounds() const;
   std::string listening() const;
 
   const size_t descriptors_;  // RLIMIT_NOFILE, raised
@@ -55,6 +56,7 @@ class Server {
   QueryPath queries_;
   Workers workers_;
   Loop main_loop_;
+  Registry metrics_;
   HttpServer http_;
   std::unique_ptr<Signal> hup_, term_, intr_;
   std::chrono::steady_clock::time_point drain_until_ = std::chrono::steady_clock::time_point::max();

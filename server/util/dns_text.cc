@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/util/dns_text.h"
 
-#include "dns/wire.h"
+#include "libresolv-k8s/dns/wire.h"
 #include "server/util/strings.h"
 
 namespace rk8s::server {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "dns/wire.h"
+#include "libresolv-k8s/dns/wire.h"
 
 namespace rk8s::server {
 

@@ -39,8 +39,8 @@ int look_up(const char* name, int family, rk8s::HostsResult& r) {
   size_t n = read_file("/etc/host.conf", text, sizeof text - 1);
   text[n] = 0;
   q.multi = strstr(text, "multi on") != nullptr;
-  rk8s::hosts_lookup(q, rk8s::Str{text, read_file("/etc/hosts", text, sizeof text)},
-                     rk8s::str(name), r);
+  rk8s::LineReader lines(rk8s::Str{text, read_file("/etc/hosts", text, sizeof text)});
+  rk8s::hosts_lookup(q, lines, rk8s::str(name), r);
   return r.error;
 }
 

@@ -3,8 +3,8 @@
  *
  *   gai-probe [-f inet|inet6|unspec] [-t stream|dgram|raw|0] [-p PROTO_NUMBER]
  *             [-s SERVICE] [-F passive,canonname,numerichost,numericserv,
- *             addrconfig,v4mapped,all] [-n N] [-T|-L] NAME...
- *   gai-probe -H [-R] [-f inet|inet6] [-n N] [-T|-L] NAME...
+ *             addrconfig,v4mapped,all] [-n N] [-T|-L] [-M] NAME...
+ *   gai-probe -H [-R] [-f inet|inet6] [-n N] [-T|-L] [-M] NAME...
  *
  * getaddrinfo: "NAME: error EAI_X", or one line per result in result order,
  * "NAME: family socktype protocol address port [canon=CANON]".
@@ -13,7 +13,8 @@
  * "NAME: error h_errno=X" (with -R also "ret=N", the function's result).
  * -n N repeats each lookup N times and prints the last. -T prints the wall
  * time of all the lookups, in microseconds, on stderr; -L that of each
- * NAME's, a line each. Exit status 0, or 2
+ * NAME's, a line each. -M prints the process's peak resident memory after
+ * the lookups, "peak_rss_kib N" (VmHWM), on stderr. Exit status 0, or 2
  * for a bad command line. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -59,8 +60,8 @@ static const struct name flags[] = {
 static void usage(void)
 {
 	fputs("usage: gai-probe [-f inet|inet6|unspec] [-t stream|dgram|raw|0] [-p PROTO] [-s SERVICE]\n"
-	      "                 [-F flag,...] [-n N] [-T|-L] NAME...\n"
-	      "       gai-probe -H [-R] [-f inet|inet6] [-n N] [-T|-L] NAME...\n", stderr);
+	      "                 [-F flag,...] [-n N] [-T|-L] [-M] NAME...\n"
+	      "       gai-probe -H [-R] [-f inet|inet6] [-n N] [-T|-L] [-M] NAME...\n", stderr);
 	exit(2);
 }
 
@@ -177,6 +178,16 @@ static void probe_gethostbyname(const char *name, int family, int reentrant, int
 	else printf("%s: error h_errno=%s\n", name, name_of(herr_names, herr, number));
 }
 
+/* VmHWM of /proc/self/status: the most resident memory the process had. */
+static void print_peak_rss(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "VmHWM:", 6)) fprintf(stderr, "peak_rss_kib %ld\n", strtol(line + 6, 0, 10));
+	if (f) fclose(f);
+}
+
 static long long micros(struct timespec from, struct timespec to) {
 	return (long long)(to.tv_sec - from.tv_sec) * 1000000 + (to.tv_nsec - from.tv_nsec) / 1000;
 }
@@ -185,9 +196,9 @@ int main(int argc, char **argv)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC };
 	const char *service = 0;
-	int hostent = 0, reentrant = 0, timed = 0, family = -1, repeat = 1, c;
+	int hostent = 0, reentrant = 0, timed = 0, family = -1, repeat = 1, rss = 0, c;
 
-	while ((c = getopt(argc, argv, "f:t:p:s:F:n:HRTL")) != -1) {
+	while ((c = getopt(argc, argv, "f:t:p:s:F:n:HRTLM")) != -1) {
 		switch (c) {
 		case 'f': hints.ai_family = family = value_of(families, optarg); break;
 		case 't': hints.ai_socktype = value_of(socktypes, optarg); break;
@@ -199,6 +210,7 @@ int main(int argc, char **argv)
 		case 'R': reentrant = 1; break;
 		case 'T': timed = 1; break;
 		case 'L': timed = 2; break;
+		case 'M': rss = 1; break;
 		default: usage();
 		}
 	}
@@ -216,5 +228,6 @@ int main(int argc, char **argv)
 		lap = t1;
 	}
 	if (timed == 1) fprintf(stderr, "%lld\n", micros(t0, t1));
+	if (rss) print_peak_rss();
 	return 0;
 }

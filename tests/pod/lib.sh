@@ -7,7 +7,7 @@
 #   pod_init BUILD_DIR              paths, a work directory
 #   pod LOG MODE CONF [FAULT...] -- CMD...
 #       CMD in a sandbox with /etc/resolv.conf = CONF (and /etc/gai.conf =
-#       $POD_GAI if set), one resolv-k8s-server
+#       $POD_GAI, /etc/ld.so.preload = $POD_PRELOAD if set), one resolv-k8s-server
 #       (--autopath MODE, --query-log LOG) per live nameserver of CONF:
 #       127.0.0.53-55 and ::1; any other address is dead (ICMP unreachable).
 #       FAULT: a server flag as --flag=VALUE, for every server, or
@@ -49,7 +49,8 @@ pod() {
 	shift 3
 	: > "$log"
 	"$POD_ROOT/tests/pod/sandbox.sh" --resolv "$conf" --hosts "$WORK/hosts" \
-		--nsswitch "$WORK/nsswitch.conf" ${POD_GAI:+--gai "$POD_GAI"} -- \
+		--nsswitch "$WORK/nsswitch.conf" ${POD_GAI:+--gai "$POD_GAI"} \
+		${POD_PRELOAD:+--preload "$POD_PRELOAD"} -- \
 		bash -c 'source "$0"; pod_run "$@"' "$POD_LIB" "$log" "$mode" "$@" < /dev/null
 }
 

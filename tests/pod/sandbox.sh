@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# sandbox.sh [--resolv FILE] [--hosts FILE] [--nsswitch FILE] [--gai FILE] -- CMD ARGS...
+# sandbox.sh [--resolv FILE] [--hosts FILE] [--nsswitch FILE] [--gai FILE] [--preload FILE] -- CMD ARGS...
 #
 # Runs CMD like a pod sees DNS: in new network, mount and pid namespaces with
 # only loopback (127.0.0.0/8 and ::1), each FILE (or FIFO) bind-mounted
-# read-only over its /etc file. Exits with CMD's status; whatever CMD leaves
+# read-only over its /etc file (--preload: /etc/ld.so.preload). Exits with CMD's status; whatever CMD leaves
 # running is killed with the namespace. Needs root.
 set -euo pipefail
 
 usage() {
-	echo "usage: $0 [--resolv FILE] [--hosts FILE] [--nsswitch FILE] [--gai FILE] -- CMD ARGS..." >&2
+	echo "usage: $0 [--resolv FILE] [--hosts FILE] [--nsswitch FILE] [--gai FILE] [--preload FILE] -- CMD ARGS..." >&2
 	exit 2
 }
 
@@ -54,6 +54,7 @@ while (($#)); do
 	--hosts) target=/etc/hosts ;;
 	--nsswitch) target=/etc/nsswitch.conf ;;
 	--gai) target=/etc/gai.conf ;;
+	--preload) target=/etc/ld.so.preload ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac

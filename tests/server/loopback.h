@@ -20,13 +20,13 @@
 #include <thread>
 #include <vector>
 
-#include "dns/wire.h"
+#include "libresolv-k8s/dns/wire.h"
 #include "server/config/address.h"
 #include "server/net/loop.h"
 #include "server/net/serve.h"
 #include "server/util/dns_text.h"
 #include "tests/server/fixture.h"
-#include "util/base.h"
+#include "libresolv-k8s/util/base.h"
 
 namespace rk8s::server::test {
 

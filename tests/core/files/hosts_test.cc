@@ -4,6 +4,8 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netdb.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -123,9 +125,27 @@ TEST_P(HostsRule, Lookup) {
   const Case& c = GetParam();
   HostsResult r;
   HostsQuery q{c.dialect, c.family, c.multi, c.release};
-  size_t n = hosts_lookup(q, Str{c.file.data(), c.file.size()}, Str{c.name.data(), c.name.size()}, r);
+  LineReader text(Str{c.file.data(), c.file.size()});
+  size_t n = hosts_lookup(q, text, Str{c.name.data(), c.name.size()}, r);
   EXPECT_EQ(n, r.addrs.count);
   EXPECT_EQ(render(r), c.expect);
+}
+
+// The same file streamed from a descriptor, as the library reads
+// /etc/hosts: the same result.
+TEST_P(HostsRule, Streamed) {
+  const Case& c = GetParam();
+  int fd = memfd_create("hosts", 0);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, c.file.data(), c.file.size()), ssize_t(c.file.size()));
+  lseek(fd, 0, SEEK_SET);
+  char buf[16384];
+  LineReader lines(fd, buf, sizeof buf);
+  HostsResult r;
+  HostsQuery q{c.dialect, c.family, c.multi, c.release};
+  hosts_lookup(q, lines, Str{c.name.data(), c.name.size()}, r);
+  EXPECT_EQ(render(r), c.expect);
+  close(fd);
 }
 
 INSTANTIATE_TEST_SUITE_P(Rules, HostsRule, testing::ValuesIn(kCases),

@@ -95,6 +95,22 @@ TEST(Answer, Musl124BoundsAreExact) {
   EXPECT_EQ(a.addrs.count, 1u);
 }
 
+// musl's name is dn_expand's C string: a NUL byte in a label ends it; a
+// label that begins with one leaves the dot before it (fuzz/finds).
+TEST(Answer, MuslCutsACnameTargetAtANulByte) {
+  auto canon_text = [](const std::string& target) {
+    Answer a = read(Dialect::musl, reply({{dns::kTypeCNAME, target}, {dns::kTypeA, kTen}}));
+    std::string text;
+    for (size_t p = 0; a.has_canon && a.canon.wire[p]; p += a.canon.wire[p] + 1)
+      text += (text.empty() ? "" : ".") + std::string((const char*)a.canon.wire + p + 1, a.canon.wire[p]);
+    return text;
+  };
+  EXPECT_EQ(canon_text(std::string("\3api\4ex\0m\0", 10)), "api.ex");
+  EXPECT_EQ(canon_text(std::string("\3api\4\0exa\0", 10)), "api.");
+  EXPECT_EQ(canon_text(std::string("\3api\2ab\4\0exa\0", 13)), "api.ab.");
+  EXPECT_EQ(canon_text(std::string("\4\0api\0", 6)), "");  // an empty name: none
+}
+
 // More than 64 records: refused up to 1.2.4, read from 1.2.5 on (8c086e76);
 // 1.2.4 reads the first 768 bytes alone.
 TEST(Answer, MuslRecordLimitsByRelease) {

@@ -60,8 +60,14 @@ Strings summary(const ServerConfig& c) {
       listen,
       std::string("autopath ") + modes[int(c.autopath)] + " " + std::to_string(c.autopath_code),
       "cache " + std::to_string(c.cache.capacity) + " " + std::to_string(c.cache.positive_ttl) +
-          " " + std::to_string(c.cache.negative_ttl) + (c.cache.prefetch ? "" : " no-prefetch") +
+          " " + std::to_string(c.cache.negative_ttl) + (c.cache.prefetch.enabled ? "" : " no-prefetch") +
           (c.cache.max_bytes ? " " + std::to_string(c.cache.max_bytes) + "B" : ""),
+      "prefetch " + std::to_string(c.cache.prefetch.percentage) + "% " + std::to_string(c.cache.prefetch.min_hits) +
+          " in " + std::to_string(c.cache.prefetch.period),
+      "stale " + std::to_string(c.cache.stale.max_stale) + " ttl " + std::to_string(c.cache.stale.stale_ttl) +
+          " timeout " + std::to_string(c.cache.stale.client_timeout_ms) + "ms recheck " +
+          std::to_string(c.cache.stale.failure_recheck) +
+          (c.cache.stale.mode == StaleMode::immediate ? " Immediate" : " Verify"),
       "limits " + std::to_string(c.limits.max_concurrent) + " " +
           std::to_string(c.limits.max_tcp_clients) + " " +
           std::to_string(c.limits.tcp_idle_seconds),
@@ -148,6 +154,16 @@ TEST(ConfigKeys, EachKeyReadsIntoItsField) {
       {kListen + kResolver + "limits: {memory: 1G}\n",
        "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 5 memory 1000000000"},
       {kListen + kResolver + "cache: {maxBytes: 64Ki}\n", "cache 10000 900 30 65536B"},
+      {kListen + kResolver, "prefetch 10% 1 in 60"},
+      {kListen + kResolver + "cache: {prefetchPercentage: 20, prefetchMinHits: 3, prefetchPeriod: 10s}\n",
+       "prefetch 20% 3 in 10"},
+      {kListen + kResolver, "stale 3600 ttl 30 timeout 1800ms recheck 30 Verify"},
+      {kListen + kResolver +
+           "cache: {serveStale: {maxStale: 24h, staleTTL: 10s, clientTimeout: 500ms, failureRecheck: 1m, "
+           "mode: Immediate}}\n",
+       "stale 86400 ttl 10 timeout 500ms recheck 60 Immediate"},
+      {kListen + kResolver + "cache: {serveStale: {maxStale: 0s, clientTimeout: 0s}}\n",
+       "stale 0 ttl 30 timeout 0ms recheck 30 Verify"},
       // Servers: forwarding, and data from files.
       {kListen + "servers:\n- name: c\n  zones: [cluster.local, in-addr.arpa]\n"
                  "  forwardPlugin: {upstreams: [10.96.0.11, '10.96.0.12:5353', '[fd00::11]:53', "
@@ -349,6 +365,14 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:3: memory: '128MB' is not a size such as 128Mi from 16777216 to 1099511627776 bytes"},
       {kListen + kResolver + "limits: {memory: 8Mi}\n", "c.yaml:3: memory: '8Mi' is not a size such as 128Mi"},
       {kListen + kResolver + "cache: {maxBytes: 1Ki}\n", "c.yaml:3: maxBytes: '1Ki' is not a size such as 128Mi"},
+      {kListen + kResolver + "cache: {prefetchPercentage: 0}\n",
+       "c.yaml:3: prefetchPercentage: expected a number from 1 to 100, got '0'"},
+      {kListen + kResolver + "cache: {prefetchPeriod: 0s}\n", "c.yaml:3: prefetchPeriod: must be at least 1s"},
+      {kListen + kResolver + "cache: {serveStale: {clientTimeout: 61s}}\n",
+       "c.yaml:3: clientTimeout: '61s' is not a duration such as 1800ms or 2s (at most 60000ms)"},
+      {kListen + kResolver + "cache: {serveStale: {mode: lazy}}\n",
+       "c.yaml:3: mode: 'lazy' is not one of Verify, Immediate"},
+      {kListen + kResolver + "cache: {serveStale: {maxAge: 1h}}\n", "c.yaml:3: serveStale: unknown key 'maxAge'"},
       {kListen + kResolver + "limits: {maxUDPSize: 511}\n",
        "c.yaml:3: maxUDPSize: expected a number from 512 to 65535, got '511'"},
       {kListen + kResolver + "limits: {maxUpstreamPerQuery: 0}\n",
@@ -611,6 +635,8 @@ TEST(ConfigFile, ExampleLoadsAndIsTheReadmes) {
             "listen 169.254.53.10:53 [fd00::a]:53\n"
             "autopath on 65431\n"
             "cache 10000 900 30\n"
+            "prefetch 10% 1 in 60\n"
+            "stale 3600 ttl 30 timeout 1800ms recheck 30 Verify\n"
             "limits 1000 256 10\n"
             "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 5 memory 0\n"
             "health 169.254.53.10:9255\n"
@@ -649,6 +675,8 @@ TEST(ConfigCommandLine, FlagsAreOneClosedWorldForEveryName) {
             "listen 127.0.0.1:53\n"
             "autopath off 65000\n"
             "cache 10000 900 30\n"
+            "prefetch 10% 1 in 60\n"
+            "stale 3600 ttl 30 timeout 1800ms recheck 30 Verify\n"
             "limits 1000 256 10\n"
             "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 5 memory 0\n"
             "metrics 127.0.0.1:9153\n"

@@ -9,7 +9,7 @@
 #include <future>
 #include <set>
 
-#include "server/metrics/forward_metrics.h"
+#include "server/forward/metrics.h"
 #include "tests/server/fixture.h"
 #include "tests/server/loopback.h"
 

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "server/forward/metrics.h"
+
+#include "common/prometheus.h"
+
+namespace rk8s::server {
+void ForwardMetrics::request(const std::string& to, const std::string& rcode, double seconds) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  durations_[{to, rcode}].observe(seconds);
+}
+
+void ForwardMetrics::health_check_failed(const std::string& to) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  health_failures_[to]++;
+}
+
+void ForwardMetrics::limited(const std::string& limit) {
+  if (limit == "maxConcurrent") rejects_++;
+  limited_total_++;
+  std::lock_guard<std::mutex> lock(mutex_);
+  limited_[limit]++;
+}
+
+void ForwardMetrics::stale(const std::string& reason) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stale_[reason]++;
+}
+
+std::string ForwardMetrics::render() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::string duration = "forward_request_duration_seconds";
+  std::string out = family(duration, "histogram", "Upstream round trips, by upstream and rcode.");
+  for (const auto& [key, h] : durations_)
+    out += h.samples(duration, "to=\"" + key.first + "\",rcode=\"" + key.second + "\"");
+  out += family("forward_healthcheck_failures_total", "counter", "Failed health checks, by upstream.");
+  for (const auto& [to, n] : health_failures_)
+    out += sample("forward_healthcheck_failures_total", "to=\"" + to + "\"", n);
+  out += family("forward_healthcheck_broken_total", "counter", "Times every upstream of a zone was down.") +
+         sample("forward_healthcheck_broken_total", "", broken_) +
+         family("forward_max_concurrent_rejects_total", "counter", "Queries refused: too many in flight.") +
+         sample("forward_max_concurrent_rejects_total", "", rejects_) +
+         family("forward_limited_total", "counter", "Questions turned away, by the limit they met.");
+  for (const auto& [limit, n] : limited_) out += sample("forward_limited_total", "limit=\"" + limit + "\"", n);
+  out += family("cache_served_stale_total", "counter", "Expired answers served (RFC 8767), by why.");
+  for (const auto& [reason, n] : stale_) out += sample("cache_served_stale_total", "reason=\"" + reason + "\"", n);
+  return out;
+}
+
+}  // namespace rk8s::server

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// What forwarding counts, in CoreDNS's forward families (with our prefix):
+// each upstream's request durations by rcode, its failed health checks,
+// the times every upstream was down, and the queries refused for overload;
+// and ours: the questions turned away by each limit (forward/flights.h),
+// and the expired answers served, by why.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "common/prometheus.h"
+
+namespace rk8s::server {
+
+class ForwardMetrics {
+ public:
+  // `rcode`: NOERROR..., or "timeout" and "error" for no reply.
+  void request(const std::string& to, const std::string& rcode, double seconds);
+  void health_check_failed(const std::string& to);
+  void all_down() { broken_++; }
+  // A question turned away by `limit` (maxConcurrent: CoreDNS's rejects too).
+  void limited(const std::string& limit);
+  uint64_t limited_count() const { return limited_total_; }
+  // An expired answer served (RFC 8767), by why: failed, timeout,
+  // immediate, recheck, refused.
+  void stale(const std::string& reason);
+  std::string render() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::pair<std::string, std::string>, Histogram> durations_;
+  std::map<std::string, uint64_t> health_failures_;
+  std::map<std::string, uint64_t> limited_;
+  std::map<std::string, uint64_t> stale_;
+  std::atomic<uint64_t> broken_{0};
+  std::atomic<uint64_t> rejects_{0};
+  std::atomic<uint64_t> limited_total_{0};
+};
+
+}  // namespace rk8s::server

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+// Forwarding's families (server/forward/metrics.h): durations by
+// upstream and rcode, failed health checks, every upstream down, refusals
+// by limit.
+#include "server/forward/metrics.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/server/fixture.h"
+#include "tests/server/prometheus_text.h"
+
+namespace rk8s::server::test {
+namespace {
+
+TEST(ForwardMetrics, EmptyFamiliesSayZero) {
+  EXPECT_EQ(ForwardMetrics().render(),
+            "# HELP resolv_k8s_forward_request_duration_seconds Upstream round trips, by upstream and rcode.\n"
+            "# TYPE resolv_k8s_forward_request_duration_seconds histogram\n"
+            "# HELP resolv_k8s_forward_healthcheck_failures_total Failed health checks, by upstream.\n"
+            "# TYPE resolv_k8s_forward_healthcheck_failures_total counter\n"
+            "# HELP resolv_k8s_forward_healthcheck_broken_total Times every upstream of a zone was down.\n"
+            "# TYPE resolv_k8s_forward_healthcheck_broken_total counter\n"
+            "resolv_k8s_forward_healthcheck_broken_total 0\n"
+            "# HELP resolv_k8s_forward_max_concurrent_rejects_total Queries refused: too many in flight.\n"
+            "# TYPE resolv_k8s_forward_max_concurrent_rejects_total counter\n"
+            "resolv_k8s_forward_max_concurrent_rejects_total 0\n"
+            "# HELP resolv_k8s_forward_limited_total Questions turned away, by the limit they met.\n"
+            "# TYPE resolv_k8s_forward_limited_total counter\n"
+            "# HELP resolv_k8s_cache_served_stale_total Expired answers served (RFC 8767), by why.\n"
+            "# TYPE resolv_k8s_cache_served_stale_total counter\n");
+}
+
+TEST(ForwardMetrics, ByUpstreamAndRcode) {
+  ForwardMetrics m;
+  m.request("10.0.0.1:53", "NOERROR", 0.0009);
+  m.request("10.0.0.1:53", "NOERROR", 0.0009);
+  m.request("10.0.0.1:53", "timeout", 2);
+  m.health_check_failed("10.0.0.2:53");
+  m.health_check_failed("10.0.0.2:53");
+  m.all_down();
+  for (int i = 0; i < 3; i++) m.limited("maxConcurrent");
+  m.limited("share");
+  EXPECT_EQ(m.limited_count(), 4u);
+  m.stale("timeout");
+  m.stale("timeout");
+  m.stale("failed");
+  const std::string text = m.render();
+  const std::string noerror = "resolv_k8s_forward_request_duration_seconds_bucket{to=\"10.0.0.1:53\",rcode=\"NOERROR\",";
+  const std::string timeout = "resolv_k8s_forward_request_duration_seconds_bucket{to=\"10.0.0.1:53\",rcode=\"timeout\",";
+  for (const std::string& line :
+       {noerror + "le=\"0.0005\"} 0", noerror + "le=\"0.001\"} 2", noerror + "le=\"+Inf\"} 2",
+        timeout + "le=\"1.024\"} 0", timeout + "le=\"2.048\"} 1",
+        std::string("resolv_k8s_forward_request_duration_seconds_count{to=\"10.0.0.1:53\",rcode=\"timeout\"} 1"),
+        std::string("resolv_k8s_forward_request_duration_seconds_sum{to=\"10.0.0.1:53\",rcode=\"timeout\"} 2")})
+    EXPECT_EQ(lines_starting(text, line), Strings{line});
+  EXPECT_EQ(lines_starting(text, "resolv_k8s_forward_health"),
+            (Strings{"resolv_k8s_forward_healthcheck_failures_total{to=\"10.0.0.2:53\"} 2",
+                     "resolv_k8s_forward_healthcheck_broken_total 1"}));
+  EXPECT_EQ(lines_starting(text, "resolv_k8s_forward_max_concurrent_rejects_total"),
+            Strings{"resolv_k8s_forward_max_concurrent_rejects_total 3"});
+  EXPECT_EQ(lines_starting(text, "resolv_k8s_forward_limited_total{"),
+            (Strings{"resolv_k8s_forward_limited_total{limit=\"maxConcurrent\"} 3",
+                     "resolv_k8s_forward_limited_total{limit=\"share\"} 1"}));
+  EXPECT_EQ(lines_starting(text, "resolv_k8s_cache_served_stale_total{"),
+            (Strings{"resolv_k8s_cache_served_stale_total{reason=\"failed\"} 1",
+                     "resolv_k8s_cache_served_stale_total{reason=\"timeout\"} 2"}));
+}
+
+}  // namespace
+}  // namespace rk8s::server::test
