@@ -23,14 +23,16 @@ int flag(int& cached, const char* (*read)(const char*), const char* name, const 
 int off_flag = -1;
 int debug_flag = -1;
 
+const char* plain_env(const char* name) { return getenv(name); }
+
 }  // namespace
 
 // The kill switch is read in a secure (setuid) program too: it can only make
 // the library do less, so it reaches every program; the rest are not.
 #ifdef __GLIBC__
-bool stepped_aside() { return !gnu_get_libc_version || flag(off_flag, getenv, "RESOLV_K8S", "off"); }
+bool stepped_aside() { return !gnu_get_libc_version || flag(off_flag, plain_env, "RESOLV_K8S", "off"); }
 #else
-bool stepped_aside() { return flag(off_flag, getenv, "RESOLV_K8S", "off"); }
+bool stepped_aside() { return flag(off_flag, plain_env, "RESOLV_K8S", "off"); }
 #endif
 bool debug_on() { return flag(debug_flag, secure_env, "RESOLV_K8S_DEBUG", "1"); }
 
