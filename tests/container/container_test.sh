@@ -53,7 +53,7 @@ $work/faulty.yaml: 0 valid" "$? $out"
 # Every manifest on its own; overlays hold patches, checked rendered.
 while read -r manifest; do
 	check_match "$manifest: valid" "^$manifest: [1-9][0-9]* valid" "$(models check "$manifest")"
-done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -path '*/monitoring/*' ! -name 'kustom*.yaml' \
+done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -path 'container/chart/*' ! -name 'kustom*.yaml' \
 	! -name config.yaml | sort)
 
 # Rendered, each with kubectl's own kustomize (BUILD_DIR/bin/kubectl, 1.31:
@@ -275,22 +275,22 @@ check_match "overlay: ... listening on the link-local address and kube-dns's, wi
 	for _ in $(seq 100); do curl -sk https://127.0.0.1:8443/metrics > "$3" && break; sleep 0.05; done' - \
 	"$build/bin/resolv-k8s" "$work/certs" "$work/webhook.metrics"
 exported=$(sed -n 's/^# TYPE \(resolv_k8s_[a-z_]*\) .*/\1/p' "$work/base.err.metrics" "$work/webhook.metrics" | sort -u)
-named=$(grep -oh 'resolv_k8s_[a-z_]*' container/monitoring/* | sed -E 's/_(bucket|sum|count)$//' | sort -u)
+named=$(grep -oh 'resolv_k8s_[a-z_]*' container/chart/monitoring/* | sed -E 's/_(bucket|sum|count)$//' | sort -u)
 check "monitoring: the dashboard and rules name only exported metrics" "" \
 	"$(comm -23 <(echo "$named") <(echo "$exported"))" "exported: $(echo $exported)"
 check_match "monitoring: they name the families operators watch" \
 	"queries_total.*request_duration_seconds.*webhook_errors_total.*webhook_requests_total" "$(echo $named)"
 check "monitoring: the dashboard is JSON with its panels" 10 \
-	"$(python3 -c 'import json; print(len(json.load(open("container/monitoring/dashboard.json"))["panels"]))')"
+	"$(python3 -c 'import json; print(len(json.load(open("container/chart/monitoring/dashboard.json"))["panels"]))')"
 check "monitoring: a PodMonitor and a PrometheusRule of seven alerts, for the DaemonSet's pods and port" \
 	"PodMonitor resolv-k8s-node metrics PrometheusRule 7" \
 	"$(python3 -c 'import yaml
-m = yaml.safe_load(open("container/monitoring/podmonitor.yaml")); r = yaml.safe_load(open("container/monitoring/prometheusrule.yaml"))
+m = yaml.safe_load(open("container/chart/monitoring/podmonitor.yaml")); r = yaml.safe_load(open("container/chart/monitoring/prometheusrule.yaml"))
 print(m["kind"], m["spec"]["selector"]["matchLabels"]["k8s-app"], m["spec"]["podMetricsEndpoints"][0]["port"], r["kind"], len(r["spec"]["groups"][0]["rules"]))')"
 check "monitoring: the webhook's PodMonitor (HTTPS) and four alerts, for its Deployment's pods and port" \
 	"PodMonitor resolv-k8s-webhook https https PrometheusRule 4 resolv-k8s-webhook https" \
 	"$(python3 -c 'import yaml
-m = yaml.safe_load(open("container/monitoring/webhook-podmonitor.yaml")); r = yaml.safe_load(open("container/monitoring/webhook-prometheusrule.yaml"))
+m = yaml.safe_load(open("container/chart/monitoring/webhook-podmonitor.yaml")); r = yaml.safe_load(open("container/chart/monitoring/webhook-prometheusrule.yaml"))
 d = yaml.safe_load(open("container/webhook/base/deployment.yaml"))
 e = m["spec"]["podMetricsEndpoints"][0]
 print(m["kind"], m["spec"]["selector"]["matchLabels"]["app.kubernetes.io/name"], e["port"], e["scheme"], r["kind"], len(r["spec"]["groups"][0]["rules"]),
