@@ -34,6 +34,14 @@ TESTS += test-container
 test-container: $(TOOL_BIN) $(SERVER_BIN) $(CONTAINER_NODE_MODULES) $(CONTAINER_KUBECTL)
 	tests/container/container_test.sh $(B)
 
+# The chart (container/chart): helm lint and helm template, the renderings
+# against the schemas and the kustomize bases, the cache's and the
+# webhook's renderings run by the real binaries in sandboxes.
+TESTS += test-chart
+.PHONY: test-chart
+test-chart: $(TOOL_BIN) $(SERVER_BIN) $(CONTAINER_NODE_MODULES) $(CONTAINER_KUBECTL) $(CONTAINER_HELM)
+	tests/container/chart_test.sh $(B)
+
 # The admission webhook (`resolv-k8s webhook`) over TLS in a network
 # namespace, against inject and the schemas.
 TESTS += test-webhook
