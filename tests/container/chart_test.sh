@@ -5,7 +5,8 @@
 # template` with a registry renders the cache and the webhook, every image
 # under that registry, valid against the Kubernetes API's schemas
 # (validate.mjs); its defaults render the fields of the kustomize bases
-# that matter, the same; the webhook's certificate each way (made by Helm,
+# that matter, the same; the values `make push` writes (overlays.sh) render
+# the overlays' settings; the webhook's certificate each way (made by Helm,
 # given, a Secret of yours, cert-manager), the one Helm makes served by the
 # real webhook; the cache's knobs reach a config the real server runs, its
 # probes and ports following it; the ServiceMonitors, alerts and dashboard
@@ -151,6 +152,31 @@ render selector --set-json 'webhook.namespaceSelector={"matchExpressions":[{"key
 check "a namespaceSelector of yours, merged into the label's: kube-system still left out" \
 	'{"matchExpressions":[{"key":"team","operator":"In","values":["shop"]},{"key":"kubernetes.io/metadata.name","operator":"NotIn","values":["kube-system"]}],"matchLabels":{"resolv-k8s.io/inject":"enabled"}}' \
 	"$(field "$work/selector.yaml" "$hook.namespaceSelector" MutatingWebhookConfiguration)"
+
+# What make push writes (overlays.sh): the chart's values give the overlays'
+# settings, each in its place.
+KUBE_DNS=172.20.0.10 NODE_SEARCH=ec2.internal,compute.internal STUB_DOMAINS='{"corp.example": ["172.20.8.53"]}' \
+	CLUSTER_DNS=172.20.0.11 CLUSTER_DOMAIN=k8s.example CERT_MANAGER=1 \
+	container/overlays.sh "$work/deploy" registry.example.com/dns 7.1 > /dev/null
+KUBE_DNS=172.20.0.10 CACHE_ON_KUBE_DNS=1 container/overlays.sh "$work/deploy-on" registry.example.com/dns > /dev/null
+for deploy in deploy deploy-on; do
+	render "$deploy" -f "$work/$deploy/values.yaml"
+	check "$deploy: the values overlays.sh writes render, no warning" "0" "$?$(cat "$work/$deploy.err")"
+	"$build/bin/kubectl" kustomize "$work/$deploy/node-cache" > "$work/$deploy-cache.yaml"
+	"$build/bin/kubectl" kustomize "$work/$deploy/webhook" > "$work/$deploy-webhook.yaml"
+	# STUB_DOMAINS the same JSON, the chart's without blanks.
+	check "$deploy: the cache's settings, the overlay's" "$(env_of "$work/$deploy-cache.yaml" | sed '/^STUB_DOMAINS=/s/ //g')" \
+		"$(env_of "$work/$deploy.yaml")"
+	check "$deploy: the webhook's settings, the overlay's" "$(webhook_args "$work/$deploy-webhook.yaml")" "$(webhook_args "$work/$deploy.yaml")"
+	check "$deploy: the images, the overlays'" "$(cat "$work/$deploy-cache.yaml" <(echo ---) "$work/$deploy-webhook.yaml" > "$work/$deploy-both.yaml"
+		images_of "$work/$deploy-both.yaml")" "$(images_of "$work/$deploy.yaml")"
+done
+check "deploy: the node's search domains the marker path's too, after the cache's config" '["ec2.internal","compute.internal"]' \
+	"$(object "$work/deploy.yaml" ConfigMap | python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(json.load(sys.stdin)["data"]["config.yaml"])["autopath"]["hostSearch"], separators=(",", ":")))')"
+check "deploy: CERT_MANAGER=1, cert-manager's Issuer and Certificate, the CA injected; no Secret" \
+	"Certificate Issuer \"kube-system/resolv-k8s-webhook\" absent 0" \
+	"$(kinds "$work/deploy.yaml" | grep -o 'Certificate\|Issuer' | xargs) $(field "$work/deploy.yaml" 'metadata.annotations[cert-manager.io/inject-ca-from]' MutatingWebhookConfiguration) $(field "$work/deploy.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration) $(grep -c '^kind: Secret' "$work/deploy.yaml")"
+check "deploy: valid, cert-manager's two of another API" "$work/deploy.yaml: 9 valid, 2 of other APIs" "$(models check "$work/deploy.yaml")"
 
 # The webhook's certificate. Made by Helm: the CA in caBundle signed the
 # Secret's certificate, for the Service's names; the real webhook serves it.
