@@ -70,7 +70,7 @@ kinds() { python3 -c 'import sys, yaml; print(" ".join(sorted(d["kind"] for d in
 check "Chart.yaml: appVersion is the library's version" "\"$version\"" "$(sed -n 's/^appVersion: //p' "$chart/Chart.yaml")"
 lint=$(helm lint --strict "$chart" 2>&1)
 check "helm lint --strict: defaults" "0" "$?" "$lint"
-monitoring=(--set serviceMonitor.enabled=true,prometheusRule.enabled=true,dashboard.enabled=true)
+monitoring=(--set serviceMonitor.enabled=true --set prometheusRule.enabled=true --set dashboard.enabled=true)
 lint=$(helm lint --strict "$chart" --set registry=registry.example.com:5000/dns "${monitoring[@]}" 2>&1)
 check "helm lint --strict: a registry, the ServiceMonitors, alerts and dashboard" "0" "$?" "$lint"
 
@@ -136,11 +136,12 @@ deploy_fields=(spec.replicas spec.selector spec.template.metadata.labels spec.te
 	"$pod.containers[0].securityContext" "$pod.containers[0].volumeMounts")
 check "defaults: the webhook's Deployment, the kustomize base's" "" \
 	"$(differ "$(object "$work/hook.yaml" Deployment)" "$(object "$work/webhook-base.yaml" Deployment)" "${deploy_fields[@]}")"
-hook=webhooks[0]
+hook='webhooks[0]'
+hook_fields=(name clientConfig.service rules namespaceSelector objectSelector failurePolicy matchPolicy sideEffects
+	timeoutSeconds admissionReviewVersions reinvocationPolicy)
 check "defaults: the MutatingWebhookConfiguration, the kustomize base's (the chart's holds its CA)" "" \
 	"$(differ "$(object "$work/hook.yaml" MutatingWebhookConfiguration)" "$(object "$work/webhook-base.yaml" MutatingWebhookConfiguration)" \
-		metadata.name $hook.name $hook.clientConfig.service $hook.rules $hook.namespaceSelector $hook.objectSelector \
-		$hook.failurePolicy $hook.matchPolicy $hook.sideEffects $hook.timeoutSeconds $hook.admissionReviewVersions $hook.reinvocationPolicy)"
+		metadata.name "${hook_fields[@]/#/$hook.}")"
 check "defaults: the webhook's Service, PodDisruptionBudget and ServiceAccount, the kustomize base's" "" \
 	"$(for kind in Service:spec PodDisruptionBudget:spec ServiceAccount:automountServiceAccountToken; do
 		differ "$(object "$work/hook.yaml" "${kind%:*}" resolv-k8s-webhook)" "$(object "$work/webhook-base.yaml" "${kind%:*}")" "${kind#*:}"
@@ -203,7 +204,8 @@ served=$("$root/tests/pod/sandbox.sh" -- bash -c '
 check "made by Helm: the webhook serves it, the API server's check passes" "200" "$served" "$(cat "$work/made/err")"
 # Given: certs.sh's PEMs, the Secret of them; or a Secret of yours.
 container/webhook/certs.sh "$work/given" resolv-k8s-webhook kube-system > /dev/null
-render given --set-file webhook.tls.crt="$work/given/tls.crt",webhook.tls.key="$work/given/tls.key",webhook.tls.ca="$work/given/ca.crt"
+render given --set-file "webhook.tls.crt=$work/given/tls.crt" --set-file "webhook.tls.key=$work/given/tls.key" \
+	--set-file "webhook.tls.ca=$work/given/ca.crt"
 check "given PEMs: the Secret holds them, caBundle the CA" "$(cat "$work/given/tls.crt" "$work/given/tls.key" "$work/given/ca.crt")" \
 	"$(secret given tls.crt; secret given tls.key; bundle given)"
 render yours --set webhook.tls.existingSecret=webhook-certs --set-file webhook.tls.ca="$work/given/ca.crt"
@@ -250,6 +252,7 @@ EOF
 render knobs -f "$work/knobs-values.yaml"
 check "knobs: render, valid" "0 $work/knobs.yaml: 10 valid" "$?$(cat "$work/knobs.err") $(models check "$work/knobs.yaml")"
 object "$work/knobs.yaml" ConfigMap | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/knobs-config.yaml"
+# shellcheck disable=SC2016 # the setting's reference, as config.yaml holds it
 check "knobs: in config.yaml, the base's keys kept beside them" \
 	'"ap.example" 20000 ["cluster","corp-internal"] ["ec2.internal"] "${CLUSTER_DOMAIN}" "Immediate" 12 {"positiveTTL":"30s"}' \
 	"$(python3 -c 'import json, sys, yaml

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # root, build and work: the sourcing script's
 # What container_test.sh and chart_test.sh share: reading rendered
 # manifests, and running the node cache's rendering in a sandbox. Source it
 # with root, build and work set.
