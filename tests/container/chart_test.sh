@@ -248,6 +248,7 @@ nodeCache:
 webhook:
   nameservers: [169.254.53.10, 10.32.0.10]
   autopath: marker
+  maxConnections: 20
 EOF
 render knobs -f "$work/knobs-values.yaml"
 check "knobs: render, valid" "0 $work/knobs.yaml: 10 valid" "$?$(cat "$work/knobs.err") $(models check "$work/knobs.yaml")"
@@ -263,8 +264,8 @@ print(" ".join(json.dumps(v, separators=(",", ":")) for v in (c["autopath"]["mar
 check "knobs: the probes and the metrics port follow config.health and config.metrics" \
 	'9355 9355 9354 "9354" 30 20' \
 	"$(for f in livenessProbe.httpGet.port readinessProbe.httpGet.port 'ports[name=metrics].containerPort'; do field "$work/knobs.yaml" "$pod.containers[0].$f" DaemonSet; done | xargs) $(field "$work/knobs.yaml" 'spec.template.metadata.annotations[prometheus.io/port]' DaemonSet) $(field "$work/knobs.yaml" "$pod.containers[0].livenessProbe.initialDelaySeconds" DaemonSet) $(field "$work/knobs.yaml" "$pod.containers[0].livenessProbe.periodSeconds" DaemonSet)"
-check "knobs: the webhook on the marker path, the cache's marker" \
-	"'--nameserver' '169.254.53.10,10.32.0.10' '--host-search' 'ec2.internal' '--cluster-domain' 'cluster.local' '--autopath' 'marker' '--marker' 'ap.example'" \
+check "knobs: the webhook on the marker path, the cache's marker, its bound on connections" \
+	"'--nameserver' '169.254.53.10,10.32.0.10' '--host-search' 'ec2.internal' '--cluster-domain' 'cluster.local' '--autopath' 'marker' '--marker' 'ap.example' '--max-connections' '20'" \
 	"$(webhook_args "$work/knobs.yaml" | grep -o "'--nameserver'.*")"
 check "knobs: the server runs the chart's config with its settings; the probes, DNS and metrics ports answer" "200
 200
@@ -333,6 +334,8 @@ check_match "cert-manager and a certificate both: refused" "webhook.certManager.
 	"$(refused --set webhook.certManager.enabled=true,webhook.tls.existingSecret=mine,webhook.tls.ca=x)"
 check_match "the node's search domains in two places: refused" "set nodeSearch instead" \
 	"$(refused --set 'nodeSearch={a.example}' --set 'nodeCache.config.autopath.hostSearch={b.example}')"
+check_match "the probes' address is config.health's: an httpGet of their own refused" 'Property name of "httpGet" does not match' \
+	"$(refused --set nodeCache.livenessProbe.httpGet.port=9000)"
 check_match "a health address without a port: refused" 'nodeCache.config: "127.0.0.1" is not ADDR:PORT' \
 	"$(refused --set nodeCache.config.health=127.0.0.1)"
 check_match "a digest that is none: refused" "images.node.digest: Does not match pattern" \
