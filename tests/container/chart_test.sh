@@ -8,10 +8,11 @@
 # that matter, the same; the values `make push` writes (overlays.sh) render
 # the overlays' settings; the webhook's certificate each way (made by Helm,
 # given, a Secret of yours, cert-manager), the one Helm makes served by the
-# real webhook; the cache's knobs reach a config the real server runs, its
-# probes and ports following it; the ServiceMonitors, alerts and dashboard
-# behind their values; bad values refused with a message. Needs root for
-# the sandboxes, whose packets stay in them.
+# real webhook and kept at an upgrade (a stand-in API server,
+# apiserver.py); the cache's knobs reach a config the real server runs,
+# its probes and ports following it; the ServiceMonitors, alerts and
+# dashboard behind their values; bad values refused with a message. Needs
+# root for the sandboxes, whose packets stay in them.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -202,6 +203,24 @@ served=$("$root/tests/pod/sandbox.sh" -- bash -c '
 		sleep 0.05
 	done' - "$build/bin/resolv-k8s" "$work/made")
 check "made by Helm: the webhook serves it, the API server's check passes" "200" "$served" "$(cat "$work/made/err")"
+# Kept at an upgrade: with the Secret in the cluster (apiserver.py, a
+# stand-in API server on the sandbox's loopback), Helm's lookup finds it and
+# the chart writes the same certificate and CA again.
+printf '%s\n' 'apiVersion: v1' 'kind: Config' 'clusters: [{name: sandbox, cluster: {server: "http://127.0.0.1:8089"}}]' \
+	'users: [{name: sandbox, user: {}}]' 'contexts: [{name: sandbox, context: {cluster: sandbox, user: sandbox}}]' \
+	'current-context: sandbox' > "$work/kubeconfig"
+# shellcheck disable=SC2016 # expanded in the sandbox
+"$root/tests/pod/sandbox.sh" -- bash -c '
+	python3 "$1" 8089 kube-system "$2" 2> "$3.asked" &
+	for _ in $(seq 100); do curl -s -o /dev/null http://127.0.0.1:8089/version && break; sleep 0.05; done
+	shift 3
+	"$@"' - "$here/apiserver.py" "$work/made" "$work/upgrade" "$build/bin/helm" template resolv-k8s "$chart" \
+	--namespace kube-system --dry-run=server --kubeconfig "$work/kubeconfig" > "$work/upgrade.yaml" 2> "$work/upgrade.err"
+check "upgrade: the Secret found by Helm's lookup, its certificate, key and CA written again, caBundle its CA" \
+	"$(cat "$work/made/tls.crt" "$work/made/tls.key" "$work/made/ca.crt" "$work/made/ca.crt")" \
+	"$(secret upgrade tls.crt; secret upgrade tls.key; secret upgrade ca.crt; bundle upgrade)" "$(cat "$work/upgrade.err")"
+check_match "upgrade: ... asked of the API server" "/api/v1/namespaces/kube-system/secrets/resolv-k8s-webhook-tls" \
+	"$(cat "$work/upgrade.asked")"
 # Given: certs.sh's PEMs, the Secret of them; or a Secret of yours.
 container/webhook/certs.sh "$work/given" resolv-k8s-webhook kube-system > /dev/null
 render given --set-file "webhook.tls.crt=$work/given/tls.crt" --set-file "webhook.tls.key=$work/given/tls.key" \

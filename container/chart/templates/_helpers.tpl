@@ -46,7 +46,7 @@ made before (lookup), or a new CA and certificate. */}}
 {{- dict "crt" $tls.crt "key" $tls.key "ca" $tls.ca | toJson -}}
 {{- else -}}
 {{- $old := lookup "v1" "Secret" .Release.Namespace "resolv-k8s-webhook-tls" -}}
-{{- if and $old (index $old.data "ca.crt") -}}
+{{- if dig "data" "ca.crt" "" $old -}}
 {{- dict "crt" (index $old.data "tls.crt" | b64dec) "key" (index $old.data "tls.key" | b64dec) "ca" (index $old.data "ca.crt" | b64dec) | toJson -}}
 {{- else -}}
 {{- $ca := genCA "resolv-k8s webhook CA" 3650 -}}
