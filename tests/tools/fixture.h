@@ -7,8 +7,10 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <string>
@@ -23,9 +25,24 @@
 
 namespace rk8s::tools::test {
 
-// A file under the test's temporary directory holding `text`.
+// A directory of this process's own (other checkouts may run these tests
+// at the same time), removed when the tests end.
+inline const std::string& temp_dir() {
+  static const std::string dir = [] {
+    std::string d = testing::TempDir() + "tools_test_" + std::to_string(getpid()) + "/";
+    std::filesystem::create_directory(d);
+    return d;
+  }();
+  return dir;
+}
+struct TempDirRemoved : testing::Environment {
+  void TearDown() override { std::filesystem::remove_all(temp_dir()); }
+};
+inline testing::Environment* const kTempDirRemoved = testing::AddGlobalTestEnvironment(new TempDirRemoved);
+
+// A file in temp_dir() holding `text`.
 inline std::string temp_file(const std::string& name, const std::string& text) {
-  std::string path = testing::TempDir() + "tools_test_" + name;
+  std::string path = temp_dir() + name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }

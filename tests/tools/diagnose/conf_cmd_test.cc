@@ -124,9 +124,9 @@ TEST(ConfCommand, ItsArguments) {
   test::expect_usage_errors(conf_command, {{{file, file}, "conf: unexpected '" + file + "'"},
                                            {{"--glibc", file}, "conf: unexpected '--glibc'"},
                                            {{"-"}, "conf: unexpected '-'"}});
-  test::Output run = test::run_captured([] { return conf_command({testing::TempDir() + "no-such.conf"}); });
+  test::Output run = test::run_captured([] { return conf_command({test::temp_dir() + "no-such.conf"}); });
   EXPECT_EQ(1, run.status);
-  EXPECT_EQ("resolv-k8s: " + testing::TempDir() + "no-such.conf: No such file or directory\n", run.err);
+  EXPECT_EQ("resolv-k8s: " + test::temp_dir() + "no-such.conf: No such file or directory\n", run.err);
 }
 
 }  // namespace

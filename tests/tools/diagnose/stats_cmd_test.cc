@@ -92,7 +92,7 @@ TEST(StatsCommand, ARowPerProcessTheirTotalAndTheServers) {
 }
 
 TEST(StatsCommand, AFileThatIsNoStatsFileIsRefused) {
-  const std::string missing = testing::TempDir() + "no-such-stats";
+  const std::string missing = test::temp_dir() + "no-such-stats";
   const StatsCase cases[] = {
       {"", "not a RESOLV_K8S_STATS file"},
       {"\n\n", "not a RESOLV_K8S_STATS file"},

@@ -35,9 +35,9 @@ TEST(InjectCommand, BadUsageIsNamed) {
 TEST(InjectCommand, WhatCannotBeReadIsNamedAndNothingWritten) {
   const std::string bad = test::temp_file("bad.yaml", "kind: ConfigMap\n---\nb: 1\nb: 2\n");
   const UsageCase cases[] = {
-      {{"--image", kImage, testing::TempDir() + "no-such.yaml"},
-       "resolv-k8s: inject: " + testing::TempDir() + "no-such.yaml: No such file or directory\n"},
-      {{"--image", kImage, testing::TempDir()}, "resolv-k8s: inject: " + testing::TempDir() + ": Is a directory\n"},
+      {{"--image", kImage, test::temp_dir() + "no-such.yaml"},
+       "resolv-k8s: inject: " + test::temp_dir() + "no-such.yaml: No such file or directory\n"},
+      {{"--image", kImage, test::temp_dir()}, "resolv-k8s: inject: " + test::temp_dir() + ": Is a directory\n"},
       {{"--image", kImage, bad},
        "resolv-k8s: inject: " + bad + ":4: document 2: 'b' given twice in one map, which kubectl refuses\n"},
   };

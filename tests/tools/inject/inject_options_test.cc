@@ -199,7 +199,7 @@ TEST(NodeSearchOf, TheDomainsKubeletAppendedAfterTheClustersThree) {
     std::string path = temp_file("resolv.conf." + std::to_string(n++), c.resolv_conf);
     EXPECT_EQ(c.node_search, node_search_of(path, c.cluster_domain)) << c.resolv_conf;
   }
-  EXPECT_EQ(Strings{}, node_search_of(testing::TempDir() + "no-such-resolv.conf", "cluster.local"));
+  EXPECT_EQ(Strings{}, node_search_of(test::temp_dir() + "no-such-resolv.conf", "cluster.local"));
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ TEST(WebhookCommand, BadFlagsAreNamed) {
 }
 
 TEST(WebhookCommand, ACertificateItCannotLoadStopsItBeforeItListens) {
-  const std::string missing = testing::TempDir() + "no-such-tls.crt";
+  const std::string missing = test::temp_dir() + "no-such-tls.crt";
   const std::string not_pem = test::temp_file("not-pem.crt", "not a certificate\n");
   const UsageCase cases[] = {
       {{"--cert", missing, "--key", missing}, missing + ": No such file or directory"},
