@@ -103,7 +103,7 @@ check: deps
 # download; TEST_LANE_A, the rest in their order, each in sandboxes of its
 # own. In a lane a suite starts when the one before it has passed; the
 # first that fails stops both.
-TEST_LANE_B := test-libcs test-images test-arm64 test-podman test-container test-webhook fuzz-smoke
+TEST_LANE_B := test-libcs test-images test-arm64 test-podman test-container test-chart test-webhook fuzz-smoke
 TEST_LANE_A := $(patsubst test-node,$(NODE_TESTS),$(patsubst test-faults,$(FAULT_TESTS),\
   $(filter-out $(TEST_LANE_B),$(TESTS))))
 ifdef TEST_LANES

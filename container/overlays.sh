@@ -4,12 +4,14 @@
 # written in OUT (docs/quick-start.md): OUT/node-cache, the cache's base with
 # REGISTRY/resolv-k8s-node:TAG; OUT/webhook, the webhook's base (with
 # CERT_MANAGER=1 its cert-manager overlay) with REGISTRY/resolv-k8s-webhook:TAG,
-# writing REGISTRY/libresolv-k8s-init:TAG into the pods it patches. TAG: the
+# writing REGISTRY/libresolv-k8s-init:TAG into the pods it patches; and the
+# same for the chart (container/chart), OUT/values.yaml. TAG: the
 # library's version by default. With IMAGES=DIR (make push and make
 # overlays: build/images), the images of DIR's archives by digest instead
 # (images/refs.sh: TAG, by default VERSION-HASH, in a comment and the init
-# image's reference). The settings, from the environment, each
-# written into one setting of the overlays (the bases' env entries):
+# image's reference; the chart's values name both). The settings, from the
+# environment, each written into one setting of the overlays (the bases' env
+# entries) and its value of the chart:
 #   KUBE_DNS=IP        kube-dns's ClusterIP: the pods' nameservers are the
 #                      cache's address, then kube-dns (without it, pods keep
 #                      kubelet's: the cache must then take kube-dns's address)
@@ -21,7 +23,8 @@
 #   CLUSTER_DNS=IP     the cache's cluster DNS upstream, instead of the
 #                      Service resolv-k8s-upstream's address kubelet gives
 #   CLUSTER_DOMAIN=D   default cluster.local
-# Then: kubectl apply -k OUT/node-cache -k OUT/webhook.
+# Then: kubectl apply -k OUT/node-cache -k OUT/webhook, or
+# helm install resolv-k8s container/chart -n kube-system -f OUT/values.yaml.
 set -euo pipefail
 out=${1:?usage: overlays.sh OUT REGISTRY [TAG]}
 registry=${2:?usage: overlays.sh OUT REGISTRY [TAG]}
@@ -102,4 +105,37 @@ hook=("INIT_IMAGE=$registry/libresolv-k8s-init${pin[libresolv-k8s-init]}")
 [[ -z ${NODE_SEARCH:-} ]] || hook+=("NODE_SEARCH=$NODE_SEARCH")
 [[ -z ${CLUSTER_DOMAIN:-} ]] || hook+=("CLUSTER_DOMAIN=$CLUSTER_DOMAIN")
 settings Deployment resolv-k8s-webhook webhook "${hook[@]}" > "$out/webhook/settings.yaml"
-echo "overlays.sh: $out/node-cache, $out/webhook ($registry, ${IMAGES:+the digests of $IMAGES, }$tag; ${node[*]} ${hook[*]})"
+
+# The chart's values (container/chart/values.yaml): the images, and each
+# setting of the overlays as its value; CERT_MANAGER too. Leaves in JSON,
+# which YAML reads.
+python3 - "$registry" "${pin[resolv-k8s-node]}" "${pin[resolv-k8s-webhook]}" "${pin[libresolv-k8s-init]}" \
+	"${CERT_MANAGER:-}" "$out/values.yaml" "${node[@]}" "${hook[@]}" > "$out/values.yaml" <<-'END'
+	import json, sys
+	registry, node, webhook, init, cert_manager, path, *settings = sys.argv[1:]
+	def image(pin):
+	    tag, _, digest = pin[1:].partition("@")
+	    return {"tag": tag, "digest": digest}
+	values = {"registry": registry, "images": {"node": image(node), "webhook": image(webhook), "init": image(init)},
+	          "nodeCache": {}, "webhook": {"certManager": {"enabled": cert_manager == "1"}}}
+	chart = {"KUBE_DNS_ADDRESS": ("nodeCache", "kubeDNSAddress", str), "STUB_DOMAINS": ("nodeCache", "stubDomains", json.loads),
+	         "CLUSTER_DNS": ("nodeCache", "clusterDNS", str), "CLUSTER_DOMAIN": (None, "clusterDomain", str),
+	         "NAMESERVERS": ("webhook", "nameservers", lambda v: v.split(",")),
+	         "NODE_SEARCH": (None, "nodeSearch", lambda v: v if v == "auto" else v.split(","))}
+	for setting in settings:
+	    name, _, value = setting.partition("=")
+	    if name in chart:
+	        group, key, parse = chart[name]
+	        (values[group] if group else values)[key] = parse(value)
+	def emit(d, indent=""):
+	    for key, value in d.items():
+	        if isinstance(value, dict) and value and key != "stubDomains":
+	            print(indent + key + ":")
+	            emit(value, indent + "  ")
+	        else:
+	            print(indent + key + ": " + json.dumps(value))
+	print("# overlays.sh: the chart's values, the overlays' images and settings:")
+	print("# helm install resolv-k8s container/chart -n kube-system -f " + path)
+	emit(values)
+END
+echo "overlays.sh: $out/node-cache, $out/webhook, $out/values.yaml ($registry, ${IMAGES:+the digests of $IMAGES, }$tag; ${node[*]} ${hook[*]})"

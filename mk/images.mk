@@ -29,9 +29,9 @@ images: image-files
 # The quick start (docs/quick-start.md): `make push REGISTRY=...` builds
 # the images (amd64 alone unless ARCHES says more), pushes them (tagged
 # VERSION-HASH, HASH of the image's digest, unless TAG says otherwise), and
-# writes the overlays that deploy them by digest, in $(B)/deploy; `make
-# overlays` the overlays alone (by digest if the images are built, by TAG
-# else). The settings (KUBE_DNS, CACHE_ON_KUBE_DNS, NODE_SEARCH,
+# writes the overlays that deploy them by digest, in $(B)/deploy, and the
+# chart's values beside them ($(B)/deploy/values.yaml); `make overlays`
+# those alone (by digest if the images are built, by TAG else). The settings (KUBE_DNS, CACHE_ON_KUBE_DNS, NODE_SEARCH,
 # STUB_DOMAINS, CLUSTER_DNS, CLUSTER_DOMAIN) and CERT_MANAGER as
 # container/overlays.sh reads them.
 .PHONY: push overlays
@@ -57,7 +57,7 @@ test-images: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl
 # application pods it patched, played with `podman kube play`.
 TESTS += test-podman
 .PHONY: test-podman
-test-podman: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl $(B)/bin/kubectl
+test-podman: images $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl $(B)/bin/kubectl $(B)/bin/helm
 	tests/podman/podman_test.sh $(B)
 
 # The arm64 images under qemu-user (tests/images/arm64_test.sh), with arm64

@@ -17,19 +17,15 @@ source "$root/tests/lib/assert.sh"
 build=$(cd "${1:?usage: container_test.sh BUILD_DIR}" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+source "$here/lib.sh"
 cd "$root" || exit 1
 inputs=tests/container/inputs
 version=$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' include/resolv-k8s.h)
-pod=spec.template.spec
 
 # inject with the init image from a registry (--image is needed), or bare.
 image=registry.example.com/dns/libresolv-k8s-init:$version
 inject() { "$build/bin/resolv-k8s" inject --image "$image" "$@"; }
 inject_bare() { "$build/bin/resolv-k8s" inject "$@"; }
-models() { node "$here/validate.mjs" "$build" "$@"; }
-# field FILE PATH [KIND]: the JSON at PATH in each object (of KIND) of FILE.
-field() { models get "$1" "$2" | sed -n "s|^${3:-[^:]*}/[^:]*: ||p"; }
-unjson() { python3 -c 'import json, sys; v = json.load(sys.stdin); print(v if isinstance(v, str) else json.dumps(v))'; }
 
 # The checker itself: a wrong type, and a field no schema has.
 cat > "$work/faulty.yaml" <<'EOF'
@@ -53,20 +49,11 @@ $work/faulty.yaml: 0 valid" "$? $out"
 # Every manifest on its own; overlays hold patches, checked rendered.
 while read -r manifest; do
 	check_match "$manifest: valid" "^$manifest: [1-9][0-9]* valid" "$(models check "$manifest")"
-done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -path '*/monitoring/*' ! -name 'kustom*.yaml' \
+done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -path 'container/chart/*' ! -name 'kustom*.yaml' \
 	! -name config.yaml | sort)
 
 # Rendered, each with kubectl's own kustomize (BUILD_DIR/bin/kubectl, 1.31:
 # mk/container.mk), which has nothing to warn of.
-# env_of FILE: the DaemonSet container's settings as NAME=VALUE lines, with
-# $(VAR) as kubelet expands it (RESOLV_K8S_UPSTREAM_SERVICE_HOST from here).
-env_of() {
-	python3 -c 'import os, re, sys, yaml
-for d in yaml.safe_load_all(open(sys.argv[1])):
-    if d["kind"] == "DaemonSet":
-        for e in d["spec"]["template"]["spec"]["containers"][0]["env"]:
-            print(e["name"] + "=" + re.sub(r"\$\((\w+)\)", lambda m: os.environ.get(m.group(1), m.group(0)), e["value"]))' "$1" | sort
-}
 for dir in base overlays/example overlays/from-nodelocaldns; do
 	out=$work/$(basename "$dir").yaml
 	"$build/bin/kubectl" kustomize "container/node-cache/$dir" > "$out" 2> "$work/err"
@@ -153,15 +140,6 @@ $hook.clientConfig.service {"name":"resolv-k8s-webhook","namespace":"resolv-k8s"
 EOF
 check "webhook base: the image of this version, two replicas" "\"resolv-k8s-webhook:$version\" 2" \
 	"$(field "$work/webhook-base.yaml" "$pod.containers[0].image" Deployment) $(field "$work/webhook-base.yaml" spec.replicas Deployment)"
-# webhook_args FILE: the webhook's arguments as kubelet expands them from its settings.
-webhook_args() {
-	python3 -c 'import re, sys, yaml
-for d in yaml.safe_load_all(open(sys.argv[1])):
-    if d["kind"] == "Deployment":
-        c = d["spec"]["template"]["spec"]["containers"][0]
-        env = {e["name"]: e["value"] for e in c["env"]}
-        print(" ".join("\x27%s\x27" % re.sub(r"\$\((\w+)\)", lambda m: env[m.group(1)], a) for a in c["args"]))' "$1"
-}
 check "webhook base: its settings: the init image named, no nameservers, the node's search domains of its own pod" \
 	"'webhook' '--cert' '/tls/tls.crt' '--key' '/tls/tls.key' '--listen' ':8443' '--image' 'libresolv-k8s-init:$version' '--nameserver' '' '--host-search' 'auto' '--cluster-domain' 'cluster.local'" \
 	"$(webhook_args "$work/webhook-base.yaml")"
@@ -225,35 +203,8 @@ check "quick start, every setting: the webhook's (the cache on kube-dns's addres
 check "quick start: CACHE_ON_KUBE_DNS without KUBE_DNS: refused" 2 \
 	"$(CACHE_ON_KUBE_DNS=1 "$root/container/overlays.sh" "$work/deploy3" r > /dev/null 2>&1; echo $?)"
 
-# The base's configuration as the node runs it, with the DaemonSet's
-# settings (kubelet's RESOLV_K8S_UPSTREAM_SERVICE_HOST: the sandbox's
-# resolver): its interface and rules in the sandbox's network, the lock in a
-# tmpfs, the node's resolver (what SystemResolvConf reads) a server on
-# 127.0.0.53. The probes, the metrics port and the DNS port are the
-# DaemonSet's. Then the example overlay's: its kube-dns address answers too.
-# url PROBE: its URL; without a host, the pod's address (the node's: 127.0.0.1 here).
-url() { field "$base" "$pod.containers[0].$1.httpGet" DaemonSet |
-	python3 -c 'import json, sys; g = json.load(sys.stdin); print("http://%s:%s%s" % (g.get("host", "127.0.0.1"), g["port"], g["path"]))'; }
-echo 'nameserver 127.0.0.53' > "$work/resolv.conf"
-# serve NAME ADDRESS: the rendering NAME's server asked at ADDRESS.
-serve() {
-	local settings
-	mapfile -t settings < <(RESOLV_K8S_UPSTREAM_SERVICE_HOST=127.0.0.53 env_of "$work/$1.yaml")
-	# shellcheck disable=SC2016 # expanded in the sandbox
-	"$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- env "${settings[@]}" bash -c '
-		mount -t tmpfs run /run
-		"$1" --listen 127.0.0.53:53 --zone tests/fixtures/example.com.zone 2> "$3.node" &
-		"$1" --config "$2" 2> "$3" &
-		for _ in $(seq 100); do grep -qs listening "$3" && grep -qs listening "$3.node" && break; sleep 0.05; done
-		curl -s -o /dev/null -w "%{http_code}\n" "$4"
-		curl -s -o /dev/null -w "%{http_code}\n" "$5"
-		dig +short +tries=1 +time=5 -p "$7" @"$8" www.example.com
-		curl -s "http://127.0.0.1:$6/metrics" > "$3.metrics"
-		grep -q "^resolv_k8s_queries_total{type=\"A\"" "$3.metrics" && echo counted' - \
-		"$build/bin/resolv-k8s-server" "$work/$1-config.yaml" "$work/$1.err" "$(url livenessProbe)" \
-		"$(url readinessProbe)" "$(field "$base" 'spec.template.metadata.annotations[prometheus.io/port]' DaemonSet | unjson)" \
-		"$(field "$base" "$pod.containers[0].ports[name=dns].containerPort" DaemonSet)" "$2"
-}
+# The base's configuration as the node runs it (lib.sh's serve); then the
+# example overlay's: its kube-dns address answers too.
 check "base: the server runs its config with its settings; the probes, DNS and metrics ports answer" "200
 200
 93.184.216.34
@@ -275,22 +226,22 @@ check_match "overlay: ... listening on the link-local address and kube-dns's, wi
 	for _ in $(seq 100); do curl -sk https://127.0.0.1:8443/metrics > "$3" && break; sleep 0.05; done' - \
 	"$build/bin/resolv-k8s" "$work/certs" "$work/webhook.metrics"
 exported=$(sed -n 's/^# TYPE \(resolv_k8s_[a-z_]*\) .*/\1/p' "$work/base.err.metrics" "$work/webhook.metrics" | sort -u)
-named=$(grep -oh 'resolv_k8s_[a-z_]*' container/monitoring/* | sed -E 's/_(bucket|sum|count)$//' | sort -u)
+named=$(grep -oh 'resolv_k8s_[a-z_]*' container/chart/monitoring/* | sed -E 's/_(bucket|sum|count)$//' | sort -u)
 check "monitoring: the dashboard and rules name only exported metrics" "" \
 	"$(comm -23 <(echo "$named") <(echo "$exported"))" "exported: $(echo $exported)"
 check_match "monitoring: they name the families operators watch" \
 	"queries_total.*request_duration_seconds.*webhook_errors_total.*webhook_requests_total" "$(echo $named)"
 check "monitoring: the dashboard is JSON with its panels" 10 \
-	"$(python3 -c 'import json; print(len(json.load(open("container/monitoring/dashboard.json"))["panels"]))')"
+	"$(python3 -c 'import json; print(len(json.load(open("container/chart/monitoring/dashboard.json"))["panels"]))')"
 check "monitoring: a PodMonitor and a PrometheusRule of seven alerts, for the DaemonSet's pods and port" \
 	"PodMonitor resolv-k8s-node metrics PrometheusRule 7" \
 	"$(python3 -c 'import yaml
-m = yaml.safe_load(open("container/monitoring/podmonitor.yaml")); r = yaml.safe_load(open("container/monitoring/prometheusrule.yaml"))
+m = yaml.safe_load(open("container/chart/monitoring/podmonitor.yaml")); r = yaml.safe_load(open("container/chart/monitoring/prometheusrule.yaml"))
 print(m["kind"], m["spec"]["selector"]["matchLabels"]["k8s-app"], m["spec"]["podMetricsEndpoints"][0]["port"], r["kind"], len(r["spec"]["groups"][0]["rules"]))')"
 check "monitoring: the webhook's PodMonitor (HTTPS) and four alerts, for its Deployment's pods and port" \
 	"PodMonitor resolv-k8s-webhook https https PrometheusRule 4 resolv-k8s-webhook https" \
 	"$(python3 -c 'import yaml
-m = yaml.safe_load(open("container/monitoring/webhook-podmonitor.yaml")); r = yaml.safe_load(open("container/monitoring/webhook-prometheusrule.yaml"))
+m = yaml.safe_load(open("container/chart/monitoring/webhook-podmonitor.yaml")); r = yaml.safe_load(open("container/chart/monitoring/webhook-prometheusrule.yaml"))
 d = yaml.safe_load(open("container/webhook/base/deployment.yaml"))
 e = m["spec"]["podMetricsEndpoints"][0]
 print(m["kind"], m["spec"]["selector"]["matchLabels"]["app.kubernetes.io/name"], e["port"], e["scheme"], r["kind"], len(r["spec"]["groups"][0]["rules"]),

@@ -5,7 +5,8 @@
 # a work directory) in a network namespace. The node image runs the
 # node-local cache on the namespace's network; the webhook image patches
 # application pods; `podman kube play` plays them with the init image, all
-# three pulled from a registry they were pushed to as `make push` does: a
+# three pulled from a registry they were pushed to as `make push` does (the
+# overlays and the chart's values it writes naming them by digest): a
 # Debian application (glibc, with the library), an Alpine-style one (musl,
 # patched as the glibc one: the one LD_PRELOAD value finds the musl build)
 # and one on the marker path (no library), each built offline with buildah. Asserts each pod's answers,
@@ -86,12 +87,16 @@ for name in libresolv-k8s-init resolv-k8s-node resolv-k8s-webhook; do
 		"$(served "$name" "${tag[$name]}") $(served "$name" "${digest[$name]}")"
 done
 
-# The overlays `make push` writes, rendered: every image by its digest.
+# The overlays `make push` writes, rendered: every image by its digest; and
+# the chart with the values it writes beside them, by tag and digest.
 IMAGES=$build/images "$root/container/overlays.sh" "$work/deploy" "$reg" > /dev/null
+HELM_CACHE_HOME=$work/helm HELM_CONFIG_HOME=$work/helm HELM_DATA_HOME=$work/helm "$build/bin/helm" template resolv-k8s \
+	"$root/container/chart" -n kube-system -f "$work/deploy/values.yaml" > "$work/chart.yaml"
 for dir in node-cache webhook; do "$build/bin/kubectl" kustomize "$work/deploy/$dir" 2> /dev/null; echo ---; done > "$work/deploy.yaml"
-# rendered NAME: the references of image NAME in the overlays, the webhook's INIT_IMAGE (--image) among them.
+# rendered NAME [FILE]: the references of image NAME in the overlays (or
+# FILE), the webhook's INIT_IMAGE (--image) among them.
 rendered() {
-	python3 - "$work/deploy.yaml" "$1" <<-'EOF' | sort -u | xargs
+	python3 - "${2:-$work/deploy.yaml}" "$1" <<-'EOF' | sort -u | xargs
 		import sys, yaml
 		for doc in yaml.safe_load_all(open(sys.argv[1])):
 		    for c in ((doc or {}).get("spec", {}).get("template", {}).get("spec", {}).get("containers", [])):
@@ -106,6 +111,9 @@ check "overlays: the webhook image by digest" "$reg/resolv-k8s-webhook@${digest[
 	"$(rendered resolv-k8s-webhook)"
 check "overlays: the init image the webhook writes, by tag and digest" \
 	"$reg/libresolv-k8s-init:${tag[libresolv-k8s-init]}@${digest[libresolv-k8s-init]}" "$(rendered libresolv-k8s-init)"
+check "the chart with make push's values: every image by tag and digest" \
+	"$(for name in libresolv-k8s-init resolv-k8s-node resolv-k8s-webhook; do printf '%s ' "$reg/$name:${tag[$name]}@${digest[$name]}"; done | xargs)" \
+	"$(for name in libresolv-k8s-init resolv-k8s-node resolv-k8s-webhook; do rendered $name "$work/chart.yaml"; done | xargs)"
 node_image=$(rendered resolv-k8s-node) webhook_image=$(rendered resolv-k8s-webhook) init_image=$(rendered libresolv-k8s-init)
 "${P[@]}" run --rm --network none --tls-verify=false "$node_image" --version > "$work/smoke" 2>&1 ||
 	skip "podman cannot run a container here: $(tail -1 "$work/smoke")"

@@ -1,0 +1,58 @@
+{{/* SPDX-License-Identifier: Apache-2.0 */}}
+
+{{/* The labels of every object: Helm's, and the component's name. */}}
+{{- define "resolv-k8s.labels" -}}
+app.kubernetes.io/name: {{ .name }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
+{{- end }}
+
+{{/* An image of .Values.images: REGISTRY/REPOSITORY:TAG[@DIGEST]. */}}
+{{- define "resolv-k8s.image" -}}
+{{- $image := index .root.Values.images .image -}}
+{{- $registry := trimSuffix "/" .root.Values.registry -}}
+{{- $ref := printf "%s:%s" $image.repository ($image.tag | default .root.Chart.AppVersion) -}}
+{{- if $registry }}{{ $ref = printf "%s/%s" $registry $ref }}{{ end -}}
+{{- if $image.digest }}{{ $ref = printf "%s@%s" $ref $image.digest }}{{ end -}}
+{{- $ref -}}
+{{- end }}
+
+{{/* ADDR:PORT (config.health, config.metrics) as {"host": ..., "port": ...}, in JSON. */}}
+{{- define "resolv-k8s.hostPort" -}}
+{{- $port := regexFind "[0-9]+$" . -}}
+{{- if not (regexMatch "^.+:[0-9]+$" .) }}{{ fail (printf "nodeCache.config: %q is not ADDR:PORT" .) }}{{ end -}}
+{{- dict "host" (trimSuffix (printf ":%s" $port) . | trimPrefix "[" | trimSuffix "]") "port" (atoi $port) | toJson -}}
+{{- end }}
+
+{{/* nodeSearch as the webhook's NODE_SEARCH: "auto", or the domains
+comma-separated. */}}
+{{- define "resolv-k8s.nodeSearch" -}}
+{{- $search := .Values.nodeSearch -}}
+{{- if kindIs "slice" $search }}{{ join "," $search }}
+{{- else if eq (toString $search) "auto" }}auto
+{{- else }}{{ fail (printf "nodeSearch: %v is neither auto nor a list of domains" $search) }}
+{{- end -}}
+{{- end }}
+
+{{/* The webhook's serving certificate, as {"crt", "key", "ca"} (PEMs) in
+JSON, when the chart makes its Secret: given, or the Secret this release
+made before (lookup), or a new CA and certificate. */}}
+{{- define "resolv-k8s.webhookTLS" -}}
+{{- $tls := .Values.webhook.tls -}}
+{{- $service := printf "resolv-k8s-webhook.%s.svc" .Release.Namespace -}}
+{{- if $tls.crt -}}
+{{- dict "crt" $tls.crt "key" $tls.key "ca" $tls.ca | toJson -}}
+{{- else -}}
+{{- $old := lookup "v1" "Secret" .Release.Namespace "resolv-k8s-webhook-tls" -}}
+{{- if dig "data" "ca.crt" "" $old -}}
+{{- dict "crt" (index $old.data "tls.crt" | b64dec) "key" (index $old.data "tls.key" | b64dec) "ca" (index $old.data "ca.crt" | b64dec) | toJson -}}
+{{- else -}}
+{{- $ca := genCA "resolv-k8s webhook CA" 3650 -}}
+{{- $names := list $service (printf "resolv-k8s-webhook.%s" .Release.Namespace) (printf "%s.%s" $service .Values.clusterDomain) -}}
+{{- $cert := genSignedCert $service nil $names 3650 $ca -}}
+{{- dict "crt" $cert.Cert "key" $cert.Key "ca" $ca.Cert | toJson -}}
+{{- end -}}
+{{- end -}}
+{{- end }}

@@ -1,0 +1,363 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# chart_test.sh BUILD_DIR: the Helm chart (container/chart) with Helm 3
+# (BUILD_DIR/bin/helm, mk/container.mk): `helm lint --strict`; `helm
+# template` with a registry renders the cache and the webhook, every image
+# under that registry, valid against the Kubernetes API's schemas
+# (validate.mjs); its defaults render the fields of the kustomize bases
+# that matter, the same; the values `make push` writes (overlays.sh) render
+# the overlays' settings; the webhook's certificate each way (made by Helm,
+# given, a Secret of yours, cert-manager), the one Helm makes served by the
+# real webhook and kept at an upgrade (a stand-in API server,
+# apiserver.py); the cache's knobs reach a config the real server runs,
+# its probes and ports following it; the ServiceMonitors, alerts and
+# dashboard behind their values; bad values refused with a message. Needs
+# root for the sandboxes, whose packets stay in them.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+source "$root/tests/lib/assert.sh"
+build=$(cd "${1:?usage: chart_test.sh BUILD_DIR}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+source "$here/lib.sh"
+cd "$root" || exit 1
+version=$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' include/resolv-k8s.h)
+chart=container/chart
+# Helm's own files (its cache, repositories, plugins) in the work directory.
+export HELM_CACHE_HOME=$work/helm HELM_CONFIG_HOME=$work/helm HELM_DATA_HOME=$work/helm
+helm() { "$build/bin/helm" "$@"; }
+# render NAME [ARGS]: work/NAME.yaml, `helm template` in kube-system; its stderr in work/NAME.err.
+render() {
+	local name=$1
+	shift
+	helm template resolv-k8s "$chart" --namespace kube-system "$@" > "$work/$name.yaml" 2> "$work/$name.err"
+}
+# object FILE KIND [NAME]: the first object of KIND (and NAME), in JSON.
+object() {
+	python3 -c 'import json, sys, yaml
+for d in yaml.safe_load_all(open(sys.argv[1])):
+    if d and d["kind"] == sys.argv[2] and sys.argv[3:] in ([], [d["metadata"]["name"]]):
+        print(json.dumps(d, sort_keys=True)); break' "$@"
+}
+# differ A B PATH...: the PATHs (dotted, \. a dot in a key, [N] an item)
+# where the JSON objects A and B differ, "PATH: A's B's" each; nothing when
+# alike.
+differ() {
+	python3 - "$@" <<-'EOF'
+		import json, re, sys
+		a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+		def at(value, path):
+		    for step in re.findall(r"(?:\\\.|[^.\[\]])+|\[\d+\]", path):
+		        if step[0] == "[":
+		            value = value[int(step[1:-1])] if isinstance(value, list) and int(step[1:-1]) < len(value) else None
+		        else:
+		            value = value.get(step.replace("\\.", ".")) if isinstance(value, dict) else None
+		    return value
+		for path in sys.argv[3:]:
+		    if at(a, path) != at(b, path):
+		        print(path + ": " + json.dumps(at(a, path)) + " " + json.dumps(at(b, path)))
+	EOF
+}
+images_of() {
+	python3 -c 'import sys, yaml
+for d in yaml.safe_load_all(open(sys.argv[1])):
+    for c in ((d or {}).get("spec", {}).get("template", {}).get("spec", {}).get("containers", [])):
+        print(c["image"])
+        print("\n".join("INIT_IMAGE " + e["value"] for e in c.get("env", []) if e["name"] == "INIT_IMAGE"))' "$1" | sed '/^$/d' | sort
+}
+kinds() { python3 -c 'import sys, yaml; print(" ".join(sorted(d["kind"] for d in yaml.safe_load_all(open(sys.argv[1])) if d)))' "$1"; }
+
+check "Chart.yaml: appVersion is the library's version" "\"$version\"" "$(sed -n 's/^appVersion: //p' "$chart/Chart.yaml")"
+lint=$(helm lint --strict "$chart" 2>&1)
+check "helm lint --strict: defaults" "0" "$?" "$lint"
+monitoring=(--set serviceMonitor.enabled=true --set prometheusRule.enabled=true --set dashboard.enabled=true)
+lint=$(helm lint --strict "$chart" --set registry=registry.example.com:5000/dns "${monitoring[@]}" 2>&1)
+check "helm lint --strict: a registry, the ServiceMonitors, alerts and dashboard" "0" "$?" "$lint"
+
+# A registry set: the cache and the webhook, every image under it, valid.
+render registry --set registry=registry.example.com:5000/dns/
+check "template with a registry: renders, no warning" "0" "$?$(cat "$work/registry.err")"
+check "template with a registry: the cache's objects and the webhook's" \
+	"ConfigMap DaemonSet Deployment MutatingWebhookConfiguration PodDisruptionBudget Secret Service Service ServiceAccount ServiceAccount" \
+	"$(kinds "$work/registry.yaml")"
+check "template with a registry: valid" "$work/registry.yaml: 10 valid" "$(models check "$work/registry.yaml")"
+check "template with a registry: every image under it, the init image the webhook writes too" \
+	"INIT_IMAGE registry.example.com:5000/dns/libresolv-k8s-init:$version
+registry.example.com:5000/dns/resolv-k8s-node:$version
+registry.example.com:5000/dns/resolv-k8s-webhook:$version" "$(images_of "$work/registry.yaml")"
+render digests --set registry=r.example/dns,images.node.digest=sha256:"$(printf '1%.0s' {1..64})" \
+	--set images.init.tag=7.1-abc,images.init.digest=sha256:"$(printf '2%.0s' {1..64})",images.webhook.repository=hook
+check "template with digests: TAG@DIGEST, the tag the version's by default" \
+	"INIT_IMAGE r.example/dns/libresolv-k8s-init:7.1-abc@sha256:$(printf '2%.0s' {1..64})
+r.example/dns/hook:$version
+r.example/dns/resolv-k8s-node:$version@sha256:$(printf '1%.0s' {1..64})" "$(images_of "$work/digests.yaml")"
+render bare
+check "template, defaults: the images unqualified, as the kustomize bases name them" \
+	"INIT_IMAGE libresolv-k8s-init:$version
+resolv-k8s-node:$version
+resolv-k8s-webhook:$version" "$(images_of "$work/bare.yaml")"
+
+# The defaults against the kustomize bases: the fields that matter, alike.
+"$build/bin/kubectl" kustomize container/node-cache/base > "$work/base.yaml"
+"$build/bin/kubectl" kustomize container/webhook/base > "$work/webhook-base.yaml"
+ds_fields=(spec.selector spec.updateStrategy "$pod.serviceAccountName" "$pod.priorityClassName" "$pod.hostNetwork"
+	"$pod.dnsPolicy" "$pod.nodeSelector" "$pod.tolerations" "$pod.affinity" "$pod.containers[0].args"
+	"$pod.containers[0].resources" "$pod.containers[0].securityContext" "$pod.containers[0].ports"
+	"$pod.containers[0].livenessProbe" "$pod.containers[0].readinessProbe" "$pod.containers[0].volumeMounts"
+	"$pod.volumes[1]" "$pod.volumes[0].name" spec.template.metadata.labels
+	'spec.template.metadata.annotations.prometheus\.io/scrape' 'spec.template.metadata.annotations.prometheus\.io/port')
+check "defaults: the DaemonSet's fields, the kustomize base's" "" \
+	"$(differ "$(object "$work/bare.yaml" DaemonSet)" "$(object "$work/base.yaml" DaemonSet)" "${ds_fields[@]}")"
+check "defaults: the DaemonSet's settings, the kustomize base's" "$(env_of "$work/base.yaml")" "$(env_of "$work/bare.yaml")"
+check "defaults: the DaemonSet mounts the chart's ConfigMap" '"resolv-k8s-node" "resolv-k8s-node"' \
+	"$(field "$work/bare.yaml" "$pod.volumes[name=config].configMap.name" DaemonSet) $(field "$work/bare.yaml" metadata.name ConfigMap)"
+same_config() {
+	python3 -c 'import json, sys, yaml
+configs = [yaml.safe_load(json.loads(c)["data"]["config.yaml"]) for c in sys.argv[1:]]
+print(configs[0] == configs[1] or configs)' "$@"
+}
+check "defaults: config.yaml, the kustomize base's" "True" \
+	"$(same_config "$(object "$work/bare.yaml" ConfigMap)" "$(object "$work/base.yaml" ConfigMap)")"
+check "defaults: resolv-k8s-upstream and the cache's ServiceAccount, the kustomize base's" "" \
+	"$(differ "$(object "$work/bare.yaml" Service resolv-k8s-upstream)" "$(object "$work/base.yaml" Service)" spec metadata.name)$(
+	   differ "$(object "$work/bare.yaml" ServiceAccount resolv-k8s-node)" "$(object "$work/base.yaml" ServiceAccount)" automountServiceAccountToken)"
+check "the DaemonSet's securityContext: every capability dropped but two, no escalation, read-only, RuntimeDefault" \
+	'{"allowPrivilegeEscalation":false,"capabilities":{"add":["NET_ADMIN","NET_BIND_SERVICE"],"drop":["ALL"]},"readOnlyRootFilesystem":true,"seccompProfile":{"type":"RuntimeDefault"}}' \
+	"$(field "$work/bare.yaml" "$pod.containers[0].securityContext" DaemonSet)"
+check "the DaemonSet: health on the node's loopback, the probes' host; the memory limit the cache's budget is read from" \
+	'"127.0.0.1" "127.0.0.1" "128Mi"' \
+	"$(field "$work/bare.yaml" "$pod.containers[0].livenessProbe.httpGet.host" DaemonSet) $(field "$work/bare.yaml" "$pod.containers[0].readinessProbe.httpGet.host" DaemonSet) $(field "$work/bare.yaml" "$pod.containers[0].resources.limits.memory" DaemonSet)"
+# The webhook's, in the kustomize base's namespace.
+helm template resolv-k8s "$chart" --namespace resolv-k8s > "$work/hook.yaml"
+deploy_fields=(spec.replicas spec.selector spec.template.metadata.labels spec.template.metadata.annotations
+	"$pod.serviceAccountName" "$pod.automountServiceAccountToken" "$pod.affinity" "$pod.nodeSelector"
+	"$pod.securityContext" "$pod.volumes" "$pod.containers[0].args" "$pod.containers[0].env" "$pod.containers[0].ports"
+	"$pod.containers[0].readinessProbe" "$pod.containers[0].livenessProbe" "$pod.containers[0].resources"
+	"$pod.containers[0].securityContext" "$pod.containers[0].volumeMounts")
+check "defaults: the webhook's Deployment, the kustomize base's" "" \
+	"$(differ "$(object "$work/hook.yaml" Deployment)" "$(object "$work/webhook-base.yaml" Deployment)" "${deploy_fields[@]}")"
+hook='webhooks[0]'
+hook_fields=(name clientConfig.service rules namespaceSelector objectSelector failurePolicy matchPolicy sideEffects
+	timeoutSeconds admissionReviewVersions reinvocationPolicy)
+check "defaults: the MutatingWebhookConfiguration, the kustomize base's (the chart's holds its CA)" "" \
+	"$(differ "$(object "$work/hook.yaml" MutatingWebhookConfiguration)" "$(object "$work/webhook-base.yaml" MutatingWebhookConfiguration)" \
+		metadata.name "${hook_fields[@]/#/$hook.}")"
+check "defaults: the webhook's Service, PodDisruptionBudget and ServiceAccount, the kustomize base's" "" \
+	"$(for kind in Service:spec PodDisruptionBudget:spec ServiceAccount:automountServiceAccountToken; do
+		differ "$(object "$work/hook.yaml" "${kind%:*}" resolv-k8s-webhook)" "$(object "$work/webhook-base.yaml" "${kind%:*}")" "${kind#*:}"
+	done)"
+check "in kube-system: the webhook leaves kube-system out once" \
+	'{"matchExpressions":[{"key":"kubernetes.io/metadata.name","operator":"NotIn","values":["kube-system"]}],"matchLabels":{"resolv-k8s.io/inject":"enabled"}}' \
+	"$(field "$work/bare.yaml" "$hook.namespaceSelector" MutatingWebhookConfiguration)"
+render selector --set-json 'webhook.namespaceSelector={"matchExpressions":[{"key":"team","operator":"In","values":["shop"]}]}'
+check "a namespaceSelector of yours, merged into the label's: kube-system still left out" \
+	'{"matchExpressions":[{"key":"team","operator":"In","values":["shop"]},{"key":"kubernetes.io/metadata.name","operator":"NotIn","values":["kube-system"]}],"matchLabels":{"resolv-k8s.io/inject":"enabled"}}' \
+	"$(field "$work/selector.yaml" "$hook.namespaceSelector" MutatingWebhookConfiguration)"
+
+# What make push writes (overlays.sh): the chart's values give the overlays'
+# settings, each in its place.
+KUBE_DNS=172.20.0.10 NODE_SEARCH=ec2.internal,compute.internal STUB_DOMAINS='{"corp.example": ["172.20.8.53"]}' \
+	CLUSTER_DNS=172.20.0.11 CLUSTER_DOMAIN=k8s.example CERT_MANAGER=1 \
+	container/overlays.sh "$work/deploy" registry.example.com/dns 7.1 > /dev/null
+KUBE_DNS=172.20.0.10 CACHE_ON_KUBE_DNS=1 container/overlays.sh "$work/deploy-on" registry.example.com/dns > /dev/null
+for deploy in deploy deploy-on; do
+	render "$deploy" -f "$work/$deploy/values.yaml"
+	check "$deploy: the values overlays.sh writes render, no warning" "0" "$?$(cat "$work/$deploy.err")"
+	"$build/bin/kubectl" kustomize "$work/$deploy/node-cache" > "$work/$deploy-cache.yaml"
+	"$build/bin/kubectl" kustomize "$work/$deploy/webhook" > "$work/$deploy-webhook.yaml"
+	# STUB_DOMAINS the same JSON, the chart's without blanks.
+	check "$deploy: the cache's settings, the overlay's" "$(env_of "$work/$deploy-cache.yaml" | sed '/^STUB_DOMAINS=/s/ //g')" \
+		"$(env_of "$work/$deploy.yaml")"
+	check "$deploy: the webhook's settings, the overlay's" "$(webhook_args "$work/$deploy-webhook.yaml")" "$(webhook_args "$work/$deploy.yaml")"
+	check "$deploy: the images, the overlays'" "$(cat "$work/$deploy-cache.yaml" <(echo ---) "$work/$deploy-webhook.yaml" > "$work/$deploy-both.yaml"
+		images_of "$work/$deploy-both.yaml")" "$(images_of "$work/$deploy.yaml")"
+done
+check "deploy: the node's search domains the marker path's too, after the cache's config" '["ec2.internal","compute.internal"]' \
+	"$(object "$work/deploy.yaml" ConfigMap | python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(json.load(sys.stdin)["data"]["config.yaml"])["autopath"]["hostSearch"], separators=(",", ":")))')"
+check "deploy: CERT_MANAGER=1, cert-manager's Issuer and Certificate, the CA injected; no Secret" \
+	"Certificate Issuer \"kube-system/resolv-k8s-webhook\" absent 0" \
+	"$(kinds "$work/deploy.yaml" | grep -o 'Certificate\|Issuer' | xargs) $(field "$work/deploy.yaml" 'metadata.annotations[cert-manager.io/inject-ca-from]' MutatingWebhookConfiguration) $(field "$work/deploy.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration) $(grep -c '^kind: Secret' "$work/deploy.yaml")"
+check "deploy: valid, cert-manager's two of another API" "$work/deploy.yaml: 9 valid, 2 of other APIs" "$(models check "$work/deploy.yaml")"
+
+# The webhook's certificate. Made by Helm: the CA in caBundle signed the
+# Secret's certificate, for the Service's names; the real webhook serves it.
+secret() { object "$work/$1.yaml" Secret | python3 -c 'import base64, json, sys; print(base64.b64decode(json.load(sys.stdin)["data"][sys.argv[1]]).decode(), end="")' "$2"; }
+bundle() { field "$work/$1.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration | unjson | base64 -d; }
+mkdir -p "$work/made"
+secret bare tls.crt > "$work/made/tls.crt"
+secret bare tls.key > "$work/made/tls.key"
+bundle bare > "$work/made/ca.crt"
+check "made by Helm: the Secret's CA, caBundle's" "$(cat "$work/made/ca.crt")" "$(secret bare ca.crt)"
+check "made by Helm: caBundle's CA signed the serving certificate" "$work/made/tls.crt: OK" \
+	"$(openssl verify -CAfile "$work/made/ca.crt" "$work/made/tls.crt" 2>&1)"
+check_match "made by Helm: for the Service's names" \
+	"DNS:resolv-k8s-webhook.kube-system.svc, DNS:resolv-k8s-webhook.kube-system, DNS:resolv-k8s-webhook.kube-system.svc.cluster.local" \
+	"$(openssl x509 -in "$work/made/tls.crt" -noout -ext subjectAltName 2>&1)"
+# shellcheck disable=SC2016 # expanded in the sandbox
+served=$("$root/tests/pod/sandbox.sh" -- bash -c '
+	"$1" webhook --cert "$2/tls.crt" --key "$2/tls.key" --listen 127.0.0.1:8443 --image init:1 2> "$2/err" &
+	for _ in $(seq 100); do
+		curl -s --cacert "$2/ca.crt" --resolve resolv-k8s-webhook.kube-system.svc:8443:127.0.0.1 \
+			https://resolv-k8s-webhook.kube-system.svc:8443/healthz -o /dev/null -w "%{http_code}" && break
+		sleep 0.05
+	done' - "$build/bin/resolv-k8s" "$work/made")
+check "made by Helm: the webhook serves it, the API server's check passes" "200" "$served" "$(cat "$work/made/err")"
+# Kept at an upgrade: with the Secret in the cluster (apiserver.py, a
+# stand-in API server on the sandbox's loopback), Helm's lookup finds it and
+# the chart writes the same certificate and CA again.
+printf '%s\n' 'apiVersion: v1' 'kind: Config' 'clusters: [{name: sandbox, cluster: {server: "http://127.0.0.1:8089"}}]' \
+	'users: [{name: sandbox, user: {}}]' 'contexts: [{name: sandbox, context: {cluster: sandbox, user: sandbox}}]' \
+	'current-context: sandbox' > "$work/kubeconfig"
+# shellcheck disable=SC2016 # expanded in the sandbox
+"$root/tests/pod/sandbox.sh" -- bash -c '
+	python3 "$1" 8089 kube-system "$2" 2> "$3.asked" &
+	for _ in $(seq 100); do curl -s -o /dev/null http://127.0.0.1:8089/version && break; sleep 0.05; done
+	shift 3
+	"$@"' - "$here/apiserver.py" "$work/made" "$work/upgrade" "$build/bin/helm" template resolv-k8s "$chart" \
+	--namespace kube-system --dry-run=server --kubeconfig "$work/kubeconfig" > "$work/upgrade.yaml" 2> "$work/upgrade.err"
+check "upgrade: the Secret found by Helm's lookup, its certificate, key and CA written again, caBundle its CA" \
+	"$(cat "$work/made/tls.crt" "$work/made/tls.key" "$work/made/ca.crt" "$work/made/ca.crt")" \
+	"$(secret upgrade tls.crt; secret upgrade tls.key; secret upgrade ca.crt; bundle upgrade)" "$(cat "$work/upgrade.err")"
+check_match "upgrade: ... asked of the API server" "/api/v1/namespaces/kube-system/secrets/resolv-k8s-webhook-tls" \
+	"$(cat "$work/upgrade.asked")"
+# Given: certs.sh's PEMs, the Secret of them; or a Secret of yours.
+container/webhook/certs.sh "$work/given" resolv-k8s-webhook kube-system > /dev/null
+render given --set-file "webhook.tls.crt=$work/given/tls.crt" --set-file "webhook.tls.key=$work/given/tls.key" \
+	--set-file "webhook.tls.ca=$work/given/ca.crt"
+check "given PEMs: the Secret holds them, caBundle the CA" "$(cat "$work/given/tls.crt" "$work/given/tls.key" "$work/given/ca.crt")" \
+	"$(secret given tls.crt; secret given tls.key; bundle given)"
+render yours --set webhook.tls.existingSecret=webhook-certs --set-file webhook.tls.ca="$work/given/ca.crt"
+check "a Secret of yours: mounted, no Secret of the chart's, caBundle its CA" \
+	"\"webhook-certs\" 0 $(cat "$work/given/ca.crt")" \
+	"$(field "$work/yours.yaml" "$pod.volumes[name=tls].secret.secretName" Deployment) $(grep -c '^kind: Secret' "$work/yours.yaml") $(bundle yours)"
+render issuer --set webhook.certManager.enabled=true --set-json 'webhook.certManager.issuerRef={"name":"corp-ca","kind":"ClusterIssuer"}'
+check "cert-manager with an issuer of yours: no Issuer of the chart's, the Certificate from yours" \
+	'0 {"kind":"ClusterIssuer","name":"corp-ca"} ["resolv-k8s-webhook.kube-system.svc","resolv-k8s-webhook.kube-system.svc.cluster.local"]' \
+	"$(grep -c '^kind: Issuer' "$work/issuer.yaml") $(field "$work/issuer.yaml" spec.issuerRef Certificate) $(field "$work/issuer.yaml" spec.dnsNames Certificate)"
+
+# The cache's knobs (server/README.md): the config the server reads, and
+# the real server running it with the DaemonSet's settings, its probes and
+# metrics port following config.health and config.metrics.
+cat > "$work/knobs-values.yaml" <<'EOF'
+nodeSearch: [ec2.internal]
+nodeCache:
+  kubeDNSAddress: 10.32.0.10
+  stubDomains: {corp.example: [10.32.8.53]}
+  config:
+    health: "127.0.0.1:9355"
+    metrics: "0.0.0.0:9354"
+    logLevel: Debug
+    queryLog: queries.log
+    autopath: {code: 65432, marker: ap.example}
+    cache:
+      capacity: 20000
+      maxBytes: 16Mi
+      prefetchPercentage: 20
+      prefetchMinHits: 3
+      prefetchPeriod: 30s
+      serveStale: {maxStale: 30m, staleTTL: 10s, clientTimeout: 1s, failureRecheck: 15s, mode: Immediate}
+    limits: {maxConcurrent: 500, maxPending: 512, maxJoined: 32, maxUpstreamPerQuery: 12, clientQPS: 200,
+             maxUDPSize: 1400, maxTCPClients: 128, maxTCPQueries: 8, tcpIdleTimeout: 5s, maxHTTPClients: 8, httpTimeout: 3s}
+  extraServers:
+    - name: corp-internal
+      zones: [internal.example]
+      forwardPlugin: {upstreams: ["10.32.9.53"]}
+  livenessProbe: {initialDelaySeconds: 30, periodSeconds: 20}
+webhook:
+  nameservers: [169.254.53.10, 10.32.0.10]
+  autopath: marker
+  maxConnections: 20
+EOF
+render knobs -f "$work/knobs-values.yaml"
+check "knobs: render, valid" "0 $work/knobs.yaml: 10 valid" "$?$(cat "$work/knobs.err") $(models check "$work/knobs.yaml")"
+object "$work/knobs.yaml" ConfigMap | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/knobs-config.yaml"
+# shellcheck disable=SC2016 # the setting's reference, as config.yaml holds it
+check "knobs: in config.yaml, the base's keys kept beside them" \
+	'"ap.example" 20000 ["cluster","corp-internal"] ["ec2.internal"] "${CLUSTER_DOMAIN}" "Immediate" 12 {"positiveTTL":"30s"}' \
+	"$(python3 -c 'import json, sys, yaml
+c = yaml.safe_load(open(sys.argv[1]))
+print(" ".join(json.dumps(v, separators=(",", ":")) for v in (c["autopath"]["marker"], c["cache"]["capacity"], [s["name"] for s in c["servers"]],
+      c["autopath"]["hostSearch"], c["autopath"]["clusterDomain"], c["cache"]["serveStale"]["mode"], c["limits"]["maxUpstreamPerQuery"],
+      {"positiveTTL": c["cache"]["positiveTTL"]})))' "$work/knobs-config.yaml")"
+check "knobs: the probes and the metrics port follow config.health and config.metrics" \
+	'9355 9355 9354 "9354" 30 20' \
+	"$(for f in livenessProbe.httpGet.port readinessProbe.httpGet.port 'ports[name=metrics].containerPort'; do field "$work/knobs.yaml" "$pod.containers[0].$f" DaemonSet; done | xargs) $(field "$work/knobs.yaml" 'spec.template.metadata.annotations[prometheus.io/port]' DaemonSet) $(field "$work/knobs.yaml" "$pod.containers[0].livenessProbe.initialDelaySeconds" DaemonSet) $(field "$work/knobs.yaml" "$pod.containers[0].livenessProbe.periodSeconds" DaemonSet)"
+check "knobs: the webhook on the marker path, the cache's marker, its bound on connections" \
+	"'--nameserver' '169.254.53.10,10.32.0.10' '--host-search' 'ec2.internal' '--cluster-domain' 'cluster.local' '--autopath' 'marker' '--marker' 'ap.example' '--max-connections' '20'" \
+	"$(webhook_args "$work/knobs.yaml" | grep -o "'--nameserver'.*")"
+check "knobs: the server runs the chart's config with its settings; the probes, DNS and metrics ports answer" "200
+200
+93.184.216.34
+counted" "$(serve knobs 10.32.0.10)" "$(cat "$work/knobs.err")"
+check_match "knobs: ... on the link-local address and kube-dns's, the stub zone and the extra server among its forwarders" \
+	"4 forwarders.*listening on 169.254.53.10:53, 10.32.0.10:53" "$(cat "$work/knobs.err")"
+check "knobs: ... its limits and cache as set (the cache four fifths of maxBytes)" \
+	'resolv_k8s_limit{limit="cache.maxBytes"} 13421773
+resolv_k8s_limit{limit="maxConcurrent"} 500
+resolv_k8s_limit{limit="maxPending"} 512
+resolv_k8s_limit{limit="maxTCPClients"} 128' \
+	"$(grep -E '^resolv_k8s_limit\{limit="(cache.maxBytes|maxConcurrent|maxPending|maxTCPClients)"' "$work/knobs.err.metrics" | sort)"
+check_match "knobs: ... the query log where logLevel Debug and queryLog put it" "SERVFAIL" "$(cat "$work/queries.log")"
+
+# Monitoring behind its values: the ServiceMonitors, each through a
+# headless Service of its pods' port; the alerts and the dashboard as
+# monitoring/ holds them.
+render monitoring "${monitoring[@]}"
+check "monitoring: valid, the ServiceMonitors and PrometheusRules of another API" \
+	"$work/monitoring.yaml: 13 valid, 4 of other APIs" "$(models check "$work/monitoring.yaml")"
+check "monitoring: with ServiceMonitors, no prometheus.io annotations on the pods" "absent absent" \
+	"$(field "$work/monitoring.yaml" 'spec.template.metadata.annotations[prometheus.io/scrape]' DaemonSet) $(field "$work/monitoring.yaml" 'spec.template.metadata.annotations[prometheus.io/scrape]' Deployment)"
+check "monitoring: each ServiceMonitor finds its Service, whose port is its pods'" \
+	"resolv-k8s-node metrics http metrics
+resolv-k8s-webhook https https https" \
+	"$(python3 - "$work/monitoring.yaml" <<-'EOF'
+		import sys, yaml
+		docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+		for m in (d for d in docs if d["kind"] == "ServiceMonitor"):
+		    svc = next(d for d in docs if d["kind"] == "Service" and all(d["metadata"]["labels"].get(k) == v for k, v in m["spec"]["selector"]["matchLabels"].items()))
+		    pods = next(d for d in docs if d["kind"] in ("DaemonSet", "Deployment") and all(d["spec"]["template"]["metadata"]["labels"].get(k) == v for k, v in svc["spec"]["selector"].items()))
+		    port = next(p for p in pods["spec"]["template"]["spec"]["containers"][0]["ports"] if p["name"] == svc["spec"]["ports"][0]["targetPort"])
+		    e = m["spec"]["endpoints"][0]
+		    print(m["metadata"]["name"], e["port"], e["scheme"], port["name"] if svc["spec"]["ports"][0]["name"] == e["port"] else "-")
+	EOF
+	)"
+check "monitoring: the alerts and the dashboard, monitoring/'s" "True True" \
+	"$(python3 - "$work/monitoring.yaml" "$chart/monitoring" <<-'EOF'
+		import json, sys, yaml
+		docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+		rules = [d["spec"] for d in docs if d["kind"] == "PrometheusRule"]
+		files = [yaml.safe_load(open(sys.argv[2] + f))["spec"] for f in ("/prometheusrule.yaml", "/webhook-prometheusrule.yaml")]
+		board = next(d for d in docs if d["kind"] == "ConfigMap" and "grafana_dashboard" in d["metadata"]["labels"])
+		print(rules == files, json.loads(board["data"]["resolv-k8s-node.json"]) == json.load(open(sys.argv[2] + "/dashboard.json")))
+	EOF
+	)"
+
+# The webhook optional.
+render alone --set webhook.enabled=false,prometheusRule.enabled=true
+check "webhook.enabled=false: the cache alone, its alerts alone" "ConfigMap DaemonSet PrometheusRule Service ServiceAccount" \
+	"$(kinds "$work/alone.yaml")"
+
+# Bad values: refused before anything is rendered, naming the value.
+refused() { helm template resolv-k8s "$chart" --namespace kube-system "$@" 2>&1 > /dev/null | tr '\n' ' '; }
+check_match "a value of no such name: refused, named" "Additional property locaAddress is not allowed" \
+	"$(refused --set nodeCache.locaAddress=169.254.53.10)"
+check_match "webhook.autopath: option or marker" 'webhook.autopath must be one of the following: "option", "marker"' \
+	"$(refused --set webhook.autopath=markr)"
+check_match "the marker path without nameservers: refused, as the webhook would" "webhook.autopath marker needs webhook.nameservers" \
+	"$(refused --set webhook.autopath=marker)"
+check_match "nodeSearch: auto or a list" "nodeSearch" "$(refused --set nodeSearch=ec2.internal)"
+check_match "a Secret of yours without its CA: refused" "webhook.tls.existingSecret needs webhook.tls.ca" \
+	"$(refused --set webhook.tls.existingSecret=mine)"
+check_match "cert-manager and a certificate both: refused" "webhook.certManager.enabled and webhook.tls: one of them" \
+	"$(refused --set webhook.certManager.enabled=true,webhook.tls.existingSecret=mine,webhook.tls.ca=x)"
+check_match "the node's search domains in two places: refused" "set nodeSearch instead" \
+	"$(refused --set 'nodeSearch={a.example}' --set 'nodeCache.config.autopath.hostSearch={b.example}')"
+check_match "the probes' address is config.health's: an httpGet of their own refused" 'Property name of "httpGet" does not match' \
+	"$(refused --set nodeCache.livenessProbe.httpGet.port=9000)"
+check_match "a health address without a port: refused" 'nodeCache.config: "127.0.0.1" is not ADDR:PORT' \
+	"$(refused --set nodeCache.config.health=127.0.0.1)"
+check_match "a digest that is none: refused" "images.node.digest: Does not match pattern" \
+	"$(refused --set images.node.digest=latest)"
+
+summary
