@@ -92,7 +92,7 @@ run_suites = @set -e; for t in $(1); do echo "== $$t"; $(MAKE) --no-print-direct
 
 # The inner loop: the unit tests and the quickest sandbox suites, a few
 # minutes on a built tree; `make test` runs everything.
-CHECKS := test-core test-transport test-server-unit test-api test-glibc-floor test-exports \
+CHECKS := test-core test-transport test-server-unit test-tools-unit test-api test-glibc-floor test-exports \
   test-tools test-glibc-autopath test-musl test-hostent test-res-search test-node-cache test-node-prefetch
 check: deps
 	$(call run_suites,$(CHECKS))

@@ -12,7 +12,7 @@
 #include "tools/inject/inject_stream.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  cli::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", {"169.254.20.10", "10.96.0.10"},
+  rk8s::tools::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", {"169.254.20.10", "10.96.0.10"},
                              "cluster.local", "default"};
   if (size > 0 && data[0] == 'M') {
     options.marker = true;
@@ -21,13 +21,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   std::string out;
   try {
-    out = cli::inject_stream(std::string(reinterpret_cast<const char*>(data), size), options);
-  } catch (const cli::StreamError&) {
+    out = rk8s::tools::inject_stream(std::string(reinterpret_cast<const char*>(data), size), options);
+  } catch (const rk8s::tools::StreamError&) {
     return 0;
   }
   try {
-    if (cli::inject_stream(out, options) != out) abort();
-  } catch (const cli::StreamError&) {
+    if (rk8s::tools::inject_stream(out, options) != out) abort();
+  } catch (const rk8s::tools::StreamError&) {
     abort();
   }
   return 0;

@@ -14,14 +14,14 @@
 #include "tools/webhook/admission.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  cli::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", {"169.254.20.10", "10.96.0.10"},
+  rk8s::tools::InjectOptions options{"libresolv-k8s-init:0.1", "glibc", {"169.254.20.10", "10.96.0.10"},
                              "cluster.local", ""};
   if (size > 0 && data[0] == 'M') {
     options.marker = true;
     data++, size--;
   }
-  cli::Admission a = cli::admit(std::string_view(reinterpret_cast<const char*>(data), size), options);
-  if (a.outcome == cli::Admission::refused) {
+  rk8s::tools::Admission a = rk8s::tools::admit(std::string_view(reinterpret_cast<const char*>(data), size), options);
+  if (a.outcome == rk8s::tools::Admission::refused) {
     if (a.http_status != 400 && a.http_status != 413) abort();  // 413: over the bound on values
     return 0;
   }
@@ -32,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     abort();
   }
   if (a.http_status != 200 || !response["uid"].isString() || response["allowed"] != true) abort();
-  if ((a.outcome == cli::Admission::patched) != response.isMember("patch")) abort();
+  if ((a.outcome == rk8s::tools::Admission::patched) != response.isMember("patch")) abort();
   if (response.isMember("patch") && response["patchType"] != "JSONPatch") abort();
   return 0;
 }

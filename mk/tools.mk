@@ -2,17 +2,19 @@
 # resolv-k8s (tools/README.md): ordinary C++ over the glibc core, with the
 # same c-ares and mimalloc copies the preload uses, yaml-cpp and jsoncpp
 # (common/json.h) for `inject`, and for `webhook` libevent over OpenSSL and
-# the Prometheus text (common/prometheus.h); and its tests.
+# the Prometheus text (common/prometheus.h); and its tests: the unit tests
+# of tests/tools/ and the commands run whole (tools_test.sh).
 
 TOOL_BIN := $(B)/bin/resolv-k8s
 TOOL_SRC := $(wildcard tools/*.cc tools/*/*.cc)
+TOOL_LIBS := $(call DEV_LIBS,-lyaml-cpp -ljsoncpp -levent_openssl -levent -lssl -lcrypto)
 ALL += $(TOOL_BIN)
 
 $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): HOST_FLAGS += $(call THIRD_PARTY_FLAGS,glibc)
 $(TOOL_SRC:%.cc=$(B)/obj/host/%.o): | $(call THIRD_PARTY_LIBS,glibc)
 $(TOOL_BIN): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(COMMON_OBJ) $(CORE_A) $(call THIRD_PARTY_LIBS,glibc)
 	@mkdir -p $(@D)
-	$(CXX) -pthread -o $@ $^ $(call DEV_LIBS,-lyaml-cpp -ljsoncpp -levent_openssl -levent -lssl -lcrypto) $(LINK_TRACE)
+	$(CXX) -pthread -o $@ $^ $(TOOL_LIBS) $(LINK_TRACE)
 
 # The same command linked static, for the init image: an app container of
 # any libc runs it from the volume inject mounts (/opt/resolv-k8s/bin).
@@ -45,7 +47,19 @@ $(TOOL_STATIC): $(TOOL_SRC:%.cc=$(B)/obj/host/%.o) $(COMMON_OBJ) $(CORE_A) $(cal
 	$(CXX) -static -s -pthread -o $@ $(filter-out %/libyaml-cpp.a,$^) $(STATIC_DEV:%=-L%) -l:libyaml-cpp.a \
 	  -levent_openssl -levent -lssl -lcrypto $(LINK_TRACE) 2> $@.log || { cat $@.log; exit 1; }
 
-TESTS += test-tools
-.PHONY: test-tools
+# Unit tests (GoogleTest), one folder per tools/ folder
+# (tests/tools/README.md): one program, linked with every product's objects
+# but main.o.
+TOOLS_TEST_SRC := $(wildcard tests/tools/*/*_test.cc)
+$(B)/tests/tools-tests: $(TOOLS_TEST_SRC:%.cc=$(B)/obj/host/%.o) $(filter-out %/tools/main.o,$(TOOL_SRC:%.cc=$(B)/obj/host/%.o)) \
+    $(COMMON_OBJ) $(CORE_A) $(call THIRD_PARTY_LIBS,glibc)
+	@mkdir -p $(@D)
+	$(CXX) -pthread -o $@ $^ -lgtest -lgtest_main $(TOOL_LIBS)
+
+TESTS += test-tools-unit test-tools
+.PHONY: test-tools-unit test-tools
+test-tools-unit: $(B)/tests/tools-tests
+	$(B)/tests/tools-tests --gtest_brief=1
+
 test-tools: $(TOOL_BIN) $(PRELOAD_DEPS) $(SERVER_BIN) $(B)/tests/gai-probe-glibc
 	tests/tools/tools_test.sh $(B)

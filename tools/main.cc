@@ -17,13 +17,15 @@
 #include "tools/usage/usage.h"
 #include "tools/webhook/webhook_cmd.h"
 
+using namespace rk8s::tools;
+
 int main(int argc, char** argv) {
-  cli::Args args(argv + 1, argv + argc);
-  if (args.empty()) cli::usage_error("a command is needed");
+  Args args(argv + 1, argv + argc);
+  if (args.empty()) usage_error("a command is needed");
   std::string cmd = args[0];
   args.erase(args.begin());
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    cli::print_help();
+    print_help();
     return 0;
   }
   if (cmd == "--version") {
@@ -32,16 +34,16 @@ int main(int argc, char** argv) {
   }
   // `resolv-k8s COMMAND --help`: the help, which covers every command.
   if (std::find(args.begin(), args.end(), "--help") != args.end()) {
-    cli::print_help();
+    print_help();
     return 0;
   }
   // The trace goes to stderr: our lines must come out in order with it.
   setvbuf(stdout, nullptr, _IOLBF, 0);
-  if (cmd == "conf") return cli::conf_command(args);
-  if (cmd == "plan") return cli::plan_command(args);
-  if (cmd == "lookup") return cli::lookup_command(args);
-  if (cmd == "stats") return cli::stats_command(args);
-  if (cmd == "inject") return cli::inject_command(args);
-  if (cmd == "webhook") return cli::webhook_command(args);
-  cli::usage_error("unknown command '" + cmd + "'");
+  if (cmd == "conf") return conf_command(args);
+  if (cmd == "plan") return plan_command(args);
+  if (cmd == "lookup") return lookup_command(args);
+  if (cmd == "stats") return stats_command(args);
+  if (cmd == "inject") return inject_command(args);
+  if (cmd == "webhook") return webhook_command(args);
+  usage_error("unknown command '" + cmd + "'");
 }

@@ -11,7 +11,7 @@
 #include <iterator>
 #include <new>
 
-namespace cli {
+namespace rk8s::tools {
 
 const rk8s_conf* load_conf(const std::string& path, int dialect) {
   std::ifstream f(path, std::ios::binary);
@@ -27,4 +27,4 @@ const rk8s_conf* load_conf(const std::string& path, int dialect) {
                          secure_getenv("RES_OPTIONS"), have_host ? host : nullptr);
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -7,7 +7,7 @@
 
 #include "resolv-k8s.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 // resolv.conf at `path` as `dialect` (RK8S_DIALECT_*) reads it, with the
 // environment and host name glibc also reads; it lives as long as the
@@ -28,4 +28,4 @@ std::string api_text(Write write) {
   return s;
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -9,7 +9,7 @@
 #include "tools/diagnose/api.h"
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 void print_conf(const rk8s_conf* c) {
@@ -70,4 +70,4 @@ int conf_command(const Args& args) {
   return 0;
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -4,8 +4,8 @@
 
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 int conf_command(const Args& args);
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -11,16 +11,16 @@
 
 #include <string>
 
-#include "files/files.h"
-#include "lookup/support.h"
-#include "resolve/addrinfo.h"
-#include "resolve/counters.h"
-#include "resolve/trace.h"
-#include "results/list.h"
+#include "libresolv-k8s/files/files.h"
+#include "libresolv-k8s/lookup/support.h"
+#include "libresolv-k8s/resolve/addrinfo.h"
+#include "libresolv-k8s/resolve/counters.h"
+#include "libresolv-k8s/resolve/trace.h"
+#include "libresolv-k8s/results/list.h"
 #include "tools/diagnose/names.h"
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 double now_ms() {
@@ -112,4 +112,4 @@ int lookup_command(const Args& args) {
   return all ? 0 : 1;
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

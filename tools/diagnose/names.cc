@@ -6,7 +6,7 @@
 
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 int parse_family(const std::string& word) {
   if (word == "inet") return AF_INET;
@@ -35,4 +35,4 @@ const char* eai_name(int code) {
   }
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

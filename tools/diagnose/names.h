@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace cli {
+namespace rk8s::tools {
 
 // "inet", "inet6", "unspec" -> AF_*; bad usage otherwise.
 int parse_family(const std::string& word);
@@ -14,4 +14,4 @@ const char* family_name(int family);
 // "EAI_NONAME" for an EAI_* code.
 const char* eai_name(int code);
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -10,7 +10,7 @@
 #include "tools/diagnose/names.h"
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 std::string flag_words(unsigned flags) {
@@ -82,4 +82,4 @@ int plan_command(const Args& args) {
   return print_plan(c, name.c_str(), family);
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

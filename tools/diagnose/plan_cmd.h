@@ -5,8 +5,8 @@
 
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 int plan_command(const Args& args);
 
-}  // namespace cli
+}  // namespace rk8s::tools

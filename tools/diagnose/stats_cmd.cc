@@ -17,7 +17,7 @@
 
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 // Columns: the metric resolv_k8s_NAME_total, and its heading.
@@ -131,4 +131,4 @@ int stats_command(const Args& args) {
   return 0;
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

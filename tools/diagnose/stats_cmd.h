@@ -6,8 +6,8 @@
 
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 int stats_command(const Args& args);
 
-}  // namespace cli
+}  // namespace rk8s::tools

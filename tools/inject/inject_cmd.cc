@@ -14,7 +14,7 @@
 #include "tools/inject/inject_stream.h"
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 InjectOptions parse_options(const Args& args, std::string& input) {
@@ -79,4 +79,4 @@ int inject_command(const Args& args) {
   return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -7,8 +7,8 @@
 
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 int inject_command(const Args& args);
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -7,7 +7,7 @@
 #include <regex>
 #include <sstream>
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 bool is_ip(const std::string& text) {
@@ -107,4 +107,4 @@ std::vector<std::string> node_search_of(const std::string& path, const std::stri
   return std::vector<std::string>(search.begin() + 3, search.end());
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

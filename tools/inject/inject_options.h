@@ -8,7 +8,7 @@
 
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 struct InjectOptions {
   std::string image;  // the init container's: --image, needed (no default)
@@ -56,4 +56,4 @@ void check_inject_options(const char* cmd, const InjectOptions& o);
 // there are none, or the file cannot be read.
 std::vector<std::string> node_search_of(const std::string& path, const std::string& cluster_domain);
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -14,7 +14,7 @@
 #include "tools/inject/yaml_json.h"
 #include "tools/inject/yaml_stream.h"
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 const char kVolume[] = "resolv-k8s";
@@ -472,4 +472,4 @@ void inject_object(YAML::Node object, const InjectOptions& options, std::vector<
                                               (changed.empty() ? "written as this version writes it" : changed)});
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -10,7 +10,7 @@
 
 #include "tools/inject/inject_options.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 // An object that cannot be changed as it is written: where, and why.
 struct InjectError {
@@ -29,4 +29,4 @@ struct InjectError {
 // `notes`. Throws InjectError.
 void inject_object(YAML::Node object, const InjectOptions& options, std::vector<InjectError>& notes);
 
-}  // namespace cli
+}  // namespace rk8s::tools

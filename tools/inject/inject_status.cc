@@ -6,7 +6,7 @@
 #include "resolv-k8s.h"
 #include "tools/inject/yaml_json.h"
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 Json::Value list_json(const std::vector<std::string>& items) {
@@ -118,4 +118,4 @@ std::string settings_changed(const InjectStatus& a, const InjectStatus& b) {
   return out;
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -11,7 +11,7 @@
 
 #include "tools/inject/inject_options.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 constexpr const char* kStatusKey = "resolv-k8s.io/injected";
 
@@ -41,4 +41,4 @@ bool parse_status(const std::string& text, InjectStatus& out);
 // "image a -> b; nameservers [] -> [x]": the settings that differ, "" when none.
 std::string settings_changed(const InjectStatus& before, const InjectStatus& after);
 
-}  // namespace cli
+}  // namespace rk8s::tools

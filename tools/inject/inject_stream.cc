@@ -8,7 +8,7 @@
 #include "tools/inject/inject_pod.h"
 #include "tools/inject/yaml_stream.h"
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 // A key that is a map or a list, which no Kubernetes object has, and which
@@ -80,4 +80,4 @@ std::string inject_stream(const std::string& stream, const InjectOptions& option
   return out;
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -7,7 +7,7 @@
 
 #include "tools/inject/inject_options.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 // A document of a stream that could not be read or changed: its number and
 // the line in the stream (both from 1), and why.
@@ -23,4 +23,4 @@ struct StreamError {
 std::string inject_stream(const std::string& stream, const InjectOptions& options,
                           std::vector<StreamError>* notes = nullptr);
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <regex>
 
-namespace cli {
+namespace rk8s::tools {
 
 YAML::Node yaml_of(const Json::Value& v) {
   switch (v.type()) {
@@ -70,4 +70,4 @@ std::string json_text(const Json::Value& v) {
   return Json::writeString(w, v);
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace cli {
+namespace rk8s::tools {
 
 // `v` as inject edits it: strings quoted (tag "!"), so they stay strings.
 YAML::Node yaml_of(const Json::Value& v);
@@ -21,4 +21,4 @@ Json::Value json_of(const YAML::Node& node);
 // `v` as compact JSON text.
 std::string json_text(const Json::Value& v);
 
-}  // namespace cli
+}  // namespace rk8s::tools

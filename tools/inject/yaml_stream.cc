@@ -5,7 +5,7 @@
 #include <regex>
 #include <string_view>
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 // "---" at the start of a line, alone or before a space: a new document.
@@ -164,4 +164,4 @@ YAML::Node text_node(const std::string& text) {
   return node;
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

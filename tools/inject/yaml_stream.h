@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace cli {
+namespace rk8s::tools {
 
 struct YamlDocument {
   std::string text;  // as read: its `---` line, the comments before it, up to the next
@@ -35,4 +35,4 @@ std::string rewrite_document(const YamlDocument& doc, const YAML::Node& node);
 // would otherwise read as a bool, a number or null ("on", "5").
 YAML::Node text_node(const std::string& text);
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 const char kHelp[] =
@@ -83,4 +83,4 @@ void usage_error(const std::string& what) {
   exit(2);
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace cli {
+namespace rk8s::tools {
 
 // A subcommand's arguments, after its own name. Each subcommand's entry
 // point (X_command, in X_cmd.h) takes them and returns the exit status.
@@ -18,4 +18,4 @@ void print_help();
 // Bad usage: one line on stderr, exit status 2.
 [[noreturn]] void usage_error(const std::string& what);
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -12,7 +12,7 @@
 #include "tools/inject/yaml_json.h"
 #include "tools/webhook/json_patch.h"
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 std::string base64(const std::string& bytes) {
@@ -166,4 +166,4 @@ Admission admit(std::string_view body, const InjectOptions& defaults) {
   return Admission{outcome, 200, json_text(out) + "\n", summary};
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -10,7 +10,7 @@
 
 #include "tools/inject/inject_options.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 // The annotations (and, for the opt-out, labels) a pod is read with.
 constexpr const char* kInjectKey = "resolv-k8s.io/inject";      // "disabled": left alone
@@ -33,4 +33,4 @@ struct Admission {
 // AdmissionReview request is refused.
 Admission admit(std::string_view body, const InjectOptions& defaults);
 
-}  // namespace cli
+}  // namespace rk8s::tools

@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 // RFC 6901: "~" and "/" in a member name.
@@ -58,4 +58,4 @@ Json::Value json_patch(const Json::Value& from, const Json::Value& to) {
   return ops;
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

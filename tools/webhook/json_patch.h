@@ -5,7 +5,7 @@
 
 #include <jsoncpp/json/json.h>
 
-namespace cli {
+namespace rk8s::tools {
 
 // The operations that turn `from` into `to`: add, remove and replace by
 // member, down into objects both have; into arrays whose items stay in
@@ -13,4 +13,4 @@ namespace cli {
 // is replaced whole. Empty when they are equal.
 Json::Value json_patch(const Json::Value& from, const Json::Value& to);
 
-}  // namespace cli
+}  // namespace rk8s::tools

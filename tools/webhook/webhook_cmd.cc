@@ -24,7 +24,7 @@
 #include "tools/usage/usage.h"
 #include "tools/webhook/admission.h"
 
-namespace cli {
+namespace rk8s::tools {
 namespace {
 
 // The bounds on what the webhook holds at once: connections, each with at
@@ -314,4 +314,4 @@ int webhook_command(const Args& args) {
   return 0;
 }
 
-}  // namespace cli
+}  // namespace rk8s::tools

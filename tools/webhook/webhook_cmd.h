@@ -9,8 +9,8 @@
 
 #include "tools/usage/usage.h"
 
-namespace cli {
+namespace rk8s::tools {
 
 int webhook_command(const Args& args);
 
-}  // namespace cli
+}  // namespace rk8s::tools
