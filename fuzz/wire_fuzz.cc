@@ -112,7 +112,7 @@ void check_candidate_reply(const Reader& in, const Message& m, Bytes msg) {
     return n;
   }();
   bool synthesized = m.records.size() % 2;
-  size_t n = autopath::candidate_reply(msg, candidate, synthesized, 65431, true, out, sizeof out);
+  size_t n = autopath::candidate_reply({msg, candidate, synthesized, 65431}, true, out, sizeof out);
   if (n == 0) return;
   Reader back(out, n);
   Message c = parse(back);

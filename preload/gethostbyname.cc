@@ -16,7 +16,7 @@ int lookup(const char* name, int af, hostent* h, char* buf, size_t len, hostent*
            int* herr) {
   start_library();
   return maybe_traced(debug_on(), name, [&](ExchangeFn ex, ResolveTrace* trace) {
-    return resolve_hostent(name, af, h, buf, len, result, herr, ex, trace);
+    return resolve_hostent({name, af, h, buf, len, result, herr, ex, trace});
   });
 }
 

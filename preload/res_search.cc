@@ -68,7 +68,7 @@ int search(res_state statp, const char* name, int klass, int type, unsigned char
   int rc = kLetLibcAnswer;
   if (state_is(*statp, conf))
     rc = maybe_traced(debug_on(), name, [&](ExchangeFn ex, ResolveTrace* trace) {
-      return resolve_search(conf, name, klass, type, answer, anslen, &herr, ex, trace);
+      return resolve_search({conf, name, klass, type, answer, anslen, &herr, ex, trace});
     });
   if (rc == kLetLibcAnswer) {
     count_libc_call();

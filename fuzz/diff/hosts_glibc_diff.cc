@@ -29,7 +29,7 @@ using HostentFn = int (*)(const char* name, int af, struct hostent* h, char* buf
 
 int our_gethostbyname2_r(const char* name, int af, struct hostent* h, char* buf, size_t len,
                          struct hostent** result, int* h_errnop) {
-  int rc = resolve_hostent(name, af, h, buf, len, result, h_errnop, exchange, nullptr);
+  int rc = resolve_hostent({name, af, h, buf, len, result, h_errnop, exchange, nullptr});
   handed_to_libc |= rc == kHostentLibc;
   return rc;
 }

@@ -21,23 +21,22 @@ static bool copy_opt(const dns::Reader& reader, const dns::Record& rec, uint16_t
   return w.opt(edns.udp_size, edns.ext_rcode, edns.flags, kept, n);
 }
 
-size_t candidate_reply(Bytes msg, const dns::Name& candidate, bool synthesized, uint16_t code,
-                       bool keep_opt, uint8_t* out, size_t cap) {
-  dns::Reader reader(msg.data, msg.size);
+size_t candidate_reply(const MatchedReply& reply, bool keep_opt, uint8_t* out, size_t cap) {
+  dns::Reader reader(reply.msg.data, reply.msg.size);
   dns::Header h;
   dns::Question q;
   if (!reader.header(h) || h.qdcount != 1 || !reader.question(q)) return 0;
   dns::Writer w(out, cap);
   w.header(h.id, h.flags);
-  if (!w.question(candidate, q.type, q.klass)) return 0;
+  if (!w.question(reply.candidate, q.type, q.klass)) return 0;
   dns::Record rec;
   bool first = true;
   while (reader.record(rec)) {
-    bool skip = synthesized && first;
+    bool skip = reply.synthesized && first;
     first = false;
     if (skip) continue;
     bool ok = rec.type != dns::kTypeOPT ? dns::copy_record(reader, rec, w)
-              : keep_opt                ? copy_opt(reader, rec, code, w)
+              : keep_opt                ? copy_opt(reader, rec, reply.code, w)
                                         : true;
     if (!ok) return 0;
   }

@@ -4,12 +4,11 @@
 
 namespace rk8s::dns {
 
-size_t build_query(uint8_t* buf, size_t cap, uint16_t id, const Name& qname, uint16_t qtype,
-                   uint16_t edns_udp_size, const EdnsOption* options, size_t count) {
+size_t build_query(const Query& q, uint8_t* buf, size_t cap) {
   Writer w(buf, cap);
-  w.header(id, kFlagRD);
-  if (!w.question(qname, qtype)) return 0;
-  if (edns_udp_size != 0 && !w.opt(edns_udp_size, 0, 0, options, count)) return 0;
+  w.header(q.id, kFlagRD);
+  if (!w.question(q.qname, q.qtype)) return 0;
+  if (q.edns_udp_size != 0 && !w.opt(q.edns_udp_size, 0, 0, q.options, q.count)) return 0;
   return w.size();
 }
 

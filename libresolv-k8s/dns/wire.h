@@ -265,9 +265,16 @@ bool read_rdata(const Reader& reader, const Record& rec, OnBytes bytes, OnName n
 bool copy_record(const Reader& reader, const Record& rec, Writer& w);
 
 // A standard recursive query: RD, one question, and an OPT record when
-// `edns_udp_size` is non-zero (carrying `options`). Returns its length, or 0
-// when it does not fit `cap`.
-size_t build_query(uint8_t* buf, size_t cap, uint16_t id, const Name& qname, uint16_t qtype,
-                   uint16_t edns_udp_size, const EdnsOption* options, size_t count);
+// `edns_udp_size` is non-zero (carrying `count` `options`).
+struct Query {
+  uint16_t id;
+  const Name& qname;
+  uint16_t qtype;
+  uint16_t edns_udp_size = 0;
+  const EdnsOption* options = nullptr;
+  size_t count = 0;
+};
+// `q` written to `buf`: its length, or 0 when it does not fit `cap`.
+size_t build_query(const Query& q, uint8_t* buf, size_t cap);
 
 }  // namespace rk8s::dns

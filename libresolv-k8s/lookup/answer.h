@@ -44,20 +44,21 @@ struct Answer {
   dns::Name qname_cname;         // its target (autopath: the matched candidate)
 };
 
-// Reads `msg`, the reply to a query for (`qname`, `qtype`). False when its
-// header or question is malformed or not ours (glibc and musl drop those
-// replies too); records that break off are noted, as the libcs read them.
-// `sent` is the autopath option we sent under conf's code (null: none).
-// `in_class_only`: answers of another class than IN are skipped, as glibc's
-// getanswer_r does (one query type); gaih_getanswer (A and AAAA) and musl
-// read them.
-bool read_answer(const Config& conf, bool in_class_only, Bytes msg, const dns::Name& qname,
-                 uint16_t qtype, const autopath::QueryOption* sent, Answer& out);
+// The query a reply is read against: the name and type asked, the autopath
+// option it carried under conf's code (null: none), and whether its type
+// was asked alone or beside the other address type.
+struct SentQuery {
+  const dns::Name& qname;
+  uint16_t qtype;
+  const autopath::QueryOption* option;
+  bool alone;
+};
 
-// musl's own reading of `msg`'s answer section (__dns_parse), as release
-// `musl` reads the reply to a `qtype` query: its addresses and canonical
-// name into `out`, whatever the owner names. False where musl reads on past
-// the end of `msg`, into stale bytes of its buffer (before 1.2.4); we stop.
-bool read_musl_answers(Bytes msg, uint16_t qtype, uint32_t musl, Answer& out);
+// Reads `msg`, the reply to `asked`. False when its header or question is
+// malformed or not ours (glibc and musl drop those replies too); records
+// that break off are noted, as the libcs read them. glibc skips answers of
+// another class than IN to a type asked alone (getanswer_r); its
+// gaih_getanswer (A and AAAA) and musl read them.
+bool read_answer(const Config& conf, const SentQuery& asked, Bytes msg, Answer& out);
 
 }  // namespace rk8s

@@ -34,8 +34,9 @@ void send_autopath(const LookupRequest& req, AutopathQuery& aq, uint8_t flags, C
   dns::EdnsOption opt{req.conf.opt.autopath_code, Bytes{aq.payload, aq.payload_len}};
   Bytes queries[2];
   for (size_t q = 0; q < req.nq; q++) {
-    size_t n = dns::build_query(aq.bytes[q], kQueryBytes, random_query_id(), aq.qname,
-                                req.qtypes[q], dns::kEdnsUdpSize, &opt, 1);
+    size_t n = dns::build_query(
+        {random_query_id(), aq.qname, req.qtypes[q], dns::kEdnsUdpSize, &opt, 1}, aq.bytes[q],
+        kQueryBytes);
     queries[q] = Bytes{aq.bytes[q], n};
   }
   r.nq = req.nq;

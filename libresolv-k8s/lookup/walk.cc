@@ -26,8 +26,8 @@ void read_replies(const Config& conf, const dns::Name& qname, const uint16_t* qt
                      rep.status == Reply::refused || rep.status == Reply::notimp ||
                      rep.status == Reply::lame;
     r.answer_ok[q] = came_back && rep.msg &&
-                     read_answer(conf, conf.dialect == Dialect::glibc && r.nq == 1,
-                                 Bytes{rep.msg, rep.len}, qname, qtypes[q], sent, r.answer[q]);
+                     read_answer(conf, {qname, qtypes[q], sent, r.nq == 1}, Bytes{rep.msg, rep.len},
+                                 r.answer[q]);
   }
 }
 
@@ -48,8 +48,7 @@ void ClassicWalk::query(size_t i, CandidateReplies& r) {
   const uint16_t* qtypes = aaaa_as_a_ ? kAsA : req_.qtypes;
   if (aaaa_as_a_) edns = 0;
   for (size_t q = 0; q < req_.nq; q++) {
-    size_t n = dns::build_query(buf[q], sizeof buf[q], random_query_id(), qname, qtypes[q], edns,
-                                nullptr, 0);
+    size_t n = dns::build_query({random_query_id(), qname, qtypes[q], edns}, buf[q], sizeof buf[q]);
     queries[q] = Bytes{buf[q], n};
   }
   r.nq = req_.nq;

@@ -177,7 +177,7 @@ int from_gethostbyname(const GaiRequest& req, ExchangeFn exchange, Found& found,
     if (!buf) return EAI_MEMORY;
     hostent h, *result = nullptr;
     int herr = NETDB_SUCCESS;
-    int rc = resolve_hostent(req.node, AF_INET, &h, buf, len, &result, &herr, exchange, trace);
+    int rc = resolve_hostent({req.node, AF_INET, &h, buf, len, &result, &herr, exchange, trace});
     for (char** a = result ? h.h_addr_list : nullptr; a && *a && found.complete; a++) {
       IpAddr ip[1];
       ip[0].family = AF_INET;

@@ -16,9 +16,22 @@
 
 namespace rk8s {
 
-// gethostbyname2_r(name, af, h, buf, len, result, h_errnop): 0 or the
-// errno value the libc returns, with *result and *h_errnop as it leaves
-// them; or kHostentLibc: libc must answer the call.
+// One gethostbyname2_r(name, af, h, buf, len, result, herr) call, and how
+// its DNS step runs: the transport, and the debug log's record (null: none).
+struct HostentRequest {
+  const char* name;
+  int af;
+  struct hostent* h;
+  char* buf;
+  size_t len;
+  struct hostent** result;
+  int* herr;
+  ExchangeFn exchange;
+  ResolveTrace* trace;
+};
+
+// gethostbyname2_r: 0 or the errno value the libc returns, with *result
+// and *herr as it leaves them; or kHostentLibc: libc must answer the call.
 //
 // glibc 2.36: numeric names first (__nss_hostname_digits_dots), then the
 // `hosts:` sources: files (one family, aliases), dns (gethostbyname3_r: one
@@ -27,8 +40,6 @@ namespace rk8s {
 // __lookup_name, as getaddrinfo asks it; h_aliases = {canon, name if it
 // differs}.
 constexpr int kHostentLibc = -1;
-int resolve_hostent(const char* name, int af, struct hostent* h, char* buf, size_t len,
-                    struct hostent** result, int* h_errnop, ExchangeFn exchange,
-                    ResolveTrace* trace);
+int resolve_hostent(const HostentRequest& req);
 
 }  // namespace rk8s

@@ -34,7 +34,7 @@ int ask(const Name& name, const sockaddr_storage& to, socklen_t len) {
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
   uint8_t query[512], reply[512];
   uint16_t id = uint16_t(random()());
-  size_t n = dns::build_query(query, sizeof query, id, name, kTypeHinfo, 0, nullptr, 0);
+  size_t n = dns::build_query({id, name, kTypeHinfo}, query, sizeof query);
   int rcode = -1;
   if (n && connect(fd, reinterpret_cast<const sockaddr*>(&to), len) == 0 && send(fd, query, n, 0) == ssize_t(n))
     for (ssize_t got; (got = recv(fd, reply, sizeof reply, 0)) >= 0;)

@@ -51,8 +51,8 @@ inline std::vector<uint8_t> query_for(const char* name, uint16_t type = dns::kTy
   Name qname;
   EXPECT_TRUE(parse_name(name, qname)) << name;
   std::vector<uint8_t> q(1024);
-  q.resize(dns::build_query(q.data(), q.size(), id, qname, type, udp_size, options.data(),
-                            options.size()));
+  q.resize(dns::build_query({id, qname, type, udp_size, options.data(), options.size()}, q.data(),
+                            q.size()));
   return q;
 }
 

@@ -239,7 +239,7 @@ const char* const kCandidateReply =
 TEST(CandidateReply, IsTheCandidatesOwnReply) {
   std::vector<uint8_t> reply = bytes(kReply), out(512);
   dns::Name candidate = name("web.s2.svc.cluster.local");
-  size_t n = candidate_reply(Bytes{reply.data(), reply.size()}, candidate, true, kDefaultCode,
+  size_t n = candidate_reply({Bytes{reply.data(), reply.size()}, candidate, true, kDefaultCode},
                              false, out.data(), out.size());
   ASSERT_GT(n, 0u);
   out.resize(n);
@@ -250,24 +250,26 @@ TEST(CandidateReply, IsTheCandidatesOwnReply) {
 
 TEST(CandidateReply, KeepsTheOptRecordWithoutTheOption) {
   std::vector<uint8_t> reply = bytes(kReply), out(512);
-  size_t n = candidate_reply(Bytes{reply.data(), reply.size()}, name("web.s2.svc.cluster.local"),
-                             true, kDefaultCode, true, out.data(), out.size());
+  dns::Name candidate = name("web.s2.svc.cluster.local");
+  size_t n = candidate_reply({Bytes{reply.data(), reply.size()}, candidate, true, kDefaultCode},
+                             true, out.data(), out.size());
   out.resize(n);
   std::string want = kCandidateReply;
   want.replace(want.find("1/1/1/1"), 7, "1/1/1/2");
   EXPECT_EQ(dump(out), want + "2 . 41 1232 0\n");
   // Another code's option stays.
   out.resize(512);
-  n = candidate_reply(Bytes{reply.data(), reply.size()}, name("web.s2.svc.cluster.local"), true,
-                      kDefaultCode + 1, true, out.data(), out.size());
+  n = candidate_reply({Bytes{reply.data(), reply.size()}, candidate, true, kDefaultCode + 1}, true,
+                      out.data(), out.size());
   out.resize(n);
   EXPECT_EQ(dump(out), want + "2 . 41 1232 0 ff 97 00 04 01 00 00 00\n");
 }
 
 TEST(CandidateReply, QnameMatchedKeepsEveryAnswer) {
   std::vector<uint8_t> reply = bytes(kReply), out(512);
-  size_t n = candidate_reply(Bytes{reply.data(), reply.size()}, name("WEB.s1.svc.cluster.local"),
-                             false, kDefaultCode, false, out.data(), out.size());
+  size_t n = candidate_reply(
+      {Bytes{reply.data(), reply.size()}, name("WEB.s1.svc.cluster.local"), false, kDefaultCode},
+      false, out.data(), out.size());
   out.resize(n);
   std::string d = dump(out);
   EXPECT_NE(d.find("1/2/1/1\n? WEB.s1.svc.cluster.local 1\n"
@@ -279,18 +281,16 @@ TEST(CandidateReply, QnameMatchedKeepsEveryAnswer) {
 TEST(CandidateReply, RefusesWhatDoesNotFitOrRead) {
   std::vector<uint8_t> reply = bytes(kReply), out(512);
   dns::Name candidate = name("web.s2.svc.cluster.local");
-  size_t n = candidate_reply(Bytes{reply.data(), reply.size()}, candidate, true, kDefaultCode,
-                             false, out.data(), out.size());
-  EXPECT_EQ(candidate_reply(Bytes{reply.data(), reply.size()}, candidate, true, kDefaultCode,
-                            false, out.data(), n - 1),
-            0u);
-  EXPECT_EQ(candidate_reply(Bytes{reply.data(), reply.size() - 3}, candidate, true, kDefaultCode,
+  const MatchedReply matched{Bytes{reply.data(), reply.size()}, candidate, true, kDefaultCode};
+  size_t n = candidate_reply(matched, false, out.data(), out.size());
+  EXPECT_EQ(candidate_reply(matched, false, out.data(), n - 1), 0u);
+  EXPECT_EQ(candidate_reply({Bytes{reply.data(), reply.size() - 3}, candidate, true, kDefaultCode},
                             false, out.data(), out.size()),
             0u);
   // A CNAME whose rdata holds more than its name.
   std::vector<uint8_t> bad = reply;
   bad[53] = 0x0a;  // its rdlength, 9 -> 10: the name no longer ends the rdata
-  EXPECT_EQ(candidate_reply(Bytes{bad.data(), bad.size()}, candidate, false, kDefaultCode, false,
+  EXPECT_EQ(candidate_reply({Bytes{bad.data(), bad.size()}, candidate, false, kDefaultCode}, false,
                             out.data(), out.size()),
             0u);
 }

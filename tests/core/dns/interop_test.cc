@@ -25,8 +25,8 @@ TEST(BuildQuery, MatchesDigWithEdnsAndAnOption) {
   std::vector<uint8_t> value = bytes("01 01 02's1' 00 02's2' 00 00");
   const EdnsOption autopath{65431, Bytes{value.data(), value.size()}};
   uint8_t buf[512];
-  size_t n = build_query(buf, sizeof buf, 0x0123, name("web.s1.svc.cluster.local"), kTypeA, 1232,
-                         &autopath, 1);
+  size_t n = build_query({0x0123, name("web.s1.svc.cluster.local"), kTypeA, 1232, &autopath, 1},
+                         buf, sizeof buf);
   EXPECT_EQ(std::vector<uint8_t>(buf, buf + n), bytes(kDigQuery));
 }
 
@@ -37,17 +37,18 @@ TEST(BuildQuery, MatchesGlibcResMkqueryWithoutEdns) {
   int g = res_mkquery(ns_o_query, "www.Example.com", ns_c_in, ns_t_aaaa, nullptr, 0, nullptr, glibc,
                       sizeof glibc);
   ASSERT_GT(g, 0);
-  size_t n = build_query(ours, sizeof ours, load16(glibc), name("www.Example.com"), kTypeAAAA, 0,
-                         nullptr, 0);
+  size_t n = build_query({load16(glibc), name("www.Example.com"), kTypeAAAA}, ours, sizeof ours);
   EXPECT_EQ(std::vector<uint8_t>(ours, ours + n), std::vector<uint8_t>(glibc, glibc + g));
 }
 
 TEST(BuildQuery, ZeroWhenItDoesNotFit) {
   uint8_t buf[512];
-  size_t whole = build_query(buf, sizeof buf, 1, name("example.com"), kTypeA, 1232, nullptr, 0);
+  const Name qname = name("example.com");
+  const Query q{1, qname, kTypeA, 1232};
+  size_t whole = build_query(q, buf, sizeof buf);
   ASSERT_EQ(whole, 12u + 17 + 11);
-  EXPECT_EQ(build_query(buf, whole - 1, 1, name("example.com"), kTypeA, 1232, nullptr, 0), 0u);
-  EXPECT_EQ(build_query(buf, whole, 1, name("example.com"), kTypeA, 1232, nullptr, 0), whole);
+  EXPECT_EQ(build_query(q, buf, whole - 1), 0u);
+  EXPECT_EQ(build_query(q, buf, whole), whole);
 }
 
 // glibc's ns_initparse/ns_parserr live in libresolv, which the test binary

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lookup/answer.h"
+#include "lookup/answer_musl.h"
 
 namespace rk8s {
 namespace {
@@ -32,8 +33,8 @@ Answer read(Dialect dialect, const std::string& msg, uint32_t release = 0) {
   conf.dialect = dialect;
   conf.release = release ? release : reference_release(dialect);
   Answer a;
-  EXPECT_TRUE(read_answer(conf, false, Bytes{(const uint8_t*)msg.data(), msg.size()}, web,
-                          dns::kTypeA, nullptr, a));
+  EXPECT_TRUE(read_answer(conf, {web, dns::kTypeA, nullptr, false},
+                          Bytes{(const uint8_t*)msg.data(), msg.size()}, a));
   return a;
 }
 
