@@ -23,6 +23,7 @@ struct Channels {
   FixedVec<IpAddr, kMaxNameservers> ns;
   uint8_t timeout;
   Dialect dialect;
+  bool single_request;  // glibc's, without reopen: the UDP channels keep their socket
 
   // [0] over UDP, [1] over TCP alone.
   ares_channel server[2][kMaxNameservers];
@@ -64,9 +65,17 @@ static void init_once() {
   pthread_atfork(nullptr, nullptr, after_fork_in_child);
 }
 
+// glibc's single-request sends the second query of a pair on the socket of
+// the first, once the first is answered; every other step's socket closes
+// with the step.
+static bool keeps_socket(const Config& conf) {
+  return conf.opt.single_request && !conf.opt.single_request_reopen;
+}
+
 static bool built_from(const Channels& c, const Config& conf) {
   if (!c.built || c.generation != fork_generation || c.timeout != conf.opt.timeout ||
-      c.dialect != conf.dialect || c.ns.count != conf.ns.count)
+      c.dialect != conf.dialect || c.single_request != keeps_socket(conf) ||
+      c.ns.count != conf.ns.count)
     return false;
   for (size_t i = 0; i < c.ns.count; i++)
     if (!same_ip(c.ns[i], conf.ns[i])) return false;
@@ -124,7 +133,8 @@ static const ares_socket_functions kSocketFunctions = {open_socket, close_socket
                                                        receive, send_vector};
 
 // ares_set_servers_ports also drops the server's sockets: it is how a
-// channel gets a new socket without losing its other state.
+// channel that keeps them (STAYOPEN) gets a new socket without losing its
+// other state.
 static bool set_server(ares_channel ch, const IpAddr& ns) {
   ares_addr_port_node node;
   memset(&node, 0, sizeof node);
@@ -149,12 +159,15 @@ static ares_channel new_channel(Channels& c, size_t s, bool tcp) {
   ares_options o;
   memset(&o, 0, sizeof o);
   // NOCHECKRESP: SERVFAIL, REFUSED and NOTIMP come back to us, so the walk
-  // over servers is ours. STAYOPEN: the sockets close when we say so, not
-  // between the two queries of single-request. No EDNS flag: c-ares would
-  // cut 11 bytes off our query on FORMERR. IGNTC for glibc: a truncated
-  // reply comes back to exchange.cc, which switches to TCP as glibc does
-  // (c-ares then cuts a reply at 512 bytes, kept as truncated too).
-  o.flags = ARES_FLAG_NOCHECKRESP | ARES_FLAG_STAYOPEN |
+  // over servers is ours. Without STAYOPEN c-ares closes a channel's
+  // sockets once its last query ended (answered, timed out or cancelled):
+  // at the end of every step, and between the two queries of
+  // single-request-reopen; with it (single-request) they close when we
+  // say so. No EDNS flag: c-ares would cut 11 bytes off our query on
+  // FORMERR. IGNTC for glibc: a truncated reply comes back to exchange.cc,
+  // which switches to TCP as glibc does (c-ares then cuts a reply at 512
+  // bytes, kept as truncated too).
+  o.flags = ARES_FLAG_NOCHECKRESP | (!tcp && c.single_request ? ARES_FLAG_STAYOPEN : 0) |
             (tcp                            ? ARES_FLAG_USEVC
              : c.dialect == Dialect::glibc ? ARES_FLAG_IGNTC
                                            : 0);
@@ -197,6 +210,7 @@ Channels* thread_channels(const Config& conf) {
     c->ns = conf.ns;
     c->timeout = conf.opt.timeout;
     c->dialect = conf.dialect;
+    c->single_request = keeps_socket(conf);
   }
   return c;
 }
@@ -207,9 +221,9 @@ ares_channel server_channel(Channels& c, size_t s, bool tcp) {
   return ch;
 }
 
-void close_sockets(Channels& c, size_t s, bool tcp) {
+void end_step(Channels& c, size_t s, bool tcp) {
   ares_channel& ch = c.server[tcp][s];
-  if (ch && !set_server(ch, c.ns[s])) {
+  if (ch && !tcp && c.single_request && !set_server(ch, c.ns[s])) {
     ares_destroy(ch);
     ch = nullptr;
   }

@@ -155,12 +155,11 @@ static Outcome ask(Channels& c, const Config& conf, size_t s, Verdict verdict,
   } else {
     // glibc sends the second query only once the first is answered.
     truncated = send_and_wait(ch, queries, p, 1, verdict);
-    if (replies[0].status == Reply::ok && !truncated) {
-      if (reopen) close_sockets(c, s, tcp);
+    // With reopen the socket of the first closed with it.
+    if (replies[0].status == Reply::ok && !truncated)
       truncated = send_and_wait(ch, queries + 1, p + 1, 1, verdict);
-    }
   }
-  close_sockets(c, s, tcp);
+  end_step(c, s, tcp);
   if (truncated) return Outcome::truncated;
   for (size_t i = 0; i < n; i++)
     if (replies[i].status == Reply::ok) return Outcome::answered;
