@@ -149,7 +149,19 @@ bool glibc_sort_entries(const IpAddr* addrs, size_t n, size_t per_addr, size_t* 
   size_t ne = n * per_addr;
   SortDest* d = static_cast<SortDest*>(malloc(ne * sizeof(SortDest)));
   if (!d) return false;
+  // glibc opens the socket for the first destination's family, and again
+  // for IPv6 when an IPv6 one follows IPv4 ones; an IPv6 socket takes the
+  // IPv4 destinations as well (their sources come back mapped). With an
+  // IPv6 destination among them, the one socket is IPv6 from the start, as
+  // glibc's is when one comes first: a socket less than glibc's for the
+  // usual A-then-AAAA order, the same sources (where IPv6 sockets are
+  // IPv6-only, net.ipv6.bindv6only, one more: the IPv4 one is reopened).
   RouteProbe probe;
+  for (size_t i = 0; i < n; ++i)
+    if (addrs[i].family == AF_INET6) {
+      open_probe(probe, AF_INET6);
+      break;
+    }
   for (size_t i = 0; i < n; ++i) {
     SortDest one;
     one.dst = addrs[i];
