@@ -96,9 +96,44 @@ static ares_socket_t open_socket(int domain, int type, int protocol, void*) {
   return fd < 0 ? ARES_SOCKET_BAD : fd;
 }
 
+// The first query of a pair, held until the second comes (hold_sends).
+// c-ares's buffer of it lives as long as the query, which cannot end
+// between the two ares_send calls.
+struct HeldSend {
+  bool on;
+  bool failed;  // it could not be sent
+  ares_socket_t fd;
+  const void* data;
+  size_t len;
+};
+static __thread HeldSend held __attribute__((tls_model("initial-exec")));
+
+// The held query and `second` on one socket, in one sendmmsg as glibc's
+// send_dg sends a pair; what sendmmsg did not send goes alone.
+static ares_ssize_t send_pair(ares_socket_t fd, const iovec& second) {
+  mmsghdr m[2] = {};
+  iovec first = {const_cast<void*>(held.data), held.len};
+  m[0].msg_hdr.msg_iov = &first;
+  m[1].msg_hdr.msg_iov = const_cast<iovec*>(&second);
+  m[0].msg_hdr.msg_iovlen = m[1].msg_hdr.msg_iovlen = 1;
+  int sent = sendmmsg(fd, m, 2, MSG_NOSIGNAL);
+  if (sent < 1 && send(fd, first.iov_base, first.iov_len, MSG_NOSIGNAL) < 0) held.failed = true;
+  held.data = nullptr;
+  if (sent == 2) return ares_ssize_t(m[1].msg_len);
+  return send(fd, second.iov_base, second.iov_len, MSG_NOSIGNAL);
+}
+
 // c-ares writes with writev: a TCP server gone away would raise SIGPIPE.
-// One piece (a UDP query) goes out as glibc sends it, with send.
+// One piece (a UDP query) goes out as glibc sends it, with send, or held
+// to go out with the next (hold_sends).
 static ares_ssize_t send_vector(ares_socket_t fd, const iovec* iov, int n, void*) {
+  if (n == 1 && held.on && !held.data) {
+    held.fd = fd;
+    held.data = iov[0].iov_base;
+    held.len = iov[0].iov_len;
+    return ares_ssize_t(held.len);
+  }
+  if (n == 1 && held.data && held.fd == fd) return send_pair(fd, iov[0]);
   if (n == 1) return send(fd, iov[0].iov_base, iov[0].iov_len, MSG_NOSIGNAL);
   msghdr m{};
   m.msg_iov = const_cast<iovec*>(iov);
@@ -227,6 +262,17 @@ void end_step(Channels& c, size_t s, bool tcp) {
     ares_destroy(ch);
     ch = nullptr;
   }
+}
+
+void hold_sends() { held.on = true; }
+
+bool flush_sends() {
+  held.on = false;
+  if (held.data && send(held.fd, held.data, held.len, MSG_NOSIGNAL) < 0) held.failed = true;
+  held.data = nullptr;
+  bool sent = !held.failed;
+  held.failed = false;
+  return sent;
 }
 
 void await_replies(const int* outstanding) { awaited = outstanding; }

@@ -32,6 +32,13 @@ ares_channel server_channel(Channels& c, size_t s, bool tcp);
 // on a channel of single-request, which keeps it between the two queries.
 void end_step(Channels& c, size_t s, bool tcp);
 
+// A glibc step's two UDP queries go out in one sendmmsg, as send_dg sends
+// them: after hold_sends() the first write is held and goes out with the
+// second, until flush_sends(), which sends a write still held alone.
+// False when a held write could not be sent (c-ares took it as sent).
+void hold_sends();
+bool flush_sends();
+
 // The count of replies the calling thread's step still waits for, while it
 // waits (null after): at 0, the channels read no more.
 void await_replies(const int* outstanding);

@@ -124,10 +124,14 @@ static void wait_for(ares_channel ch, const Step& step) {
 static bool send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, size_t n,
                           Verdict verdict) {
   Step step = {int(n), false, false, verdict};
+  // glibc's pair leaves in one sendmmsg; musl sends each with sendto.
+  bool pair = n == 2 && verdict == Verdict::glibc_udp;
+  if (pair) hold_sends();
   for (size_t i = 0; i < n; i++) {
     p[i].step = &step;
     ares_send(ch, queries[i].data, int(queries[i].size), on_reply, &p[i]);
   }
+  if (pair && !flush_sends()) ares_cancel(ch);  // as glibc gives up on the server
   await_replies(&step.outstanding);
   wait_for(ch, step);
   await_replies(nullptr);
