@@ -158,7 +158,9 @@ seq -f "n%g.wild.example.com A" "$FILL" > "$WORK/fill"
 # (rtt-probe replay): the same exchanges from a minimal client, each on a
 # socket of its own as the resolvers open them (bare_ns), and all on one
 # socket (kept_ns); what the lookups take beyond the first is the
-# resolver's own time (own_ns).
+# resolver's own time (own_ns). Ours, one exchange a warm lookup, also
+# with the system calls glibc's getaddrinfo makes around its exchanges
+# (libc_ns): what is left beyond them is the library's alone (lib_ns).
 RTT=$BUILD/tests/rtt-probe RELAY=127.0.0.57
 for c in ours unbound; do pod_conf $RELAY > "$WORK/$c-relay.resolv.conf"; done
 # record_queries CACHE: WORK/CACHE.queries, the queries of a warm pass.
@@ -240,6 +242,11 @@ for ((r = 0; r < RUNS; r++)); do
 		add bare_ns $c $((bare * 1000 / lookups / WARM_N))
 		add own_ns $c $(((us - bare) * 1000 / lookups / WARM_N))
 		add kept_ns $c $(($("$RTT" replay -k "${addr[$c]}" "$WORK/$c.queries") * 1000 / lookups / WARM_N))
+		if [[ $c == ours ]]; then
+			libc=$("$RTT" replay -l "${addr[$c]}" "$WORK/$c.queries")
+			add libc_ns $c $((libc * 1000 / lookups / WARM_N))
+			add lib_ns $c $(((us - libc) * 1000 / lookups / WARM_N))
+		fi
 
 		add lps $c "$(pods_lps "$c")"
 
@@ -387,6 +394,9 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 		"$(ratio "$(med kept_ns unbound)" "$(med kept_ns ours)")x" -
 	row "the resolver's own time per warm lookup, beyond its round trips (µs)" "$(ns_us own_ns ours)" \
 		"$(ns_us own_ns unbound)" "$(ratio "$(med own_ns unbound)" "$(med own_ns ours)")x" "ours < 10 µs"
+	row "ours: the round trips with the system calls glibc's lookups make around them (µs)" \
+		"$(ns_us libc_ns ours)" - - -
+	row "ours: the library's own time beyond those (µs)" "$(ns_us lib_ns ours)" - - -
 	row "ms per lookup, cold cache" "$(ms cold_ns ours)" "$(ms cold_ns unbound)" \
 		"$(ratio "$(med cold_ns unbound)" "$(med cold_ns ours)")x" "unbound / ours >= 1.5x"
 	row "queries reaching cluster DNS + upstream per lookup, cold" \
@@ -472,7 +482,10 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 		"warm pass): the exchanges as the resolver made them (A and AAAA together for glibc, one query for" \
 		"the shim), each on a new connected UDP socket (as both resolvers open them), or all on one socket;" \
 		"per lookup. The resolver's own time: the warm pass's time less the first replay's, per lookup, in" \
-		"the same round (for unbound, glibc's, over the exchanges of its walk)."
+		"the same round (for unbound, glibc's, over the exchanges of its walk). With glibc's system calls:" \
+		"each exchange also stats resolv.conf and nsswitch.conf, reads /etc/hosts and, with more than one" \
+		"address in its replies, probes their routes as glibc's sort does (rtt-probe replay -l); the shim's" \
+		"warm lookup is one exchange, so that is the system calls of its lookup as glibc would make them."
 	echo "- Queries: lines of the two stand-ins' query logs during those passes, per lookup," \
 		"as total (cluster DNS + upstream); \"-\" when unbound's count is 0."
 	echo "- Cache-hit queries/s: dnsperf -c 8 -l $QPS_SECONDS, plain queries (A and AAAA) of the answers" \
