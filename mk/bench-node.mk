@@ -3,7 +3,12 @@
 # NodeLocal DNSCache is (tests/bench/node_bench.sh); writes $(B)/bench-node.md.
 # Needs root (pod sandboxes), unbound and dnsperf (mk/packages.sh).
 
+# rtt-probe: the bare round trips under the warm lookups.
+$(B)/tests/rtt-probe: tests/bench/rtt-probe.c
+	@mkdir -p $(@D)
+	$(CC) $(PROBE_CFLAGS) $< -o $@
+
 .PHONY: bench-node
 bench-node: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl $(B)/tests/go-probe $(B)/tests/ares-probe \
-    $(B)/tests/res-probe
+    $(B)/tests/res-probe $(B)/tests/rtt-probe
 	tests/bench/node_bench.sh $(B)

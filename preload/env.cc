@@ -10,7 +10,9 @@ namespace rk8s {
 namespace {
 
 // -1 until read; the environment does not change under a running lookup.
-int flag(int& cached, const char* (*read)(const char*), const char* name, const char* on) {
+// `read` is getenv (glibc's returns char*) or secure_env.
+template <class Read>
+int flag(int& cached, Read read, const char* name, const char* on) {
   int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
   if (v < 0) {
     const char* e = read(name);

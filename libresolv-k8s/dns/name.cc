@@ -25,7 +25,8 @@ static bool find_suffix(const Name& name, const Name& suffix, size_t& at) {
 }
 
 bool name_equal(const Name& a, const Name& b) {
-  return a.len == b.len && equal_nocase(a.wire, b.wire, a.len);
+  return a.len == b.len &&
+         (memcmp(a.wire, b.wire, a.len) == 0 || equal_nocase(a.wire, b.wire, a.len));
 }
 
 bool name_ends_with(const Name& name, const Name& suffix) {

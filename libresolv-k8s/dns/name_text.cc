@@ -11,11 +11,32 @@ static bool needs_backslash(uint8_t c) {
          c == '$';
 }
 
+// Text without escapes, a label at a time.
+static bool plain_name_from_text(Str text, Name& out) {
+  Name parsed;
+  size_t len = 0;
+  for (size_t i = 0; i < text.size;) {
+    const void* dot = memchr(text.data + i, '.', text.size - i);
+    size_t n = dot ? size_t(static_cast<const char*>(dot) - (text.data + i)) : text.size - i;
+    if (n == 0 || n > 63 || len + n + 2 > kMaxName) return false;
+    parsed.wire[len] = uint8_t(n);
+    memcpy(parsed.wire + len + 1, text.data + i, n);
+    len += n + 1;
+    i += n + (dot != nullptr);
+  }
+  parsed.wire[len++] = 0;
+  parsed.len = uint8_t(len);
+  out = parsed;
+  return true;
+}
+
 bool name_from_text(Str text, Name& out) {
   if (text.size == 1 && text.data[0] == '.') {
     out = Name{};
     return true;
   }
+  if (text.size == 0) return false;
+  if (!memchr(text.data, '\\', text.size)) return plain_name_from_text(text, out);
   Name parsed;
   uint8_t* w = parsed.wire;
   size_t len = 0;

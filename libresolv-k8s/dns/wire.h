@@ -58,9 +58,13 @@ constexpr uint16_t kOpcodeMask = 0x7800;
 constexpr uint16_t kRcodeMask = 0x000f;
 
 // A domain name in uncompressed wire form: labels, then the root label.
+// Only the `len` bytes in use are ever written or read: a Name costs
+// nothing to create, however many a lookup holds (the option's 64
+// suffixes, a CNAME chain).
 struct Name {
-  uint8_t len = 1;             // bytes of `wire` in use; 1 = the root name
-  uint8_t wire[kMaxName] = {};
+  uint8_t len = 1;  // bytes of `wire` in use; 1 = the root name
+  uint8_t wire[kMaxName];
+  constexpr Name() { wire[0] = 0; }
 };
 
 // "www.example.com", "www.example.com." and "." all parse; \. \\ and \DDD

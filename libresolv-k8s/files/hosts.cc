@@ -115,8 +115,10 @@ static void hosts_glibc(const HostsQuery& q, LineReader& lines, Str name, HostsR
     Str rest = skip(drop(line, addr.size), is_space);
     Str h_name = word(rest, is_space);
     Str aliases = skip(drop(rest, h_name.size), is_space);
+    // The names first: most lines are not the name's, and their address
+    // need not be parsed (a line with a bad one is skipped either way).
     IpAddr a;
-    if (!line.size || !glibc_address(q.family, addr, a) || !names_match(name, h_name, aliases))
+    if (!line.size || !names_match(name, h_name, aliases) || !glibc_address(q.family, addr, a))
       continue;
     add_addr(out, a);
     if (!matched) set_canon(out, h_name);

@@ -11,10 +11,11 @@
 
 namespace rk8s {
 
-static bool open_probe(RouteProbe& probe, int family) {
+bool open_probe(RouteProbe& probe, int family) {
   close_probe(probe);
   probe.fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, IPPROTO_UDP);
   probe.family = family;
+  probe.used = false;
   return probe.fd >= 0;
 }
 
@@ -32,11 +33,12 @@ static bool connect_probe(RouteProbe& probe, const IpAddr& dst) {
 int route_source(RouteProbe& probe, const IpAddr& dst, IpAddr* src) {
   if (probe.fd < 0 || (probe.family == AF_INET && dst.family == AF_INET6)) {
     if (!open_probe(probe, dst.family)) return -1;
-  } else {
+  } else if (probe.used) {
     sockaddr unspec{};
     unspec.sa_family = AF_UNSPEC;
     connect(probe.fd, &unspec, sizeof unspec);
   }
+  probe.used = true;
   if (!connect_probe(probe, dst)) return -1;
   sockaddr_in6 sa;
   socklen_t len = sizeof sa;

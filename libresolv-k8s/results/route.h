@@ -14,8 +14,12 @@ namespace rk8s {
 struct RouteProbe {
   int fd = -1;
   int family = 0;
+  bool used = false;  // connected since it was opened: disconnect first
 };
 
+// Opens the probe's socket as `family` (closing the one it had); false
+// when the socket cannot be opened.
+bool open_probe(RouteProbe& probe, int family);
 // Connects the probe's socket (opened as glibc opens it) to dst: 1 with
 // *src set, 0 reachable but no source, -1 unreachable.
 int route_source(RouteProbe& probe, const IpAddr& dst, IpAddr* src);

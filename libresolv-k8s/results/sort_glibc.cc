@@ -63,27 +63,39 @@ void common_prefixes(const SortDest& a, const SortDest& b, int& bits_a, int& bit
 // -1 when the rule prefers a, 1 when b, 0 when it cannot tell.
 int prefer(bool a, bool b) { return a == b ? 0 : a ? -1 : 1; }
 
-}  // namespace
+// What the rules read of a destination in the gai.conf tables, looked up
+// once per destination rather than in every comparison.
+struct Ranks {
+  int dst_scope, precedence;
+  int src_scope = 0, dst_label = 0, src_label = 0;  // with a source
+};
 
-int glibc_compare(const GaiConf& conf, const SortDest* d, size_t i, size_t j) {
-  const SortDest& a = d[i];
-  const SortDest& b = d[j];
+Ranks ranks_of(const GaiConf& conf, const SortDest& d) {
+  Ranks r{glibc_scope(conf, d.dst), match_prefix(conf.precedence, d.dst)};
+  if (d.got_src) {
+    r.src_scope = glibc_scope(conf, d.src);
+    r.dst_label = match_prefix(conf.labels, d.dst);
+    r.src_label = match_prefix(conf.labels, d.src);
+  }
+  return r;
+}
+
+// a = d[i], b = d[j], with their ranks.
+int compare(const SortDest& a, const Ranks& ra, size_t i, const SortDest& b, const Ranks& rb,
+            size_t j) {
   int r;
   if ((r = prefer(a.got_src, b.got_src))) return r;  // Rule 1
   // Past rule 1 both or neither have a source; glibc looks at a's flag only.
   bool src = a.got_src;
-  int a_scope = glibc_scope(conf, a.dst), b_scope = glibc_scope(conf, b.dst);
-  if (src && (r = prefer(a_scope == glibc_scope(conf, a.src), b_scope == glibc_scope(conf, b.src))))
-    return r;  // Rule 2
-  if (src && (r = prefer(!a.deprecated, !b.deprecated))) return r;      // Rule 3
-  if (src && (r = prefer(a.home_address, b.home_address))) return r;   // Rule 4
-  if (src && (r = prefer(match_prefix(conf.labels, a.dst) == match_prefix(conf.labels, a.src),
-                         match_prefix(conf.labels, b.dst) == match_prefix(conf.labels, b.src))))
+  if (src && (r = prefer(ra.dst_scope == ra.src_scope, rb.dst_scope == rb.src_scope)))
+    return r;                                                          // Rule 2
+  if (src && (r = prefer(!a.deprecated, !b.deprecated))) return r;     // Rule 3
+  if (src && (r = prefer(a.home_address, b.home_address))) return r;  // Rule 4
+  if (src && (r = prefer(ra.dst_label == ra.src_label, rb.dst_label == rb.src_label)))
     return r;  // Rule 5
-  int a_prec = match_prefix(conf.precedence, a.dst), b_prec = match_prefix(conf.precedence, b.dst);
-  if (a_prec != b_prec) return a_prec > b_prec ? -1 : 1;  // Rule 6
+  if (ra.precedence != rb.precedence) return ra.precedence > rb.precedence ? -1 : 1;  // Rule 6
   if (src && a.ifindex != b.ifindex && (r = prefer(a.native, b.native))) return r;  // Rule 7
-  if (a_scope != b_scope) return a_scope < b_scope ? -1 : 1;                        // Rule 8
+  if (ra.dst_scope != rb.dst_scope) return ra.dst_scope < rb.dst_scope ? -1 : 1;    // Rule 8
   if (src && a.dst.family == b.dst.family) {                                        // Rule 9
     int bits_a, bits_b;
     common_prefixes(a, b, bits_a, bits_b);
@@ -92,17 +104,15 @@ int glibc_compare(const GaiConf& conf, const SortDest* d, size_t i, size_t j) {
   return i < j ? -1 : 1;  // Rule 10
 }
 
-namespace {
-
-void merge_sort(const GaiConf& conf, const SortDest* d, size_t* b, size_t n, size_t* tmp) {
+void merge_sort(const SortDest* d, const Ranks* ranks, size_t* b, size_t n, size_t* tmp) {
   if (n <= 1) return;
   size_t n1 = n / 2, n2 = n - n1;
   size_t *b1 = b, *b2 = b + n1;
-  merge_sort(conf, d, b1, n1, tmp);
-  merge_sort(conf, d, b2, n2, tmp);
+  merge_sort(d, ranks, b1, n1, tmp);
+  merge_sort(d, ranks, b2, n2, tmp);
   size_t* out = tmp;
   while (n1 > 0 && n2 > 0) {
-    if (glibc_compare(conf, d, *b1, *b2) <= 0) {
+    if (compare(d[*b1], ranks[*b1], *b1, d[*b2], ranks[*b2], *b2) <= 0) {
       *out++ = *b1++;
       --n1;
     } else {
@@ -114,19 +124,44 @@ void merge_sort(const GaiConf& conf, const SortDest* d, size_t* b, size_t n, siz
   memcpy(b, tmp, (n - n2) * sizeof *b);
 }
 
+bool same_addresses(const SortDest& a, const SortDest& b) {
+  return same_ip(a.dst, b.dst) && a.got_src == b.got_src && (!a.got_src || same_ip(a.src, b.src));
+}
+
 }  // namespace
+
+int glibc_compare(const GaiConf& conf, const SortDest* d, size_t i, size_t j) {
+  return compare(d[i], ranks_of(conf, d[i]), i, d[j], ranks_of(conf, d[j]), j);
+}
 
 void glibc_sort(const GaiConf& conf, const SortDest* d, size_t n, size_t* order) {
   size_t tmp[n > 0 ? n : 1];
-  for (size_t i = 0; i < n; ++i) order[i] = i;
-  merge_sort(conf, d, order, n, tmp);
+  Ranks ranks[n > 0 ? n : 1];
+  for (size_t i = 0; i < n; ++i) {
+    order[i] = i;
+    // getaddrinfo's entries come in runs of one address (one per socket type).
+    ranks[i] = i > 0 && same_addresses(d[i], d[i - 1]) ? ranks[i - 1] : ranks_of(conf, d[i]);
+  }
+  merge_sort(d, ranks, order, n, tmp);
 }
 
 bool glibc_sort_entries(const IpAddr* addrs, size_t n, size_t per_addr, size_t* order) {
   size_t ne = n * per_addr;
   SortDest* d = static_cast<SortDest*>(malloc(ne * sizeof(SortDest)));
   if (!d) return false;
+  // glibc opens the socket for the first destination's family, and again
+  // for IPv6 when an IPv6 one follows IPv4 ones; an IPv6 socket takes the
+  // IPv4 destinations as well (their sources come back mapped). With an
+  // IPv6 destination among them, the one socket is IPv6 from the start, as
+  // glibc's is when one comes first: a socket less than glibc's for the
+  // usual A-then-AAAA order, the same sources (where IPv6 sockets are
+  // IPv6-only, net.ipv6.bindv6only, one more: the IPv4 one is reopened).
   RouteProbe probe;
+  for (size_t i = 0; i < n; ++i)
+    if (addrs[i].family == AF_INET6) {
+      open_probe(probe, AF_INET6);
+      break;
+    }
   for (size_t i = 0; i < n; ++i) {
     SortDest one;
     one.dst = addrs[i];

@@ -23,6 +23,7 @@ struct Channels {
   FixedVec<IpAddr, kMaxNameservers> ns;
   uint8_t timeout;
   Dialect dialect;
+  bool single_request;  // glibc's, without reopen: the UDP channels keep their socket
 
   // [0] over UDP, [1] over TCP alone.
   ares_channel server[2][kMaxNameservers];
@@ -64,9 +65,17 @@ static void init_once() {
   pthread_atfork(nullptr, nullptr, after_fork_in_child);
 }
 
+// glibc's single-request sends the second query of a pair on the socket of
+// the first, once the first is answered; every other step's socket closes
+// with the step.
+static bool keeps_socket(const Config& conf) {
+  return conf.opt.single_request && !conf.opt.single_request_reopen;
+}
+
 static bool built_from(const Channels& c, const Config& conf) {
   if (!c.built || c.generation != fork_generation || c.timeout != conf.opt.timeout ||
-      c.dialect != conf.dialect || c.ns.count != conf.ns.count)
+      c.dialect != conf.dialect || c.single_request != keeps_socket(conf) ||
+      c.ns.count != conf.ns.count)
     return false;
   for (size_t i = 0; i < c.ns.count; i++)
     if (!same_ip(c.ns[i], conf.ns[i])) return false;
@@ -87,9 +96,44 @@ static ares_socket_t open_socket(int domain, int type, int protocol, void*) {
   return fd < 0 ? ARES_SOCKET_BAD : fd;
 }
 
+// The first query of a pair, held until the second comes (hold_sends).
+// c-ares's buffer of it lives as long as the query, which cannot end
+// between the two ares_send calls.
+struct HeldSend {
+  bool on;
+  bool failed;  // it could not be sent
+  ares_socket_t fd;
+  const void* data;
+  size_t len;
+};
+static __thread HeldSend held __attribute__((tls_model("initial-exec")));
+
+// The held query and `second` on one socket, in one sendmmsg as glibc's
+// send_dg sends a pair; what sendmmsg did not send goes alone.
+static ares_ssize_t send_pair(ares_socket_t fd, const iovec& second) {
+  mmsghdr m[2] = {};
+  iovec first = {const_cast<void*>(held.data), held.len};
+  m[0].msg_hdr.msg_iov = &first;
+  m[1].msg_hdr.msg_iov = const_cast<iovec*>(&second);
+  m[0].msg_hdr.msg_iovlen = m[1].msg_hdr.msg_iovlen = 1;
+  int sent = sendmmsg(fd, m, 2, MSG_NOSIGNAL);
+  if (sent < 1 && send(fd, first.iov_base, first.iov_len, MSG_NOSIGNAL) < 0) held.failed = true;
+  held.data = nullptr;
+  if (sent == 2) return ares_ssize_t(m[1].msg_len);
+  return send(fd, second.iov_base, second.iov_len, MSG_NOSIGNAL);
+}
+
 // c-ares writes with writev: a TCP server gone away would raise SIGPIPE.
-// One piece (a UDP query) goes out as glibc sends it, with send.
+// One piece (a UDP query) goes out as glibc sends it, with send, or held
+// to go out with the next (hold_sends).
 static ares_ssize_t send_vector(ares_socket_t fd, const iovec* iov, int n, void*) {
+  if (n == 1 && held.on && !held.data) {
+    held.fd = fd;
+    held.data = iov[0].iov_base;
+    held.len = iov[0].iov_len;
+    return ares_ssize_t(held.len);
+  }
+  if (n == 1 && held.data && held.fd == fd) return send_pair(fd, iov[0]);
   if (n == 1) return send(fd, iov[0].iov_base, iov[0].iov_len, MSG_NOSIGNAL);
   msghdr m{};
   m.msg_iov = const_cast<iovec*>(iov);
@@ -124,7 +168,8 @@ static const ares_socket_functions kSocketFunctions = {open_socket, close_socket
                                                        receive, send_vector};
 
 // ares_set_servers_ports also drops the server's sockets: it is how a
-// channel gets a new socket without losing its other state.
+// channel that keeps them (STAYOPEN) gets a new socket without losing its
+// other state.
 static bool set_server(ares_channel ch, const IpAddr& ns) {
   ares_addr_port_node node;
   memset(&node, 0, sizeof node);
@@ -149,12 +194,15 @@ static ares_channel new_channel(Channels& c, size_t s, bool tcp) {
   ares_options o;
   memset(&o, 0, sizeof o);
   // NOCHECKRESP: SERVFAIL, REFUSED and NOTIMP come back to us, so the walk
-  // over servers is ours. STAYOPEN: the sockets close when we say so, not
-  // between the two queries of single-request. No EDNS flag: c-ares would
-  // cut 11 bytes off our query on FORMERR. IGNTC for glibc: a truncated
-  // reply comes back to exchange.cc, which switches to TCP as glibc does
-  // (c-ares then cuts a reply at 512 bytes, kept as truncated too).
-  o.flags = ARES_FLAG_NOCHECKRESP | ARES_FLAG_STAYOPEN |
+  // over servers is ours. Without STAYOPEN c-ares closes a channel's
+  // sockets once its last query ended (answered, timed out or cancelled):
+  // at the end of every step, and between the two queries of
+  // single-request-reopen; with it (single-request) they close when we
+  // say so. No EDNS flag: c-ares would cut 11 bytes off our query on
+  // FORMERR. IGNTC for glibc: a truncated reply comes back to exchange.cc,
+  // which switches to TCP as glibc does (c-ares then cuts a reply at 512
+  // bytes, kept as truncated too).
+  o.flags = ARES_FLAG_NOCHECKRESP | (!tcp && c.single_request ? ARES_FLAG_STAYOPEN : 0) |
             (tcp                            ? ARES_FLAG_USEVC
              : c.dialect == Dialect::glibc ? ARES_FLAG_IGNTC
                                            : 0);
@@ -197,6 +245,7 @@ Channels* thread_channels(const Config& conf) {
     c->ns = conf.ns;
     c->timeout = conf.opt.timeout;
     c->dialect = conf.dialect;
+    c->single_request = keeps_socket(conf);
   }
   return c;
 }
@@ -207,12 +256,23 @@ ares_channel server_channel(Channels& c, size_t s, bool tcp) {
   return ch;
 }
 
-void close_sockets(Channels& c, size_t s, bool tcp) {
+void end_step(Channels& c, size_t s, bool tcp) {
   ares_channel& ch = c.server[tcp][s];
-  if (ch && !set_server(ch, c.ns[s])) {
+  if (ch && !tcp && c.single_request && !set_server(ch, c.ns[s])) {
     ares_destroy(ch);
     ch = nullptr;
   }
+}
+
+void hold_sends() { held.on = true; }
+
+bool flush_sends() {
+  held.on = false;
+  if (held.data && send(held.fd, held.data, held.len, MSG_NOSIGNAL) < 0) held.failed = true;
+  held.data = nullptr;
+  bool sent = !held.failed;
+  held.failed = false;
+  return sent;
 }
 
 void await_replies(const int* outstanding) { awaited = outstanding; }

@@ -26,10 +26,18 @@ Channels* thread_channels(const Config& conf);
 // created on first use. nullptr when c-ares cannot be initialised.
 ares_channel server_channel(Channels& c, size_t s, bool tcp);
 
-// Closes the sockets of a channel of server `s` after a step, as glibc closes
-// its socket after each res_send: the next step opens a new one, from a new
-// source port.
-void close_sockets(Channels& c, size_t s, bool tcp);
+// After a step to server `s`: its socket is closed, as glibc closes its
+// socket after each res_send, so the next step opens a new one, from a new
+// source port. c-ares closes it itself as the step's last query ends, but
+// on a channel of single-request, which keeps it between the two queries.
+void end_step(Channels& c, size_t s, bool tcp);
+
+// A glibc step's two UDP queries go out in one sendmmsg, as send_dg sends
+// them: after hold_sends() the first write is held and goes out with the
+// second, until flush_sends(), which sends a write still held alone.
+// False when a held write could not be sent (c-ares took it as sent).
+void hold_sends();
+bool flush_sends();
 
 // The count of replies the calling thread's step still waits for, while it
 // waits (null after): at 0, the channels read no more.

@@ -129,10 +129,14 @@ static void wait_for(ares_channel ch, const Step& step) {
 static bool send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, size_t n,
                           Verdict verdict, bool& heard) {
   Step step = {int(n), false, false, false, verdict};
+  // glibc's pair leaves in one sendmmsg; musl sends each with sendto.
+  bool pair = n == 2 && verdict == Verdict::glibc_udp;
+  if (pair) hold_sends();
   for (size_t i = 0; i < n; i++) {
     p[i].step = &step;
     ares_send(ch, queries[i].data, int(queries[i].size), on_reply, &p[i]);
   }
+  if (pair && !flush_sends()) ares_cancel(ch);  // as glibc gives up on the server
   await_replies(&step.outstanding);
   wait_for(ch, step);
   await_replies(nullptr);
@@ -161,16 +165,15 @@ static Outcome ask(Channels& c, const Config& conf, size_t s, Verdict verdict,
   } else {
     // glibc sends the second query only once the first is answered.
     truncated = send_and_wait(ch, queries, p, 1, verdict, heard);
-    if (replies[0].status == Reply::ok && !truncated) {
-      if (reopen) close_sockets(c, s, tcp);
+    // With reopen the socket of the first closed with it.
+    if (replies[0].status == Reply::ok && !truncated)
       truncated = send_and_wait(ch, queries + 1, p + 1, 1, verdict, heard);
-    }
   }
   bool silent = false;  // timed out or unreachable, nothing heard
   for (size_t i = 0; i < n; i++)
     silent = silent || replies[i].status == Reply::timeout || replies[i].status == Reply::conn_refused;
   if (heard || silent) note_server(conf.ns[s], heard);
-  close_sockets(c, s, tcp);
+  end_step(c, s, tcp);
   if (truncated) return Outcome::truncated;
   for (size_t i = 0; i < n; i++)
     if (replies[i].status == Reply::ok) return Outcome::answered;

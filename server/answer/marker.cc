@@ -25,6 +25,7 @@ Name label_name(const uint8_t* label, size_t len) {
   Name n;
   n.wire[0] = uint8_t(len);
   std::copy(label, label + len, n.wire + 1);
+  n.wire[len + 1] = 0;
   n.len = uint8_t(len + 2);
   return n;
 }

@@ -115,11 +115,12 @@ restart() {
 	esac
 }
 
-# pod CACHE CMD...: CMD in a pod whose nameserver is CACHE; the shim is
-# preloaded for ours, not for unbound.
+# pod CACHE CMD...: CMD in a pod whose nameserver is CACHE (ours-relay,
+# unbound-relay: the relay in front of it); the shim is preloaded for ours,
+# not for unbound.
 pod() {
 	local preload=
-	[[ $1 == ours ]] && preload=$SHIM
+	[[ $1 == ours* ]] && preload=$SHIM
 	# shellcheck disable=SC2016 # $1 and $@ are the inner shell's
 	unshare --mount --propagation private bash -c 'mount --bind -o ro "$1" /etc/resolv.conf && shift && exec "$@"' \
 		pod "$WORK/$1.resolv.conf" env ${preload:+LD_PRELOAD=$preload} "${@:2}"
@@ -151,6 +152,24 @@ for n in {web,db,queue}.shop.svc.cluster.local {kubernetes.default,kube-dns.kube
 	printf '%s A\n%s AAAA\n' "$n" "$n"
 done > "$WORK/hits"
 seq -f "n%g.wild.example.com A" "$FILL" > "$WORK/fill"
+
+# The warm pass's floor: the queries it sends, recorded once through a
+# relay (rtt-probe relay, RELAY) in front of the cache, then replayed bare
+# (rtt-probe replay): the same exchanges from a minimal client, each on a
+# socket of its own as the resolvers open them (bare_ns), and all on one
+# socket (kept_ns); what the lookups take beyond the first is the
+# resolver's own time (own_ns). Ours, one exchange a warm lookup, also
+# with the system calls glibc's getaddrinfo makes around its exchanges
+# (libc_ns): what is left beyond them is the library's alone (lib_ns).
+RTT=$BUILD/tests/rtt-probe RELAY=127.0.0.57
+for c in ours unbound; do pod_conf $RELAY > "$WORK/$c-relay.resolv.conf"; done
+# record_queries CACHE: WORK/CACHE.queries, the queries of a warm pass.
+record_queries() {
+	serve relay "$RTT" relay $RELAY "${addr[$1]}" "$WORK/$1.queries"
+	pod "$1-relay" "$PROBE" -n "$WARM_N" "${NODE_NAMES[@]}" > /dev/null
+	kill "${pid[relay]}"
+	wait "${pid[relay]}" 2>/dev/null
+}
 
 # Each measure of each round goes to raw["MEASURE CACHE"]; med: its median.
 declare -A raw
@@ -218,6 +237,16 @@ for ((r = 0; r < RUNS; r++)); do
 		us=$(timed_probe "$c" -n "$WARM_N" "${NODE_NAMES[@]}")
 		add warm_ns $c $((us * 1000 / lookups / WARM_N))
 		count warm $c "$before"
+		[[ -s $WORK/$c.queries ]] || record_queries "$c"
+		bare=$("$RTT" replay "${addr[$c]}" "$WORK/$c.queries")
+		add bare_ns $c $((bare * 1000 / lookups / WARM_N))
+		add own_ns $c $(((us - bare) * 1000 / lookups / WARM_N))
+		add kept_ns $c $(($("$RTT" replay -k "${addr[$c]}" "$WORK/$c.queries") * 1000 / lookups / WARM_N))
+		if [[ $c == ours ]]; then
+			libc=$("$RTT" replay -l "${addr[$c]}" "$WORK/$c.queries")
+			add libc_ns $c $((libc * 1000 / lookups / WARM_N))
+			add lib_ns $c $(((us - libc) * 1000 / lookups / WARM_N))
+		fi
 
 		add lps $c "$(pods_lps "$c")"
 
@@ -359,6 +388,15 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 	row --- --- --- --- ---
 	row "ms per lookup, warm cache" "$(ms warm_ns ours)" "$(ms warm_ns unbound)" \
 		"$(ratio "$(med warm_ns unbound)" "$(med warm_ns ours)")x" "unbound / ours >= 5x"
+	row "bare UDP round trips per warm lookup, a socket each (µs)" "$(ns_us bare_ns ours)" \
+		"$(ns_us bare_ns unbound)" "$(ratio "$(med bare_ns unbound)" "$(med bare_ns ours)")x" -
+	row "the same on one socket (µs)" "$(ns_us kept_ns ours)" "$(ns_us kept_ns unbound)" \
+		"$(ratio "$(med kept_ns unbound)" "$(med kept_ns ours)")x" -
+	row "the resolver's own time per warm lookup, beyond its round trips (µs)" "$(ns_us own_ns ours)" \
+		"$(ns_us own_ns unbound)" "$(ratio "$(med own_ns unbound)" "$(med own_ns ours)")x" "ours < 10 µs"
+	row "ours: the round trips with the system calls glibc's lookups make around them (µs)" \
+		"$(ns_us libc_ns ours)" - - -
+	row "ours: the library's own time beyond those (µs)" "$(ns_us lib_ns ours)" - - -
 	row "ms per lookup, cold cache" "$(ms cold_ns ours)" "$(ms cold_ns unbound)" \
 		"$(ratio "$(med cold_ns unbound)" "$(med cold_ns ours)")x" "unbound / ours >= 1.5x"
 	row "queries reaching cluster DNS + upstream per lookup, cold" \
@@ -439,6 +477,15 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 	echo "- ms per lookup: gai-probe-glibc -T in a pod (with LD_PRELOAD of the shim for ours), the lookups" \
 		"alone; warm: one pass over the names, then each name $WARM_N times; cold: one pass over the" \
 		"names right after the cache under test was restarted."
+	echo "- Round trips: the queries of a warm pass (each name $WARM_N times), recorded once through a relay" \
+		"in front of the cache, then replayed to it by a minimal client (rtt-probe replay, right after each" \
+		"warm pass): the exchanges as the resolver made them (A and AAAA together for glibc, one query for" \
+		"the shim), each on a new connected UDP socket (as both resolvers open them), or all on one socket;" \
+		"per lookup. The resolver's own time: the warm pass's time less the first replay's, per lookup, in" \
+		"the same round (for unbound, glibc's, over the exchanges of its walk). With glibc's system calls:" \
+		"each exchange also stats resolv.conf and nsswitch.conf, reads /etc/hosts and, with more than one" \
+		"address in its replies, probes their routes as glibc's sort does (rtt-probe replay -l); the shim's" \
+		"warm lookup is one exchange, so that is the system calls of its lookup as glibc would make them."
 	echo "- Queries: lines of the two stand-ins' query logs during those passes, per lookup," \
 		"as total (cluster DNS + upstream); \"-\" when unbound's count is 0."
 	echo "- Cache-hit queries/s: dnsperf -c 8 -l $QPS_SECONDS, plain queries (A and AAAA) of the answers" \
