@@ -9,7 +9,7 @@
 // server is C++ on glibc's libstdc++ and cannot be linked here, so inputs
 // naming an autopath mode meet a server without autopath.
 #include "fuzz/diff/harness.h"
-#include "lookup/answer.h"
+#include "lookup/answer_musl.h"
 #include "resolve/addrinfo.h"
 #include "util/release.h"
 
