@@ -9,7 +9,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <deque>
 #include <memory>
 
 namespace rk8s::server {
@@ -44,18 +43,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
  private:
-  struct Slot {
-    bool ready = false;
-    std::vector<uint8_t> reply;
-  };
-
   static void readable(bufferevent*, void* arg) { static_cast<Connection*>(arg)->read_queries(); }
   static void writable(bufferevent*, void* arg) { static_cast<Connection*>(arg)->read_queries(); }
 
   static void event(bufferevent*, short what, void* arg) {
     Connection& c = *static_cast<Connection*>(arg);
     // Idle reading with replies still owed: wait for them.
-    if ((what & BEV_EVENT_TIMEOUT) && (what & BEV_EVENT_READING) && !c.slots_.empty()) {
+    if ((what & BEV_EVENT_TIMEOUT) && (what & BEV_EVENT_READING) && c.owed_) {
       bufferevent_enable(c.bev_, EV_READ);
       return;
     }
@@ -64,7 +58,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   size_t unread() const { return evbuffer_get_length(bufferevent_get_output(bev_)); }
-  bool may_read() const { return slots_.size() < max_queries_ && unread() < TcpListener::kReadPause; }
+  bool may_read() const { return owed_ < max_queries_ && unread() < TcpListener::kReadPause; }
 
   // Reads while it may: what is not read waits in the socket's buffer,
   // and the client's writes stall once that is full.
@@ -80,39 +74,32 @@ class Connection : public std::enable_shared_from_this<Connection> {
     reading_ = true;
     auto self = shared_from_this();  // a reply may close it meanwhile
     while (bev_ && may_read() && take_tcp_message(in, query)) {
-      uint64_t seq = next_seq_++;
-      slots_.emplace_back();
-      serve_(Bytes{query.data(), query.size()}, client_, [self, seq](std::vector<uint8_t>& reply) {
-        self->answered(seq, reply);
-      });
+      owed_++;
+      serve_(Bytes{query.data(), query.size()}, client_,
+             [self](std::vector<uint8_t>& reply) { self->answered(reply); });
     }
     reading_ = false;
     if (bev_ && !may_read()) bufferevent_disable(bev_, EV_READ);
   }
 
-  void answered(uint64_t seq, std::vector<uint8_t>& reply) {
-    Slot& slot = slots_[seq - first_seq_];
-    slot.ready = true;
-    slot.reply.swap(reply);
-    while (!slots_.empty() && slots_.front().ready) {
-      std::vector<uint8_t>& r = slots_.front().reply;
-      if (bev_ && !r.empty()) put_tcp_message(bev_, r);
-      slots_.pop_front();
-      first_seq_++;
-    }
+  // Each reply as soon as it is ready, out of order as RFC 7766 (6.2.1.1)
+  // lets a server send them: a slow question holds up no other.
+  void answered(std::vector<uint8_t>& reply) {
+    owed_--;
+    if (bev_ && !reply.empty()) put_tcp_message(bev_, reply);
     if (bev_ && unread() > TcpListener::kMaxUnread) {
       unread_count++;
       return close();
     }
     if (bev_) read_queries();  // the queries a full pipeline left in the buffer
-    if (!bev_ && slots_.empty()) self_.reset();
+    if (!bev_ && !owed_) self_.reset();
   }
 
   // Replies still owed keep the object (not the socket) until they come.
   void close() {
     bufferevent_free(bev_);
     bev_ = nullptr;
-    if (slots_.empty()) self_.reset();
+    if (!owed_) self_.reset();
   }
 
   const Serve& serve_;
@@ -120,8 +107,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   size_t max_queries_;
   bool reading_ = false;
   bufferevent* bev_;
-  std::deque<Slot> slots_;
-  uint64_t first_seq_ = 0, next_seq_ = 0;
+  size_t owed_ = 0;  // replies not yet given
   std::shared_ptr<Connection> self_;
 };
 
