@@ -10,9 +10,7 @@ namespace rk8s {
 namespace {
 
 // -1 until read; the environment does not change under a running lookup.
-// `read` is getenv (glibc's returns char*) or secure_env.
-template <class Read>
-int flag(int& cached, Read read, const char* name, const char* on) {
+int flag(int& cached, const char* (*read)(const char*), const char* name, const char* on) {
   int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
   if (v < 0) {
     const char* e = read(name);
@@ -25,6 +23,7 @@ int flag(int& cached, Read read, const char* name, const char* on) {
 int off_flag = -1;
 int debug_flag = -1;
 
+// getenv as `read` takes it (glibc's returns char*).
 const char* plain_env(const char* name) { return getenv(name); }
 
 }  // namespace
