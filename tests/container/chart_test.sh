@@ -197,11 +197,13 @@ check_match "made by Helm: for the Service's names" \
 # shellcheck disable=SC2016 # expanded in the sandbox
 served=$("$root/tests/pod/sandbox.sh" -- bash -c '
 	"$1" webhook --cert "$2/tls.crt" --key "$2/tls.key" --listen 127.0.0.1:8443 --image init:1 2> "$2/err" &
+	# A refused try prints 000: only the answered one is kept.
 	for _ in $(seq 100); do
-		curl -s --cacert "$2/ca.crt" --resolve resolv-k8s-webhook.kube-system.svc:8443:127.0.0.1 \
-			https://resolv-k8s-webhook.kube-system.svc:8443/healthz -o /dev/null -w "%{http_code}" && break
+		code=$(curl -s --cacert "$2/ca.crt" --resolve resolv-k8s-webhook.kube-system.svc:8443:127.0.0.1 \
+			https://resolv-k8s-webhook.kube-system.svc:8443/healthz -o /dev/null -w "%{http_code}") && break
 		sleep 0.05
-	done' - "$build/bin/resolv-k8s" "$work/made")
+	done
+	echo "$code"' - "$build/bin/resolv-k8s" "$work/made")
 check "made by Helm: the webhook serves it, the API server's check passes" "200" "$served" "$(cat "$work/made/err")"
 # Kept at an upgrade: with the Secret in the cluster (apiserver.py, a
 # stand-in API server on the sandbox's loopback), Helm's lookup finds it and
