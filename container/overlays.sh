@@ -29,7 +29,7 @@ set -euo pipefail
 out=${1:?usage: overlays.sh OUT REGISTRY [TAG]}
 registry=${2:?usage: overlays.sh OUT REGISTRY [TAG]}
 root=$(cd "$(dirname "$0")/.." && pwd)
-tag=${3:-$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$root/include/resolv-k8s.h")}
+tag=${3:-$("$root/mk/version.sh")}
 registry=${registry%/}
 # pin[NAME]: ":TAG", or with IMAGES ":TAG@DIGEST".
 declare -A pin=([libresolv-k8s-init]=":$tag" [resolv-k8s-node]=":$tag" [resolv-k8s-webhook]=":$tag")

@@ -14,7 +14,7 @@ pkgconfigdir ?= $(libdir)/pkgconfig
 # A directory under PREFIX as the .pc file names it, from ${prefix}: then
 # `pkg-config --define-variable=prefix=DIR` relocates the whole tree.
 pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
-VERSION := $(shell sed -n 's/^\#define RK8S_VERSION "\(.*\)"$$/\1/p' include/resolv-k8s.h)
+VERSION := $(shell mk/version.sh)
 
 .PHONY: install
 install: $(PRELOAD_SO) $(MUSL_STATIC) $(API_SO) $(API_A) $(TOOL_BIN) $(SERVER_BIN) $(B)/images/copier \

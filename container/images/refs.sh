@@ -8,7 +8,7 @@
 set -euo pipefail
 dir=${1:?usage: refs.sh IMAGES_DIR [TAG]}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-version=$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$root/include/resolv-k8s.h")
+version=$("$root/mk/version.sh")
 for image in init:libresolv-k8s-init node:resolv-k8s-node webhook:resolv-k8s-webhook; do
 	archive=$dir/${image%%:*}.tar name=${image#*:}
 	[[ -f $archive ]] || { echo "refs.sh: no $archive: make images first" >&2; exit 1; }

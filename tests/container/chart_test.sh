@@ -22,7 +22,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$here/lib.sh"
 cd "$root" || exit 1
-version=$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' include/resolv-k8s.h)
+version=$(mk/version.sh)
 chart=container/chart
 # Helm's own files (its cache, repositories, plugins) in the work directory.
 export HELM_CACHE_HOME=$work/helm HELM_CONFIG_HOME=$work/helm HELM_DATA_HOME=$work/helm

@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 source "$here/lib.sh"
 cd "$root" || exit 1
 inputs=tests/container/inputs
-version=$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' include/resolv-k8s.h)
+version=$(mk/version.sh)
 
 # inject with the init image from a registry (--image is needed), or bare.
 image=registry.example.com/dns/libresolv-k8s-init:$version

@@ -92,7 +92,7 @@ chroot_arm64() {
 	cp "$qemu" "$root/qemu-aarch64-static"
 	chroot "$root" /qemu-aarch64-static "$@"
 }
-version=$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$POD_ROOT/include/resolv-k8s.h")
+version=$("$POD_ROOT/mk/version.sh")
 check "node: resolv-k8s-server --version, arm64, from its root" "resolv-k8s-server $version" \
 	"$(chroot_arm64 "$WORK/node/rootfs" /usr/bin/resolv-k8s-server --version 2>&1)"
 check "webhook: resolv-k8s --version, arm64, from its root" "resolv-k8s $version" \

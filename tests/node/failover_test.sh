@@ -20,7 +20,7 @@ fresh() {
 	(($(asked "$1" "fresh$n.shop.svc.cluster.local") > 0))
 }
 
-check "build_info: the version" 1 "$(metric "resolv_k8s_build_info{version=\"$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$NODE_ROOT/include/resolv-k8s.h")\"}")"
+check "build_info: the version" 1 "$(metric "resolv_k8s_build_info{version=\"$("$NODE_ROOT/mk/version.sh")\"}")"
 durations() { metric 'resolv_k8s_request_duration_seconds_count{server="dns://169.254.20.10:53",rcode="NOERROR"}'; }
 answered_before=$(durations)
 check_match "both up: an answer" "$(ans web.shop.svc.cluster.local A 10.96.1.10)" "$(q web.shop.svc.cluster.local)"

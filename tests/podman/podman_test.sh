@@ -66,7 +66,7 @@ for _ in $(seq 100); do curl -sf http://127.0.0.1:5087/v2/ > /dev/null && break;
 reg=127.0.0.1:5087/rk8s
 SKOPEO_FLAGS=--dest-tls-verify=false "$root/container/images/push.sh" "$build" "$reg" > "$work/push" 2>&1
 pushed=$?
-version=$(sed -n 's/^#define RK8S_VERSION "\(.*\)"$/\1/p' "$root/include/resolv-k8s.h")
+version=$("$root/mk/version.sh")
 declare -A tag digest
 while read -r _ name _ image_tag image_digest; do
 	tag[$name]=$image_tag digest[$name]=$image_digest
