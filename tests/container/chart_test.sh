@@ -324,6 +324,14 @@ resolv-k8s-webhook https https https" \
 		    print(m["metadata"]["name"], e["port"], e["scheme"], port["name"] if svc["spec"]["ports"][0]["name"] == e["port"] else "-")
 	EOF
 	)"
+check "monitoring: each ServiceMonitor labels its series with their node first, as the PodMonitors do" "True True" \
+	"$(python3 - "$work/monitoring.yaml" "$chart/monitoring/podmonitor.yaml" <<-'EOF'
+		import sys, yaml
+		node = yaml.safe_load(open(sys.argv[2]))["spec"]["podMetricsEndpoints"][0]["relabelings"]
+		for m in (d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["kind"] == "ServiceMonitor"):
+		    print(m["spec"]["endpoints"][0]["relabelings"][:len(node)] == node, end=" " if m["metadata"]["name"] == "resolv-k8s-node" else "\n")
+	EOF
+	)"
 check "monitoring: the alerts and the dashboard, monitoring/'s" "True True" \
 	"$(python3 - "$work/monitoring.yaml" "$chart/monitoring" <<-'EOF'
 		import json, sys, yaml

@@ -246,6 +246,20 @@ d = yaml.safe_load(open("container/webhook/base/deployment.yaml"))
 e = m["spec"]["podMetricsEndpoints"][0]
 print(m["kind"], m["spec"]["selector"]["matchLabels"]["app.kubernetes.io/name"], e["port"], e["scheme"], r["kind"], len(r["spec"]["groups"][0]["rules"]),
       d["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/name"], d["spec"]["template"]["spec"]["containers"][0]["ports"][0]["name"])')"
+check "monitoring: each alert names only labels its series carry (its aggregation's, or its targets' with the PodMonitors' node)" "" \
+	"$(python3 - container/chart/monitoring <<-'EOF'
+		import re, sys, yaml
+		d = sys.argv[1]
+		for monitor, rules in (("podmonitor", "prometheusrule"), ("webhook-podmonitor", "webhook-prometheusrule")):
+		    m = yaml.safe_load(open(f"{d}/{monitor}.yaml"))["spec"]["podMetricsEndpoints"][0]
+		    target = {"job", "instance", "namespace", "pod", "container", "endpoint"} | {r["targetLabel"] for r in m.get("relabelings", [])}
+		    for rule in yaml.safe_load(open(f"{d}/{rules}.yaml"))["spec"]["groups"][0]["rules"]:
+		        by = re.findall(r"\bby \(([^)]*)\)", rule["expr"])
+		        carried = set(re.split(r",\s*", by[0])) if by else set() if re.match(r"\s*sum\(", rule["expr"]) else target
+		        for label in set(re.findall(r"\$labels\.(\w+)", str(rule["annotations"]))) - carried:
+		            print(rule["alert"], label)
+	EOF
+	)"
 
 # inject: every input valid and stable, with the defaults and with the
 # node-local cache as nameserver.
