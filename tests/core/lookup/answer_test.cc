@@ -41,6 +41,17 @@ Answer read(Dialect dialect, const std::string& msg, uint32_t release = 0) {
 const std::string kTen = {10, 0, 0, 1};
 const std::string kEleven = {11, 0, 0, 1};
 
+// glibc follows the chain from the question: after a CNAME, addresses count
+// only at its target; musl takes every address of the question's type.
+TEST(Answer, GlibcReadsAddressesAtTheChainsEndOnly) {
+  std::string api("\3api\0", 5);
+  Answer glibc = read(Dialect::glibc, reply({{dns::kTypeCNAME, api}, {dns::kTypeA, kTen}}));
+  EXPECT_EQ(glibc.addrs.count, 0u);
+  ASSERT_TRUE(glibc.has_canon);  // where the chain ended
+  EXPECT_EQ(std::string((const char*)glibc.canon.wire, glibc.canon.len), api);
+  EXPECT_EQ(read(Dialect::musl, reply({{dns::kTypeCNAME, api}, {dns::kTypeA, kTen}})).addrs.count, 1u);
+}
+
 TEST(Answer, MuslReadsATypeByItsLowByte) {
   std::string msg = reply({{0xff01, kTen}});
   EXPECT_EQ(read(Dialect::musl, msg).addrs.count, 1u);
