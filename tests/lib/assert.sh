@@ -6,6 +6,9 @@
 #   check_match [-v] NAME REGEX TEXT     TEXT matches the extended REGEX, '.'
 #                                        spanning lines (-v: does not)
 #   summary                              "N passed, M failed"; false on a failure
+#   poll SECONDS CMD...                  CMD until it succeeds, at most SECONDS;
+#                                        its status (a wait, no assertion)
+#   eventually NAME CMD...               check: CMD succeeds within 10 s
 #
 # A failed assertion prints "FAIL - NAME" and what explains it, indented.
 
@@ -38,6 +41,22 @@ check_match() {
 	tally "$1" $? && return
 	echo "    ${v:+un}wanted /$2/ in:"
 	sed 's/^/    | /' <<<"$3"
+}
+
+poll() {
+	local until=$((SECONDS + $1 + 1))
+	shift
+	until "$@"; do
+		((SECONDS < until)) || return 1
+		sleep 0.1
+	done
+}
+
+eventually() {
+	local name=$1
+	shift
+	poll 10 "$@"
+	tally "$name" $? || echo "    still false after 10 s: $*"
 }
 
 summary() {

@@ -52,8 +52,7 @@
 #   metric NAME [ADDR]            a metric of the cache at ADDR (169.254.20.10), summed
 #                                 over its label sets unless NAME has labels
 #   logged LOG REGEX              how many lines of LOG match the extended REGEX
-#   poll SECONDS CMD...           CMD until it succeeds, at most SECONDS; its status
-#   eventually NAME CMD...        check: CMD succeeds within 10 s
+# (poll and eventually: tests/lib/assert.sh)
 NODE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$NODE_ROOT/tests/lib/assert.sh"
 source "$NODE_ROOT/tests/lib/dig.sh"
@@ -104,22 +103,6 @@ ip addr add 169.254.20.11/32 dev nodelocaldns
 ip link set nodelocaldns up
 
 declare -A PID
-
-poll() {
-	local until=$((SECONDS + $1 + 1))
-	shift
-	until "$@"; do
-		((SECONDS < until)) || return 1
-		sleep 0.1
-	done
-}
-
-eventually() {
-	local name=$1
-	shift
-	poll 10 "$@"
-	tally "$name" $? || echo "    still false after 10 s: $*"
-}
 
 zone() {
 	local file=$1 origin=$2

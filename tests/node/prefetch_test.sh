@@ -5,6 +5,7 @@
 # Kubernetes' own: from 4 s), is answered from the cache at once and
 # fetched anew in the background, before it expires: asked again past the
 # old expiry, it is not forwarded; once per TTL, not once per question.
+# The answers' TTLs tell the entry's age (the cache's clock, not the test's).
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -13,21 +14,21 @@ node_start cache='{positiveTTL: 5s}'
 upstream() { # NAME TYPE: how often the upstreams were asked
 	cat "$WORK"/dns5[345].log | grep -ci " ${1//./\\.}\. $2 "
 }
-# at SECONDS: sleeps until SECONDS after the first question.
-at() { python3 -c 'import sys, time; time.sleep(max(0, float(sys.argv[1]) + float(sys.argv[2]) - time.time()))' "$start" "$1"; }
+# ttl_is N: asked now, the answer's TTL reads N (the entry's age in whole
+# seconds is 5 - N): the cache's own clock, not the test's.
+ttl_is() { [[ $(q +noall +answer www.example.com) =~ ^www\.example\.com\.[[:space:]]+$1[[:space:]] ]]; }
+fetched() { [[ "$(upstream www.example.com A) $(metric resolv_k8s_cache_prefetch_total)" == "$1" ]]; }
 
-start=$(date +%s.%N)
 q www.example.com > /dev/null
 check "asked: forwarded" 1 "$(upstream www.example.com A)"
-at 3.5
-q www.example.com > /dev/null
-check "at 3.5 s: from the cache, nothing fetched" "1 0" "$(upstream www.example.com A) $(metric resolv_k8s_cache_prefetch_total)"
-at 4.2
-check_match "at 4.2 s, the last second: the answer" "$(ans www.example.com A 93.184.216.34)" "$(q www.example.com)"
-at 4.8
-check "fetched anew once, before the old answer expired" "2 1" \
+poll 10 ttl_is 2
+check "in its fourth second: from the cache, nothing fetched" "1 0" "$(upstream www.example.com A) $(metric resolv_k8s_cache_prefetch_total)"
+poll 10 ttl_is 1
+tally "in its last second: answered from the cache (TTL 1)" $?
+poll 5 fetched "2 1"
+check "... and fetched anew once, before the old answer expired" "2 1" \
 	"$(upstream www.example.com A) $(metric resolv_k8s_cache_prefetch_total)"
-at 5.5
-check_match "at 5.5 s, past the old expiry: the answer" "$(ans www.example.com A 93.184.216.34)" "$(q www.example.com)"
+sleep 1.1
+check_match "past the old expiry: the answer" "$(ans www.example.com A 93.184.216.34)" "$(q www.example.com)"
 check "... from the refreshed entry, not forwarded" 2 "$(upstream www.example.com A)"
 summary
