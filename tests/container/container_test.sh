@@ -212,7 +212,7 @@ counted" "$(serve base 169.254.53.10)" "$(cat "$work/base.err")"
 check "overlay: the server runs its config with its settings; kube-dns's address answers" "200
 200
 93.184.216.34
-counted" "$(serve example 10.32.0.10)" "$(cat "$work/example.err")"
+counted" "$(serve example 10.32.0.10 10.32.8.53 10.32.9.53)" "$(cat "$work/example.err")"
 check_match "overlay: ... listening on the link-local address and kube-dns's, with the stub zone" \
 	"3 forwarders.*listening on 169.254.53.10:53, 10.32.0.10:53" "$(cat "$work/example.err")"
 

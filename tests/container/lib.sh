@@ -10,7 +10,8 @@
 #   unjson                 a JSON string on stdin printed as text, other JSON as it is
 #   env_of FILE            the DaemonSet container's settings, NAME=VALUE lines
 #   webhook_args FILE      the webhook's arguments, expanded from its settings
-#   serve NAME ADDRESS     work/NAME.yaml's cache run with work/NAME-config.yaml
+#   serve NAME ADDRESS [UPSTREAM...]
+#                          work/NAME.yaml's cache run with work/NAME-config.yaml
 
 pod=spec.template.spec
 models() { node "$root/tests/container/validate.mjs" "$build" "$@"; }
@@ -46,11 +47,13 @@ probe_url() {
 # The configuration as the node runs it, with the DaemonSet's settings
 # (kubelet's RESOLV_K8S_UPSTREAM_SERVICE_HOST: the sandbox's resolver): its
 # interface and rules in the sandbox's network, the lock in a tmpfs, the
-# node's resolver (what SystemResolvConf reads) a server on 127.0.0.53. The
-# probes, the metrics port and the DNS port are the DaemonSet's. Prints the
-# probes' HTTP statuses, the answer for www.example.com asked at ADDRESS,
-# and "counted" when the metrics count it; the server's stderr in
-# work/NAME.err, its metrics in work/NAME.err.metrics.
+# node's resolver (what SystemResolvConf reads) a server on 127.0.0.53, and
+# on each UPSTREAM (the stub zones' and extra servers': an upstream that
+# never answers would make the cache not ready). The probes, the metrics
+# port and the DNS port are the DaemonSet's. Prints the probes' HTTP
+# statuses, the answer for www.example.com asked at ADDRESS, and "counted"
+# when the metrics count it; the server's stderr in work/NAME.err, its
+# metrics in work/NAME.err.metrics.
 serve() {
 	local rendering=$work/$1.yaml settings
 	mapfile -t settings < <(RESOLV_K8S_UPSTREAM_SERVICE_HOST=127.0.0.53 env_of "$rendering")
@@ -58,9 +61,11 @@ serve() {
 	# shellcheck disable=SC2016 # expanded in the sandbox
 	"$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- env "${settings[@]}" bash -c '
 		mount -t tmpfs run /run
-		"$1" --listen 127.0.0.53:53 --zone tests/fixtures/example.com.zone 2> "$3.node" &
+		listen=(--listen 127.0.0.53:53)
+		for up in "${@:9}"; do ip addr add "$up/32" dev lo && listen+=(--listen "$up:53"); done
+		"$1" "${listen[@]}" --zone tests/fixtures/example.com.zone 2> "$3.node" &
 		"$1" --config "$2" 2> "$3" &
-		for _ in $(seq 100); do grep -qs listening "$3" && grep -qs listening "$3.node" && break; sleep 0.05; done
+		for _ in $(seq 300); do grep -qs listening "$3" && grep -qs listening "$3.node" && break; sleep 0.1; done
 		curl -s -o /dev/null -w "%{http_code}\n" "$4"
 		curl -s -o /dev/null -w "%{http_code}\n" "$5"
 		dig +short +tries=1 +time=5 -p "$7" @"$8" www.example.com
@@ -68,5 +73,5 @@ serve() {
 		grep -q "^resolv_k8s_queries_total{type=\"A\"" "$3.metrics" && echo counted' - \
 		"$build/bin/resolv-k8s-server" "$work/$1-config.yaml" "$work/$1.err" "$(probe_url "$rendering" livenessProbe)" \
 		"$(probe_url "$rendering" readinessProbe)" "$(field "$rendering" "$pod.containers[0].ports[name=metrics].containerPort" DaemonSet)" \
-		"$(field "$rendering" "$pod.containers[0].ports[name=dns].containerPort" DaemonSet)" "$2"
+		"$(field "$rendering" "$pod.containers[0].ports[name=dns].containerPort" DaemonSet)" "${@:2}"
 }
