@@ -12,16 +12,17 @@
 #
 # A failed assertion prints "FAIL - NAME" and what explains it, indented.
 
-passed=0 failed=0
+# The counts, named so that no test's own variable takes them over.
+assert_passed=0 assert_failed=0
 
 # tally NAME STATUS: counts one assertion; false, after "FAIL - NAME", when
 # STATUS is not 0.
 tally() {
 	if (($2 == 0)); then
-		((++passed))
+		((++assert_passed))
 		return 0
 	fi
-	((++failed))
+	((++assert_failed))
 	echo "FAIL - $1"
 	return 1
 }
@@ -60,6 +61,6 @@ eventually() {
 }
 
 summary() {
-	echo "$passed passed, $failed failed"
-	((failed == 0))
+	echo "$assert_passed passed, $assert_failed failed"
+	((assert_failed == 0))
 }
