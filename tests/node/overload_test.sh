@@ -48,7 +48,7 @@ said_refused() {
 	awk '$2 == "overloaded:" && $4 == "questions" { n += $3 } END { print n + 0 }' "$WORK/cache.err"
 }
 all_said() { (($(said_refused) == $(metric resolv_k8s_forward_limited_total))); }
-poll 11 all_said
+poll 21 all_said
 tally "the log says what was turned away, counted" $? || sed 's/^/    | /' "$WORK/cache.err"
 out=$("$BURST" -w 200 -t 5 169.254.20.10 20000 'many%d.example.com')
 check_match -v "20000 names: every one answered" "timeout" "$out"

@@ -129,11 +129,13 @@ check "stats: what each server showed" "server 127.0.0.53: autopath support yes"
 # A process that runs on writes while it runs, at most every 5 s, its
 # block replacing its last: lookups of 1.5 s or more each (the server's
 # delay), the clock started by the first, write some 6 s later and 6 s
-# after that. Killed at 10 s, no exit of its own: one block, of the lookups
-# so far.
+# after that. Killed once the first block is there (30 s at most), no exit
+# of its own: one block, of the lookups so far.
 rm -f "$stats"
 pod "$log" on "$here/kubelet.conf" --delay-ms=1500 -- bash -c \
-	'LD_PRELOAD=$0 RESOLV_K8S_STATS=$1 "$2" -n 100 -t stream web >/dev/null & sleep 10; kill -9 $!' \
+	'LD_PRELOAD=$0 RESOLV_K8S_STATS=$1 "$2" -n 100 -t stream web >/dev/null &
+	for _ in $(seq 300); do grep -qs "^# resolv-k8s pid=" "$1" && break; sleep 0.1; done
+	kill -9 $!' \
 	"$SHIM" "$stats" "$PROBE"
 check "stats while running: one block, written before the process ended, of the lookups so far" "1 yes" \
 	"$(grep -c '^# resolv-k8s pid=' "$stats") $(awk '/^resolv_k8s_lookups_total/ { print ($2 >= 1 && $2 < 100) ? "yes" : "no" }' "$stats")" \
