@@ -25,11 +25,7 @@ start_instance() {
 	EOF
 	"$server" --config $work/$1.yaml --delay-ms 20 2>>$work/server.log &
 	pid=$!
-	for _ in $(seq 100); do
-		curl -sf http://127.0.0.1$1:8080/ready >/dev/null && return
-		sleep 0.05
-	done
-	echo "instance $1 never got ready" >&2
+	poll 30 curl -sf -o /dev/null "http://127.0.0.1$1:8080/ready" || echo "instance $1 never got ready" >&2
 }
 
 # restart SIGNAL: the number of queries lost by a restart that stops the
@@ -37,7 +33,7 @@ start_instance() {
 restart() {
 	start_instance 1
 	local old=$pid
-	dnsperf -s 127.0.0.10 -d $work/queries -l 4 -Q 2000 -c 8 -t 2 >$work/perf.txt 2>&1 &
+	dnsperf -s 127.0.0.10 -d $work/queries -l 8 -Q 2000 -c 8 -t 2 >$work/perf.txt 2>&1 &
 	local perf=$!
 	sleep 1
 	start_instance 2
