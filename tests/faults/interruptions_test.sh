@@ -13,6 +13,8 @@ restarts() {
 	(while [[ ! -e $WORK/restarted ]]; do "$@" -t 2 -n 100 web; done) > "$WORK/during" &
 	for i in 1 2 3; do
 		sleep 0.3
+		# The last one started serves (its process is the server's, not yet a shell).
+		((i == 1)) || poll 30 grep -qs listening "$WORK/server.$((i - 1))"
 		for d in /proc/[0-9]*; do
 			[[ $(readlink "$d/exe") == "$POD_SERVER" ]] || continue
 			kill "${d#/proc/}"
@@ -25,12 +27,12 @@ restarts() {
 		# shellcheck disable=SC2086 # POD_DATA is a list of words
 		"$POD_SERVER" --listen 127.0.0.53:53 $POD_DATA --autopath on 2> "$WORK/server.$i" &
 	done
-	until grep -qs listening "$WORK/server.3"; do sleep 0.05; done
+	poll 30 grep -qs listening "$WORK/server.3"
 	touch "$WORK/restarted"
 	wait %1
 	"$@" -n 50 web
 }
-(export -f restarts; export WORK
+(export -f restarts poll; export WORK
  pod "$WORK/restart.log" on "$WORK/one.conf" -- timeout $LIMIT bash -c 'restarts "$@"' - \
 	env LD_PRELOAD="$SHIM" "$STORM") > "$WORK/restart" 2>&1
 check "server restarts: exit" 0 "$?"
