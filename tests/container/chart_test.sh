@@ -198,7 +198,7 @@ check_match "made by Helm: for the Service's names" \
 served=$("$root/tests/pod/sandbox.sh" -- bash -c '
 	"$1" webhook --cert "$2/tls.crt" --key "$2/tls.key" --listen 127.0.0.1:8443 --image init:1 2> "$2/err" &
 	# A refused try prints 000: only the answered one is kept.
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		code=$(curl -s --cacert "$2/ca.crt" --resolve resolv-k8s-webhook.kube-system.svc:8443:127.0.0.1 \
 			https://resolv-k8s-webhook.kube-system.svc:8443/healthz -o /dev/null -w "%{http_code}") && break
 		sleep 0.05
@@ -214,7 +214,7 @@ printf '%s\n' 'apiVersion: v1' 'kind: Config' 'clusters: [{name: sandbox, cluste
 # shellcheck disable=SC2016 # expanded in the sandbox
 "$root/tests/pod/sandbox.sh" -- bash -c '
 	python3 "$1" 8089 kube-system "$2" 2> "$3.asked" &
-	for _ in $(seq 100); do curl -s -o /dev/null http://127.0.0.1:8089/version && break; sleep 0.05; done
+	for _ in $(seq 600); do curl -s -o /dev/null http://127.0.0.1:8089/version && break; sleep 0.05; done
 	shift 3
 	"$@"' - "$here/apiserver.py" "$work/made" "$work/upgrade" "$build/bin/helm" template resolv-k8s "$chart" \
 	--namespace kube-system --dry-run=server --kubeconfig "$work/kubeconfig" > "$work/upgrade.yaml" 2> "$work/upgrade.err"

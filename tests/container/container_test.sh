@@ -223,7 +223,7 @@ check_match "overlay: ... listening on the link-local address and kube-dns's, wi
 # shellcheck disable=SC2016 # expanded in the sandbox
 "$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- bash -c '
 	"$1" webhook --cert "$2/tls.crt" --key "$2/tls.key" --listen 127.0.0.1:8443 --image init:1 2> /dev/null &
-	for _ in $(seq 100); do curl -sk https://127.0.0.1:8443/metrics > "$3" && break; sleep 0.05; done' - \
+	for _ in $(seq 600); do curl -sk https://127.0.0.1:8443/metrics > "$3" && break; sleep 0.05; done' - \
 	"$build/bin/resolv-k8s" "$work/certs" "$work/webhook.metrics"
 exported=$(sed -n 's/^# TYPE \(resolv_k8s_[a-z_]*\) .*/\1/p' "$work/base.err.metrics" "$work/webhook.metrics" | sort -u)
 named=$(grep -oh 'resolv_k8s_[a-z_]*' container/chart/monitoring/* | sed -E 's/_(bucket|sum|count)$//' | sort -u)

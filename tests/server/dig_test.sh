@@ -155,7 +155,7 @@ startup "bad fault" "^resolv-k8s-server: --rcode: bad value 'x=BOGUS'$" --listen
 startup "no arguments" "^resolv-k8s-server: give --config FILE \(as the DaemonSet does\) or --listen ADDR:PORT"
 "$server" --listen 127.0.0.62:53 --zone $fixtures/example.com.zone 2>"$work/term.log" &
 term=$!
-for _ in $(seq 100); do grep -qs listening "$work/term.log" && break; sleep 0.05; done
+poll 30 grep -qs listening "$work/term.log"
 kill -TERM $term
 wait $term
 rc=$?

@@ -118,7 +118,7 @@ mount --bind "$work/webhook-resolv.conf" /etc/resolv.conf
 "$build/bin/resolv-k8s" webhook --cert "$work/certs/tls.crt" --key "$work/certs/tls.key" --listen 127.0.0.1:8444 \
 	--image "$image" --nameserver 169.254.20.10,10.96.0.10 --host-search auto 2> "$work/auto.err" &
 auto=$!
-for _ in $(seq 100); do curl -s -o /dev/null --cacert "$work/certs/ca.crt" --resolve "$host:8444:127.0.0.1" "https://$host:8444/healthz" && break; sleep 0.05; done
+poll 30 curl -s -o /dev/null --cacert "$work/certs/ca.crt" --resolve "$host:8444:127.0.0.1" "https://$host:8444/healthz"
 umount /etc/resolv.conf
 review "$work/pod.yaml" shop > "$work/auto.review"
 curl -sS --cacert "$work/certs/ca.crt" --resolve "$host:8444:127.0.0.1" -H 'Content-Type: application/json' \
