@@ -43,7 +43,8 @@
 #   stream SERVER SECONDS         dnsperf at SERVER in the background (from POD_NET when
 #                                 set): 500 queries a second for web.shop.svc.cluster.local
 #                                 from 32 source ports (SO_REUSEPORT spreads flows)
-#   few_lost STEP                 waits for the stream: fewer than 1% lost; prints its figures
+#   few_lost STEP                 waits for the stream: fewer than 1% lost (unanswered in
+#                                 5 s: lost, not slow); prints its figures
 #   pod NS CMD...                 CMD in a pod of namespace NS (shop, default; shop-off:
 #                                 shop's pod with 169.254.20.11 as its nameserver), or
 #                                 with the resolv.conf $WORK/NS.conf; in the network
@@ -216,7 +217,7 @@ nodelocal_down() {
 
 stream() {
 	for _ in $(seq 50); do echo "web.shop.svc.cluster.local A"; done > "$WORK/names"
-	${POD_NET:+nsenter "--net=$POD_NET"} dnsperf -s "$1" -d "$WORK/names" -l "$2" -Q 500 -c 32 -t 1 \
+	${POD_NET:+nsenter "--net=$POD_NET"} dnsperf -s "$1" -d "$WORK/names" -l "$2" -Q 500 -c 32 -t 5 \
 		> "$WORK/perf.txt" 2>&1 &
 	PID[perf]=$!
 }
