@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // resolv-k8s-server: the companion DNS server and node-local cache
 // (server/README.md).
+#include <unistd.h>
+
 #include <csignal>
 #include <memory>
 
@@ -14,9 +16,11 @@ using namespace rk8s::server;
 
 namespace {
 
-// Binds, drops every capability, serves.
-int serve(const ServerConfig& config, int argc, char** argv) {
+// Binds (then closes `listening`: the supervisor waits for that), drops
+// every capability, serves.
+int serve(const ServerConfig& config, int argc, char** argv, int listening = -1) {
   auto server = std::make_unique<Server>(config, [=] { return parse_command_line(argc, argv); });
+  if (listening >= 0) close(listening);
   if (std::string why = drop_capabilities(); !why.empty()) say(why);
   return server->run();
 }
@@ -30,13 +34,15 @@ int run(int argc, char** argv) {
   auto check = [&] {
     try {
       node.check();
+      return true;
     } catch (const std::exception& e) {
       say(e.what());
+      return false;
     }
   };
-  auto serve_child = [&] {
+  auto serve_child = [&](int listening) {
     try {
-      return serve(config, argc, argv);
+      return serve(config, argc, argv, listening);
     } catch (const std::exception& e) {
       say(e.what());
       return 1;

@@ -22,6 +22,9 @@ struct Endpoint {
   sockaddr_storage addr = {};
   socklen_t len = 0;
   std::string text;  // as given
+  // Bound before the address is the node's (IP_FREEBIND): with nodeSetup,
+  // which puts it on its interface once the server listens.
+  bool before_address = false;
 };
 
 // An upstream DNS server: "10.96.0.11" (port 53) or "10.96.0.12:5353".

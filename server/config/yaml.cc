@@ -75,7 +75,12 @@ class ConfigReader {
     read_autopath(m.find("autopath"), c);
     if (const Field* f = m.find("cache")) c.cache = cache(*f);
     if (const Field* f = m.find("limits")) c.limits = limits(*f);
-    if (const Field* f = m.find("nodeSetup")) c.node_setup = node_setup(*f);
+    if (const Field* f = m.find("nodeSetup")) {
+      c.node_setup = node_setup(*f);
+      for (Endpoint& e : c.listen) e.before_address = true;
+      if (c.health) c.health->before_address = true;
+      if (c.metrics) c.metrics->before_address = true;
+    }
     if (const Field* f = m.find("logLevel")) c.log_level = LogLevel(f->choice({"Normal", "Debug", "Trace"}));
     if (const Field* f = m.find("queryLog")) {
       if (c.log_level == LogLevel::normal) f->fail("needs logLevel Debug or Trace");

@@ -22,6 +22,7 @@ int open_socket(const Endpoint& at, int type) {
     no_delay(fd);  // accepted connections inherit it
   }
   if (at.addr.ss_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+  if (at.before_address) setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &one, sizeof one);  // IPv6's too
   if (bind(fd, reinterpret_cast<const sockaddr*>(&at.addr), at.len) != 0 ||
       (type == SOCK_STREAM && listen(fd, 1024) != 0)) {
     std::string why = strerror(errno);

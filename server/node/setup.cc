@@ -58,10 +58,7 @@ NodeSetup::NodeSetup(const NodeSetupConfig& config, const std::vector<Endpoint>&
     : interface_(config.interface, listen_addresses(listen)), rules_(listen_addresses(listen)),
       kept_(config.keep_link_local ? link_local(listen_addresses(listen)) : std::vector<IpAddr>{}),
       dropped_(others(listen_addresses(listen), kept_)), kept_rules_(kept_),
-      lock_fd_(lock_shared(config.lock_file)) {
-  rules_.install();  // whatever an earlier instance kept (its link-local rules alone)
-  check();
-}
+      lock_fd_(lock_shared(config.lock_file)) {}
 
 NodeSetup::~NodeSetup() { close(lock_fd_); }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The node's network as NodeLocal DNSCache sets it up (the config's
 // `nodeSetup`): the listen addresses on an interface of their own and
-// NOTRACK rules for them, in place before anything listens, checked again
-// every checkInterval and put back, and removed when the server ends so
-// that pods fall back to kube-dns. Not while another instance runs (a
+// NOTRACK rules for them, put in place once the server listens (its sockets
+// bound before, IP_FREEBIND: until then kube-dns's address stays kube-dns's,
+// not a local address nothing listens on), checked again every
+// checkInterval and put back, and removed when the server ends so that pods
+// fall back to kube-dns. Not while another instance runs (a
 // rolling restart): each holds a shared lock on one file, and only the last
 // to go tears down. Held by the supervisor (supervisor.h). With
 // keepLinkLocal the link-local addresses stay, with their rules: a query
@@ -22,14 +24,15 @@ namespace rk8s::server {
 
 class NodeSetup {
  public:
-  // Throws std::runtime_error when the interface, the rules or the lock
-  // cannot be had.
+  // Takes the lock; throws std::runtime_error when it cannot be had. Sets
+  // nothing up: check() does.
   NodeSetup(const NodeSetupConfig& config, const std::vector<Endpoint>& listen);
   ~NodeSetup();
   NodeSetup(const NodeSetup&) = delete;
   NodeSetup& operator=(const NodeSetup&) = delete;
 
-  // Puts back what went missing; throws as the constructor does.
+  // Puts back what went missing (at first: all of it); throws
+  // std::runtime_error when the interface or the rules cannot be had.
   void check();
   // Removes interface and rules when no other instance holds the lock, but
   // for the link-local addresses with keepLinkLocal, left with their rules;
@@ -44,7 +47,9 @@ class NodeSetup {
   std::vector<IpAddr> kept_, dropped_;  // at teardown, with keepLinkLocal
   NotrackRules kept_rules_;
   int lock_fd_;
-  bool rules_kept_ = false;  // the table holds the kept addresses' rules alone
+  // The table may hold the kept addresses' rules alone: an earlier
+  // instance's at first, this one's after teardown.
+  bool rules_kept_ = true;
 };
 
 // The addresses the setup holds: the listen addresses but the wildcards.

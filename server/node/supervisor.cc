@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/node/supervisor.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,6 +40,14 @@ time_t now() {
   return t.tv_sec;
 }
 
+// Until the child closes its end of `fd`: it listens, or it ended.
+void wait_listening(int fd) {
+  char byte;
+  while (read(fd, &byte, 1) < 0 && errno == EINTR) {
+  }
+  close(fd);
+}
+
 // Waits for `child` to end, checking the set-up every check_seconds.
 int wait_checking(pid_t child, const Supervised& s) {
   sigset_t chld;
@@ -64,9 +73,10 @@ int supervise(const Supervised& s) {
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);
   sigprocmask(SIG_BLOCK, &chld, &before);  // taken by sigtimedwait
-  for (unsigned delay = kFirstDelay;;) {
+  for (unsigned delay = kFirstDelay, starts = 0;; starts++) {
     time_t started = now();
-    pid_t child = fork();
+    int listening[2];
+    pid_t child = pipe2(listening, O_CLOEXEC) == 0 ? fork() : -1;
     if (child < 0) {
       say(std::string("fork: ") + strerror(errno));
       return 1;
@@ -74,9 +84,18 @@ int supervise(const Supervised& s) {
     if (child == 0) {
       sigprocmask(SIG_SETMASK, &before, nullptr);
       for (int sig : {SIGTERM, SIGINT, SIGHUP}) signal(sig, SIG_DFL);
-      _exit(s.serve());
+      close(listening[0]);
+      _exit(s.serve(listening[1]));
     }
     child_pid = child;
+    close(listening[1]);
+    wait_listening(listening[0]);
+    if (!s.check() && starts == 0) {
+      kill(child, SIGTERM);
+      waitpid(child, nullptr, 0);
+      s.tear_down();
+      return 1;
+    }
     int status = wait_checking(child, s);
     child_pid = 0;
     bool removed = s.tear_down();
@@ -97,7 +116,6 @@ int supervise(const Supervised& s) {
       sigprocmask(SIG_SETMASK, &before, nullptr);
       return 0;
     }
-    s.check();
     delay = std::min(delay * 2, kLongestDelay);
   }
 }

@@ -32,6 +32,16 @@ answered() { [[ $(from_pod +short kubernetes.default.svc.cluster.local) == 10.96
 now() { date +%s.%N; }
 since() { printf '%.1f' "$(bc <<<"$(now) - $1")"; }
 
+# In the pod's network: queries to kube-dns's address refused (ICMP port
+# unreachable from it: the address local, nothing listening).
+nsenter --net="$POD_NET" nft -f - <<-END
+	table inet watch {
+		counter refusals {}
+		chain in { type filter hook input priority 0; ip saddr 10.96.0.10 icmp type destination-unreachable counter name refusals; }
+	}
+END
+refusals() { nsenter --net="$POD_NET" nft list counter inet watch refusals | sed -n 's/.*packets \([0-9]*\).*/\1/p'; }
+
 check "before: the cache answers the ClusterIP" "10.96.0.1 1 0" \
 	"$(from_pod +short kubernetes.default.svc.cluster.local) $(by cache) $(by kubedns)"
 
@@ -49,6 +59,7 @@ kill -KILL "$first"
 eventually "killed: the supervisor takes the ClusterIP away, the link-local address stays" only_link_local
 fallback=$(since "$killed")
 eventually "killed: the pod's queries reach kube-dns" more_streamed kubedns "$kubedns_before"
+refused_before=$(refusals)
 check_match "killed: the supervisor says so" \
 	"supervisor: the server was killed by signal 9; its interface and NOTRACK rules removed but for 169.254.25.10, kept to refuse queries at once" \
 	"$(cat "$WORK/cache.err")"
@@ -56,6 +67,8 @@ check_match "killed: the supervisor says so" \
 eventually "restarted: the ClusterIP is back" has_cluster_ip
 cache_before=$(by cache)
 eventually "restarted: the pod's queries reach the cache again" answered
+check "restarted: no query to kube-dns's address refused (the address the cache's once it listens)" 0 \
+	"$(($(refusals) - refused_before))"
 back=$(since "$killed")
 check "restarted: ... the cache answered" yes "$( (($(by cache) > cache_before)) && echo yes)"
 check "restarted: a new server under the same supervisor" yes \

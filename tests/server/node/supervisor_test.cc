@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The supervisor (server/node/supervisor.h): the server runs in a child;
-// after the child's orderly exit the supervisor tears down and ends with
-// its status. A child that dies otherwise is followed by a tear-down, a
-// check that puts the set-up back, and a new child a second later. The
-// set-up itself (CAP_NET_ADMIN, this machine's network) is the node
-// sandbox's: tests/node/crash_test.sh.
+// The supervisor (server/node/supervisor.h): the server runs in a child,
+// the set-up is checked once the child listens; after the child's orderly
+// exit the supervisor tears down and ends with its status. A child that
+// dies otherwise is followed by a tear-down and a new child a second later,
+// whose set-up is checked once it listens. A first set-up that fails ends
+// it all. The set-up itself (CAP_NET_ADMIN, this machine's network) is the
+// node sandbox's: tests/node/crash_test.sh.
 #include "server/node/supervisor.h"
 
 #include <gtest/gtest.h>
@@ -34,16 +35,16 @@ TEST(Supervisor, AnOrderlyExitTearsDownAndEndsWithTheChildsStatus) {
   const std::string marker = testing::TempDir() + "supervisor_test_child";
   std::remove(marker.c_str());
   int runs = 0, checks = 0, tear_downs = 0;
-  int status = supervise(Supervised{[&] {
+  int status = supervise(Supervised{[&](int) {
                                       runs++;  // the child's copy
                                       std::ofstream(marker) << getpid();
                                       return 0;
                                     },
-                                    [&] { checks++; }, [&] { return ++tear_downs, true; }, 60});
+                                    [&] { return ++checks, true; }, [&] { return ++tear_downs, true; }, 60});
   EXPECT_EQ(status, 0);
   EXPECT_EQ(runs, 0) << "serve ran here, not in a child";
   EXPECT_EQ(tear_downs, 1);
-  EXPECT_EQ(checks, 0);
+  EXPECT_EQ(checks, 1);
   pid_t child = 0;
   std::ifstream(marker) >> child;
   EXPECT_GT(child, 0);
@@ -55,15 +56,48 @@ TEST(Supervisor, ADeadChildIsFollowedByATearDownACheckAndANewChild) {
   const std::string marker = testing::TempDir() + "supervisor_test_died";
   std::remove(marker.c_str());
   int checks = 0, tear_downs = 0;
-  int status = supervise(Supervised{[&] {
+  int status = supervise(Supervised{[&](int) {
                                       if (std::ifstream(marker)) return 0;  // the second child
                                       std::ofstream(marker) << getpid();
                                       abort();
                                     },
-                                    [&] { checks++; }, [&] { return ++tear_downs, true; }, 60});
+                                    [&] { return ++checks, true; }, [&] { return ++tear_downs, true; }, 60});
   EXPECT_EQ(status, 0);
   EXPECT_EQ(tear_downs, 2) << "after each child";
-  EXPECT_EQ(checks, 1) << "before the second child";
+  EXPECT_EQ(checks, 2) << "once each child listens";
+}
+
+// Until the child listens, kube-dns's address must stay kube-dns's: the
+// set-up waits for the child to close `listening`.
+TEST(Supervisor, TheSetUpWaitsForTheChildToListen) {
+  SavedSignals saved;
+  const std::string bound = testing::TempDir() + "supervisor_test_bound";
+  std::remove(bound.c_str());
+  bool bound_at_check = false;
+  int status = supervise(Supervised{[&](int listening) {
+                                      usleep(200'000);  // a slow start
+                                      std::ofstream(bound) << 1;
+                                      close(listening);
+                                      usleep(100'000);
+                                      return 0;
+                                    },
+                                    [&] { return bound_at_check = bool(std::ifstream(bound)), true; },
+                                    [] { return true; }, 60});
+  EXPECT_EQ(status, 0);
+  EXPECT_TRUE(bound_at_check);
+}
+
+TEST(Supervisor, AFirstSetUpThatFailsEndsItAll) {
+  SavedSignals saved;
+  int tear_downs = 0;
+  int status = supervise(Supervised{[](int listening) {
+                                      close(listening);
+                                      pause();  // until the supervisor's SIGTERM
+                                      return 0;
+                                    },
+                                    [] { return false; }, [&] { return ++tear_downs, true; }, 60});
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(tear_downs, 1) << "what was set up, removed";
 }
 
 }  // namespace
