@@ -78,7 +78,7 @@ int supervise(const Supervised& s) {
     int listening[2];
     pid_t child = pipe2(listening, O_CLOEXEC) == 0 ? fork() : -1;
     if (child < 0) {
-      say(std::string("fork: ") + strerror(errno));
+      say(std::string("starting the server: ") + strerror(errno));
       return 1;
     }
     if (child == 0) {
@@ -90,10 +90,11 @@ int supervise(const Supervised& s) {
     child_pid = child;
     close(listening[1]);
     wait_listening(listening[0]);
-    if (!s.check() && starts == 0) {
+    if (!stopping && !s.check() && starts == 0) {
       kill(child, SIGTERM);
       waitpid(child, nullptr, 0);
       s.tear_down();
+      sigprocmask(SIG_SETMASK, &before, nullptr);
       return 1;
     }
     int status = wait_checking(child, s);
