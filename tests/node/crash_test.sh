@@ -25,22 +25,19 @@ check "the server runs under its supervisor" 1 "$(wc -w <<<"$first")"
 has_cluster_ip() { ip -br addr show dev nodecache 2>/dev/null | grep -q '10\.96\.0\.10'; }
 only_link_local() { [[ $(ip -4 -br addr show dev nodecache 2>/dev/null | awk '{ $1 = $2 = ""; print }' | xargs) == 169.254.25.10/32 ]]; }
 from_pod() { nsenter --net="$POD_NET" dig +nocookie +time=1 +tries=1 @10.96.0.10 "$@" 2>&1; }
-by() { logged "$WORK/$1.log" '^10\.0\.0\.2[^ ]* kubernetes\.default\.svc\.cluster\.local\. A '; }
-streamed() { logged "$WORK/$1.log" '^10\.0\.0\.2[^ ]* web\.shop\.svc\.cluster\.local\. A '; }
-more_streamed() { (($(streamed "$1") > $2)); }
+# by LOG [NAME]: the pod's A queries for NAME (kubernetes.default's) in LOG.
+by() {
+	local name=${2:-kubernetes.default.svc.cluster.local}
+	logged "$WORK/$1.log" "^10\.0\.0\.2[^ ]* ${name//./\\.}\. A "
+}
+more_streamed() { (($(by "$1" web.shop.svc.cluster.local) > $2)); }
 answered() { [[ $(from_pod +short kubernetes.default.svc.cluster.local) == 10.96.0.1 ]]; }
 now() { date +%s.%N; }
 since() { printf '%.1f' "$(bc <<<"$(now) - $1")"; }
 
-# In the pod's network: queries to kube-dns's address refused (ICMP port
-# unreachable from it: the address local, nothing listening).
-nsenter --net="$POD_NET" nft -f - <<-END
-	table inet watch {
-		counter refusals {}
-		chain in { type filter hook input priority 0; ip saddr 10.96.0.10 icmp type destination-unreachable counter name refusals; }
-	}
-END
-refusals() { nsenter --net="$POD_NET" nft list counter inet watch refusals | sed -n 's/.*packets \([0-9]*\).*/\1/p'; }
+# In the pod's network: its queries to kube-dns's address refused (the
+# address local, nothing listening).
+watch_pod 10.96.0.10
 
 check "before: the cache answers the ClusterIP" "10.96.0.1 1 0" \
 	"$(from_pod +short kubernetes.default.svc.cluster.local) $(by cache) $(by kubedns)"
@@ -53,13 +50,13 @@ perf=$!
 sleep 2
 # The supervisor starts the server again a second after its teardown: what
 # happens in between is watched as it happens, on the stream's queries.
-kubedns_before=$(streamed kubedns)
+kubedns_before=$(by kubedns web.shop.svc.cluster.local)
 killed=$(now)
 kill -KILL "$first"
 eventually "killed: the supervisor takes the ClusterIP away, the link-local address stays" only_link_local
 fallback=$(since "$killed")
 eventually "killed: the pod's queries reach kube-dns" more_streamed kubedns "$kubedns_before"
-refused_before=$(refusals)
+refused_before=$(watched refusals)
 check_match "killed: the supervisor says so" \
 	"supervisor: the server was killed by signal 9; its interface and NOTRACK rules removed but for 169.254.25.10, kept to refuse queries at once" \
 	"$(cat "$WORK/cache.err")"
@@ -68,7 +65,7 @@ eventually "restarted: the ClusterIP is back" has_cluster_ip
 cache_before=$(by cache)
 eventually "restarted: the pod's queries reach the cache again" answered
 check "restarted: no query to kube-dns's address refused (the address the cache's once it listens)" 0 \
-	"$(($(refusals) - refused_before))"
+	"$(($(watched refusals) - refused_before))"
 back=$(since "$killed")
 check "restarted: ... the cache answered" yes "$( (($(by cache) > cache_before)) && echo yes)"
 check "restarted: a new server under the same supervisor" yes \

@@ -53,6 +53,10 @@
 #   metric NAME [ADDR]            a metric of the cache at ADDR (169.254.20.10), summed
 #                                 over its label sets unless NAME has labels
 #   logged LOG REGEX              how many lines of LOG match the extended REGEX
+#   watch_pod ADDRESS             counters in POD_NET of the pod's UDP queries to ADDRESS
+#                                 port 53 and what came back from it: replies, refusals
+#                                 (ICMP unreachable); watched queries|replies|refusals:
+#                                 the count so far
 # (poll and eventually: tests/lib/assert.sh)
 NODE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$NODE_ROOT/tests/lib/assert.sh"
@@ -304,3 +308,17 @@ metric() {
 }
 
 logged() { grep -Ec -- "$2" "$1"; }
+
+watch_pod() {
+	nsenter --net="$POD_NET" nft -f - <<-END
+		table inet watch {
+			counter queries {}
+			counter replies {}
+			counter refusals {}
+			chain out { type filter hook output priority 0; ip daddr $1 udp dport 53 counter name queries; }
+			chain in { type filter hook input priority 0; ip saddr $1 udp sport 53 counter name replies;
+				ip saddr $1 icmp type destination-unreachable counter name refusals; }
+		}
+	END
+}
+watched() { nsenter --net="$POD_NET" nft list counter inet watch "$1" | sed -n 's/.*packets \([0-9]*\).*/\1/p'; }

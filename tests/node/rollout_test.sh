@@ -37,27 +37,17 @@ search shop.svc.cluster.local svc.cluster.local cluster.local corp.example
 options ndots:5 timeout:1 attempts:2 k8s-autopath:on" "$(< "$WORK/injected.conf")"
 
 # In the pod's network: its queries to the cache's address, and what came
-# back from there, replies or refusals (ICMP port unreachable).
-nsenter --net="$POD_NET" nft -f - <<-END
-	table inet watch {
-		counter queries {}
-		counter replies {}
-		counter refusals {}
-		chain out { type filter hook output priority 0; ip daddr 169.254.25.10 udp dport 53 counter name queries; }
-		chain in { type filter hook input priority 0; ip saddr 169.254.25.10 udp sport 53 counter name replies;
-			ip saddr 169.254.25.10 icmp type destination-unreachable counter name refusals; }
-	}
-END
-count() { nsenter --net="$POD_NET" nft list counter inet watch "$1" | sed -n 's/.*packets \([0-9]*\).*/\1/p'; }
+# back from there.
+watch_pod 169.254.25.10
 # timed CMD...: CMD in the pod; its output, then "ms N" and "asked N" (its
 # queries to the cache's address) on lines of their own.
 timed() {
 	local t0=$EPOCHREALTIME out asked
-	asked=$(count queries)
+	asked=$(watched queries)
 	out=$(pod injected "$@" 2>&1)
 	echo "$out"
 	echo "ms $(((${EPOCHREALTIME/./} - ${t0/./}) / 1000))"
-	echo "asked $(($(count queries) - asked))"
+	echo "asked $(($(watched queries) - asked))"
 }
 ms_of() { sed -n 's/^ms //p' <<<"$1"; }
 asked() { sed -n 's/^asked //p' <<<"$1"; }
@@ -102,7 +92,7 @@ stream() { # NAME CMD...: lookups until $WORK/stop, "status ms" each
 		sleep 0.05
 	done
 }
-before="$(count queries) $(count replies) $(count refusals)"
+before="$(watched queries) $(watched replies) $(watched refusals)"
 stream glibc getent ahostsv4 web &
 glibc_stream=$!
 stream shim env LD_PRELOAD="$SHIM" "$PROBE_GLIBC" -f inet kubernetes.default &
@@ -118,7 +108,7 @@ sleep 4
 touch "$WORK/stop"
 wait "$glibc_stream" "$shim_stream"
 read -r queries replies refusals <<<"$before"
-queries=$(($(count queries) - queries)) replies=$(($(count replies) - replies)) refusals=$(($(count refusals) - refusals))
+queries=$(($(watched queries) - queries)) replies=$(($(watched replies) - replies)) refusals=$(($(watched refusals) - refusals))
 check "rollout: the cache's address refused queries (the old instance gone) and answered (the new one)" yes \
 	"$( ((refusals > 0 && replies > 0)) && echo yes)" "refusals $refusals, replies $replies"
 echo "rollout: $queries queries to the cache's address: $replies answered, $refusals refused," \
