@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Per-thread c-ares channels, built from a Config alone, dropped at thread
-// exit, rebuilt after fork and when the Config changes.
+// exit, rebuilt after fork, when the Config changes and when an exchange on
+// them was left mid-way.
 //
 // c-ares allocates with its default hooks (the libc's malloc): our copy of
 // c-ares is private, and nothing it allocates outlives this file's channels.
@@ -16,6 +17,25 @@
 
 namespace rk8s {
 
+// The first query of a pair, held until the second comes (hold_sends).
+// c-ares's buffer of it lives as long as the query, which cannot end
+// between the two ares_send calls.
+struct HeldSend {
+  bool on;
+  bool failed;  // it could not be sent
+  ares_socket_t fd;
+  const void* data;
+  size_t len;
+};
+
+// A query's callback and its argument, where c-ares's callback finds them:
+// in the Channels, which outlive any exchange, not in the exchange's frame.
+struct QuerySlot {
+  Channels* owner;
+  ares_callback done;
+  void* arg;
+};
+
 struct Channels {
   bool built;
   unsigned generation;
@@ -29,6 +49,12 @@ struct Channels {
   ares_channel server[2][kMaxNameservers];
   uint8_t* reply[2];
   size_t reply_cap[2];
+
+  bool busy;        // between begin_exchange and end_exchange
+  bool discarding;  // in ares_destroy, whose callbacks reach no exchange
+  QuerySlot slot[2];
+  HeldSend held;
+  const int* awaited;  // await_replies
 };
 
 static Once once;
@@ -41,12 +67,19 @@ static bool have_key;
 // Bumped in the child after fork: older channels hold the parent's sockets.
 static unsigned fork_generation;
 
+// ares_destroy ends every query left with a callback, whose argument may
+// be in the frame of an exchange that was left or cancelled: the slots
+// pass none on.
 static void destroy_channels(Channels& c) {
+  c.discarding = true;
   for (auto& side : c.server)
     for (ares_channel& ch : side) {
       if (ch) ares_destroy(ch);
       ch = nullptr;
     }
+  c.discarding = false;
+  c.held = HeldSend{};
+  c.awaited = nullptr;
 }
 
 static void free_channels(void* p) {
@@ -96,21 +129,9 @@ static ares_socket_t open_socket(int domain, int type, int protocol, void*) {
   return fd < 0 ? ARES_SOCKET_BAD : fd;
 }
 
-// The first query of a pair, held until the second comes (hold_sends).
-// c-ares's buffer of it lives as long as the query, which cannot end
-// between the two ares_send calls.
-struct HeldSend {
-  bool on;
-  bool failed;  // it could not be sent
-  ares_socket_t fd;
-  const void* data;
-  size_t len;
-};
-static __thread HeldSend held __attribute__((tls_model("initial-exec")));
-
 // The held query and `second` on one socket, in one sendmmsg as glibc's
 // send_dg sends a pair; what sendmmsg did not send goes alone.
-static ares_ssize_t send_pair(ares_socket_t fd, const iovec& second) {
+static ares_ssize_t send_pair(HeldSend& held, ares_socket_t fd, const iovec& second) {
   mmsghdr m[2] = {};
   iovec first = {const_cast<void*>(held.data), held.len};
   m[0].msg_hdr.msg_iov = &first;
@@ -126,14 +147,15 @@ static ares_ssize_t send_pair(ares_socket_t fd, const iovec& second) {
 // c-ares writes with writev: a TCP server gone away would raise SIGPIPE.
 // One piece (a UDP query) goes out as glibc sends it, with send, or held
 // to go out with the next (hold_sends).
-static ares_ssize_t send_vector(ares_socket_t fd, const iovec* iov, int n, void*) {
+static ares_ssize_t send_vector(ares_socket_t fd, const iovec* iov, int n, void* channels) {
+  HeldSend& held = static_cast<Channels*>(channels)->held;
   if (n == 1 && held.on && !held.data) {
     held.fd = fd;
     held.data = iov[0].iov_base;
     held.len = iov[0].iov_len;
     return ares_ssize_t(held.len);
   }
-  if (n == 1 && held.data && held.fd == fd) return send_pair(fd, iov[0]);
+  if (n == 1 && held.data && held.fd == fd) return send_pair(held, fd, iov[0]);
   if (n == 1) return send(fd, iov[0].iov_base, iov[0].iov_len, MSG_NOSIGNAL);
   msghdr m{};
   m.msg_iov = const_cast<iovec*>(iov);
@@ -149,14 +171,12 @@ static int connect_socket(ares_socket_t fd, const sockaddr* to, ares_socklen_t l
   return connect(fd, to, len);
 }
 
-// The replies the thread's step still waits for (await_replies).
-static __thread const int* awaited __attribute__((tls_model("initial-exec")));
-
 // c-ares reads a UDP socket until it is empty: once every reply came, the
 // read that would say so is answered here, as glibc and musl read no more
 // than they wait for.
 static ares_ssize_t receive(ares_socket_t fd, void* buf, size_t len, int flags, sockaddr* from,
-                            ares_socklen_t* from_len, void*) {
+                            ares_socklen_t* from_len, void* channels) {
+  const int* awaited = static_cast<Channels*>(channels)->awaited;
   if (awaited && *awaited == 0) {
     errno = EAGAIN;
     return -1;
@@ -222,11 +242,11 @@ static ares_channel new_channel(Channels& c, size_t s, bool tcp) {
     ares_destroy(ch);
     return nullptr;
   }
-  ares_set_socket_functions(ch, &kSocketFunctions, nullptr);
+  ares_set_socket_functions(ch, &kSocketFunctions, &c);
   return ch;
 }
 
-Channels* thread_channels(const Config& conf) {
+Channels* begin_exchange(const Config& conf) {
   once.run(init_once);
   Channels* c = mine;
   if (!c) {
@@ -238,7 +258,8 @@ Channels* thread_channels(const Config& conf) {
     }
     mine = c;
   }
-  if (!built_from(*c, conf)) {
+  // Still busy: the last exchange was left, its queries still in them.
+  if (c->busy || !built_from(*c, conf)) {
     destroy_channels(*c);
     c->built = true;
     c->generation = fork_generation;
@@ -247,13 +268,27 @@ Channels* thread_channels(const Config& conf) {
     c->dialect = conf.dialect;
     c->single_request = keeps_socket(conf);
   }
+  c->busy = true;
   return c;
 }
+
+void end_exchange(Channels& c) { c.busy = false; }
 
 ares_channel server_channel(Channels& c, size_t s, bool tcp) {
   ares_channel& ch = c.server[tcp][s];
   if (!ch) ch = new_channel(c, s, tcp);
   return ch;
+}
+
+static void on_done(void* slot, int status, int timeouts, unsigned char* msg, int len) {
+  const QuerySlot& q = *static_cast<QuerySlot*>(slot);
+  if (!q.owner->discarding) q.done(q.arg, status, timeouts, msg, len);
+}
+
+void send_query(Channels& c, ares_channel ch, size_t i, const Bytes& query, ares_callback done,
+                void* arg) {
+  c.slot[i] = QuerySlot{&c, done, arg};
+  ares_send(ch, query.data, int(query.size), on_done, &c.slot[i]);
 }
 
 void end_step(Channels& c, size_t s, bool tcp) {
@@ -264,9 +299,10 @@ void end_step(Channels& c, size_t s, bool tcp) {
   }
 }
 
-void hold_sends() { held.on = true; }
+void hold_sends(Channels& c) { c.held.on = true; }
 
-bool flush_sends() {
+bool flush_sends(Channels& c) {
+  HeldSend& held = c.held;
   held.on = false;
   if (held.data && send(held.fd, held.data, held.len, MSG_NOSIGNAL) < 0) held.failed = true;
   held.data = nullptr;
@@ -275,7 +311,7 @@ bool flush_sends() {
   return sent;
 }
 
-void await_replies(const int* outstanding) { awaited = outstanding; }
+void await_replies(Channels& c, const int* outstanding) { c.awaited = outstanding; }
 
 const uint8_t* keep_reply(Channels& c, size_t i, const uint8_t* msg, size_t len) {
   if (len > c.reply_cap[i]) {

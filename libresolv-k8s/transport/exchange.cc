@@ -131,15 +131,16 @@ static bool send_and_wait(ares_channel ch, const Bytes* queries, Pending* p, siz
   Step step = {int(n), false, false, false, verdict};
   // glibc's pair leaves in one sendmmsg; musl sends each with sendto.
   bool pair = n == 2 && verdict == Verdict::glibc_udp;
-  if (pair) hold_sends();
+  Channels& c = *p[0].channels;
+  if (pair) hold_sends(c);
   for (size_t i = 0; i < n; i++) {
     p[i].step = &step;
-    ares_send(ch, queries[i].data, int(queries[i].size), on_reply, &p[i]);
+    send_query(c, ch, p[i].index, queries[i], on_reply, &p[i]);
   }
-  if (pair && !flush_sends()) ares_cancel(ch);  // as glibc gives up on the server
-  await_replies(&step.outstanding);
+  if (pair && !flush_sends(c)) ares_cancel(ch);  // as glibc gives up on the server
+  await_replies(c, &step.outstanding);
   wait_for(ch, step);
-  await_replies(nullptr);
+  await_replies(c, nullptr);
   heard = heard || step.heard;
   return step.truncated;
 }
@@ -191,15 +192,8 @@ static size_t first_server(size_t count) {
   return (v >> 1) % count;
 }
 
-void exchange(const Config& conf, const Bytes* queries, Reply* replies, size_t n) {
-  for (size_t i = 0; i < n; i++) replies[i] = Reply{};
+static void walk(Channels& c, const Config& conf, const Bytes* queries, Reply* replies, size_t n) {
   size_t count = conf.ns.count;
-  if (count == 0 || conf.opt.attempts == 0) return;
-  Channels* c = thread_channels(conf);
-  if (!c) {
-    for (size_t i = 0; i < n; i++) replies[i].status = Reply::error;
-    return;
-  }
   Verdict verdict = conf.dialect == Dialect::musl ? Verdict::musl
                     : conf.opt.use_vc                ? Verdict::glibc_tcp
                                                      : Verdict::glibc_udp;
@@ -217,17 +211,29 @@ void exchange(const Config& conf, const Bytes* queries, Reply* replies, size_t n
   for (unsigned a = 0; a < attempts; a++)
     for (size_t k = 0; k < count; k++) {
       size_t s = order[k];
-      Outcome o = ask(*c, conf, s, verdict, queries, replies, n);
+      Outcome o = ask(c, conf, s, verdict, queries, replies, n);
       if (o == Outcome::truncated) {
         // The step again over TCP, both queries, and use-vc for the rest
         // of this pass: glibc's send_dg sets v_circuit.
         verdict = Verdict::glibc_tcp;
         attempts = a + 1;
         for (size_t i = 0; i < n; i++) replies[i] = Reply{};
-        o = ask(*c, conf, s, verdict, queries, replies, n);
+        o = ask(c, conf, s, verdict, queries, replies, n);
       }
       if (o == Outcome::answered) return;
     }
+}
+
+void exchange(const Config& conf, const Bytes* queries, Reply* replies, size_t n) {
+  for (size_t i = 0; i < n; i++) replies[i] = Reply{};
+  if (conf.ns.count == 0 || conf.opt.attempts == 0) return;
+  Channels* c = begin_exchange(conf);
+  if (!c) {
+    for (size_t i = 0; i < n; i++) replies[i].status = Reply::error;
+    return;
+  }
+  walk(*c, conf, queries, replies, n);
+  end_exchange(*c);
 }
 
 }  // namespace rk8s

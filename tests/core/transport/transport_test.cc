@@ -6,8 +6,12 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -560,7 +564,7 @@ TEST(Transport, CaresReadsNoConfigurationAndIgnoresTheEnvironment) {
     fopen_paths.clear();
   }
   Config c = config({77}, /*timeout=*/3);
-  Channels* chs = thread_channels(c);
+  Channels* chs = begin_exchange(c);
   ASSERT_NE(chs, nullptr);
   ares_channel ch = server_channel(*chs, 0, false);
   ASSERT_NE(ch, nullptr);
@@ -618,6 +622,65 @@ TEST(Transport, EveryExchangeHasASocketOfItsOwn) {
   }
   // The kernel picks each port at random: a few may come up twice.
   EXPECT_GT(distinct.size(), 60u);
+}
+
+// Answers "left.example" with 1.1.1.1 and any other name with 2.2.2.2,
+// each 200 ms after it came.
+Responder::Handler slowly() {
+  return [](const Seen& q) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    bool left = q.bytes.find("left") != std::string::npos;
+    return std::vector<std::string>{reply(q.bytes, 0, {left ? 0x01010101u : 0x02020202u})};
+  };
+}
+
+sigjmp_buf left_at;
+void leave(int) { siglongjmp(left_at, 1); }
+
+// A program's SIGALRM handler leaves an exchange by siglongjmp (wget's
+// --timeout, curl's synchronous resolver): the replies it waited for come
+// during the next exchange on the thread, which must neither see them nor
+// reach the left frame through them.
+TEST(Transport, ExchangeLeftBySiglongjmpLeavesTheNextItsOwnReplies) {
+  Responder s(81, slowly());
+  Config c = config({81});
+  struct sigaction sa = {}, old;
+  sa.sa_handler = leave;
+  sigaction(SIGALRM, &sa, &old);
+  if (!sigsetjmp(left_at, 1)) {
+    itimerval t = {{0, 0}, {0, 50000}};
+    setitimer(ITIMER_REAL, &t, nullptr);
+    Exchange left(c, 2, "left.example");
+    ADD_FAILURE() << "the exchange ended before the signal";
+  }
+  sigaction(SIGALRM, &old, nullptr);
+  for (int i = 0; i < 2; i++) {
+    Exchange after(c, 2, "web.example");
+    EXPECT_EQ(after.r[0].status, Reply::ok);
+    EXPECT_EQ(after.r[1].status, Reply::ok);
+    EXPECT_EQ(first_a(after.r[0]), 0x02020202u);
+  }
+}
+
+// pthread_cancel at the exchange's poll: the thread's channels go at its
+// exit, their queries' callbacks not run into the unwound frame.
+TEST(Transport, ExchangeCancelledLeavesNoSocketAndNoCallback) {
+  Responder s(82, slowly());
+  static Config c;
+  c = config({82});
+  pthread_t t;
+  ASSERT_EQ(pthread_create(&t, nullptr, [](void*) -> void* {
+              Exchange left(c, 2, "left.example");
+              return nullptr;
+            }, nullptr), 0);
+  while (s.seen().size() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  pthread_cancel(t);
+  void* ended;
+  pthread_join(t, &ended);
+  EXPECT_EQ(ended, PTHREAD_CANCELED);
+  EXPECT_EQ(socket_to(82), -1);
+  Exchange after(c, 2, "web.example");
+  EXPECT_EQ(first_a(after.r[0]), 0x02020202u);
 }
 
 TEST(Transport, RandomQueryIdsDiffer) {
