@@ -163,6 +163,24 @@ std::string preload_list(const std::string& library, const std::string& value) {
   return out;
 }
 
+// A container whose LD_PRELOAD ours cannot be added to is refused (and the
+// webhook admits its pod as it is, with the reason as a warning): one set by
+// valueFrom, read only as the container starts, and, with no env entry of
+// its own (`var`), one that an envFrom ConfigMap or Secret may hold (no
+// prefix, or one that LD_PRELOAD starts with): kubelet lets env override
+// envFrom, so an entry of ours would silently take the place of theirs.
+void refuse_preload_set_elsewhere(YAML::Node container, const YAML::Node& var, const std::string& path) {
+  if (get(var, "valueFrom")) fail(var, path + ": LD_PRELOAD is set by valueFrom, so ours cannot be added to it");
+  if (var) return;
+  for (const YAML::Node& source : list_at(container, "envFrom", path)) {
+    if (!std::string_view("LD_PRELOAD").starts_with(text_at(source, "prefix"))) continue;
+    for (const char* ref : {"configMapRef", "secretRef"})
+      if (YAML::Node from = get(source, ref))
+        fail(source, path + ": LD_PRELOAD may be set by envFrom (" + ref + " " + text_at(from, "name") +
+                         "), so ours cannot be added to it");
+  }
+}
+
 // The volume read-only at kMountPath and `library` preloaded; a container
 // mounting something else there is refused (the API server would refuse
 // two mounts at one path).
@@ -183,8 +201,8 @@ void preload(YAML::Node container, const std::string& path, const std::string& l
 
   YAML::Node env = list_at(container, "env", path);
   YAML::Node var = find_named(env, "LD_PRELOAD");
+  refuse_preload_set_elsewhere(container, var, path);
   if (!var) return env.push_back(pair("LD_PRELOAD", "value", library));
-  if (get(var, "valueFrom")) fail(var, path + ": LD_PRELOAD is set by valueFrom, so ours cannot be added to it");
   set_text(var, "value", preload_list(library, text_at(var, "value")));
 }
 

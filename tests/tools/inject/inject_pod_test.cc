@@ -30,6 +30,12 @@ std::string pod(const std::string& spec = "") {
          spec;
 }
 
+// A Pod in namespace shop whose app container has `lines` after its name.
+std::string pod_with_app(const std::string& lines) {
+  return "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec:\n  containers:\n  - name: app\n" +
+         lines;
+}
+
 const std::string kPodTemplate = "  template:\n    spec:\n      containers: [{name: app, image: app:1}]\n";
 std::string workload(const std::string& api_version, const std::string& kind) {
   return "apiVersion: " + api_version + "\nkind: " + kind + "\nmetadata: {name: web, namespace: shop}\nspec:\n" +
@@ -131,6 +137,12 @@ TEST(InjectObject, WhatAPodIsGiven) {
        "    env: [{name: LD_PRELOAD, value: /usr/lib/libjemalloc.so /usr/lib/libz.so}]\n",
        kLibrary, "/spec/containers/0/env/0/value",
        "\"/opt/resolv-k8s/$LIB/libresolv-k8s.so:/usr/lib/libjemalloc.so:/usr/lib/libz.so\""},
+      // An envFrom that cannot hold LD_PRELOAD (another prefix), or one an
+      // env entry of the pod's own overrides already: ours goes in env.
+      {pod_with_app("    envFrom: [{prefix: APP_, configMapRef: {name: a}}]\n"), kLibrary, "/spec/containers/0/env",
+       "[{\"name\":\"LD_PRELOAD\",\"value\":\"/opt/resolv-k8s/$LIB/libresolv-k8s.so\"}]"},
+      {pod_with_app("    envFrom: [{secretRef: {name: s}}]\n    env: [{name: LD_PRELOAD, value: /usr/lib/libz.so}]\n"),
+       kLibrary, "/spec/containers/0/env/0/value", "\"/opt/resolv-k8s/$LIB/libresolv-k8s.so:/usr/lib/libz.so\""},
       {"apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec:\n  containers:\n"
        "  - {name: a, image: a:1}\n  - {name: b, image: b:1, volumeMounts: [{name: data, mountPath: /data}]}\n",
        kLibrary, "/spec/containers/1/volumeMounts",
@@ -270,9 +282,19 @@ TEST(InjectObject, ObjectsThatCannotBeChangedAsWrittenAreRefused) {
        "spec.containers[0]: volume data is mounted at /opt/resolv-k8s, where inject's library goes: mount it "
        "elsewhere",
        6},
-      {"apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: app\n    env:\n"
-       "    - name: LD_PRELOAD\n      valueFrom: {configMapKeyRef: {name: c, key: k}}\n",
+      {pod_with_app("    env:\n    - name: LD_PRELOAD\n      valueFrom: {configMapKeyRef: {name: c, key: k}}\n"),
        kLibrary, "spec.containers[0]: LD_PRELOAD is set by valueFrom, so ours cannot be added to it", 7},
+      // An envFrom source whose keys may hold LD_PRELOAD, which an env
+      // entry of ours would override: either kind, no prefix or a prefix of it.
+      {pod_with_app("    envFrom: [{configMapRef: {name: app-env}}]\n"), kLibrary,
+       "spec.containers[0]: LD_PRELOAD may be set by envFrom (configMapRef app-env), so ours cannot be added to it",
+       6},
+      {pod_with_app("    envFrom:\n    - prefix: APP_\n      configMapRef: {name: a}\n    - secretRef: {name: creds}\n"),
+       kLibrary,
+       "spec.containers[0]: LD_PRELOAD may be set by envFrom (secretRef creds), so ours cannot be added to it", 9},
+      {pod_with_app("    envFrom: [{prefix: LD_, secretRef: {name: s}}]\n"), kLibrary,
+       "spec.containers[0]: LD_PRELOAD may be set by envFrom (secretRef s), so ours cannot be added to it", 6},
+      {pod_with_app("    envFrom: {configMapRef: {name: c}}\n"), kLibrary, "spec.containers[0].envFrom: not a list", 6},
       {pod("  dnsConfig: 1.1.1.1\n"), kDns, "spec.dnsConfig: not a map", 5},
       {pod("  dnsConfig: {searches: corp.example}\n"), kDns, "spec.dnsConfig.searches: not a list", 5},
       // Kubernetes' bounds on the search list: 32 domains, 2048 characters.

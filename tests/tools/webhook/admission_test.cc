@@ -128,6 +128,11 @@ TEST(Admit, EveryObjectIsAllowedWhatIsLeftSaysWhy) {
        Admission::unchanged,
        "shop/* Pod: left as it is; resolv-k8s: spec: on the node's network with the node's DNS (hostNetwork), left "
        "as it is"},
+      {review("{\"metadata\":{\"name\":\"w\"},\"spec\":{\"containers\":[{\"name\":\"a\",\"envFrom\":"
+              "[{\"configMapRef\":{\"name\":\"app-env\"}}]}]}}"),
+       Admission::unchanged,
+       "shop/* Pod: left as it is; resolv-k8s: spec.containers[0]: LD_PRELOAD may be set by envFrom (configMapRef "
+       "app-env), so ours cannot be added to it"},
   };
   for (const ReviewCase& c : cases) {
     SCOPED_TRACE(c.body);
