@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/forward/flights.h"
 
-#include <algorithm>
-#include <string_view>
-
 namespace rk8s::server {
 
 const char* refusal_name(Refusal r) {
@@ -12,22 +9,14 @@ const char* refusal_name(Refusal r) {
   return kNames[size_t(r)];
 }
 
-size_t Flights::ClientKeyHash::operator()(const ClientKey& k) const {
-  return std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(k.addr), sizeof k.addr));
-}
-
-// A client's share of a bound while `holders` clients (itself among them)
-// hold some: 1/(holders + 1), so that one more always finds room.
-static size_t share(size_t bound, size_t holders) { return std::max<size_t>(1, bound / (holders + 1)); }
-
 Refusal Flights::admit(const ClientKey& client, bool first) const {
   if (waiting_ >= limits_.waiting) return Refusal::waiting;
   if (first && flights_.size() >= limits_.questions) return Refusal::questions;
   auto it = clients_.find(client);
   size_t holders = clients_.size() + (it == clients_.end());
   Held held = it == clients_.end() ? Held{} : it->second;
-  if (held.waiting >= share(limits_.waiting, holders)) return Refusal::share;
-  if (first && held.questions >= share(limits_.questions, holders)) return Refusal::share;
+  if (held.waiting >= client_share(limits_.waiting, holders)) return Refusal::share;
+  if (first && held.questions >= client_share(limits_.questions, holders)) return Refusal::share;
   return Refusal::none;
 }
 
@@ -42,8 +31,7 @@ Refusal Flights::join(const std::string& key, const IpAddr* client, bool may_sta
     flights_[key].askers.push_back(Asker{loop, std::move(done), false, {}});
     return Refusal::none;
   }
-  ClientKey who;
-  ip_as_v6(*client, who.addr);
+  ClientKey who = ClientKey::of(*client);
   if (start && !may_start) return Refusal::budget;
   if (!start && it->second.askers.size() >= limits_.joined) return Refusal::joined;
   if (Refusal r = admit(who, start); r != Refusal::none) return r;

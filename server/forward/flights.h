@@ -3,9 +3,10 @@
 // question asked again meanwhile joins the one in flight, and every asker
 // is answered on its own loop when the reply comes. Bounded: questions in
 // flight (limits.maxConcurrent), askers waiting on one question
-// (maxJoined) and in all (maxPending); and shared out by client address:
-// while n clients have askers waiting, none may hold more than 1/(n+1) of
-// either bound, so a client that floods leaves room for every other.
+// (maxJoined) and in all (maxPending); and shared out by client address
+// (net/client_share.h): while n clients have askers waiting, none may hold
+// more than 1/(n+1) of either bound, so a client that floods leaves room
+// for every other.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "server/model/source.h"
+#include "server/net/client_share.h"
 #include "server/net/loop.h"
 
 namespace rk8s::server {
@@ -51,13 +53,6 @@ class Flights {
   Counts counts() const;
 
  private:
-  struct ClientKey {
-    uint8_t addr[16] = {};  // the address as IPv6
-    bool operator==(const ClientKey&) const = default;
-  };
-  struct ClientKeyHash {
-    size_t operator()(const ClientKey& k) const;
-  };
   struct Held {
     size_t waiting = 0, questions = 0;
   };
