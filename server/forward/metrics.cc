@@ -9,9 +9,30 @@ void ForwardMetrics::request(const std::string& to, const std::string& rcode, do
   durations_[{to, rcode}].observe(seconds);
 }
 
+void ForwardMetrics::health_check(const std::string& to) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  health_checks_[to]++;
+}
+
 void ForwardMetrics::health_check_failed(const std::string& to) {
   std::lock_guard<std::mutex> lock(mutex_);
   health_failures_[to]++;
+}
+
+void ForwardMetrics::upstream_known(const std::string& to) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  upstreams_[to];
+}
+
+void ForwardMetrics::upstream_down(const std::string& to, bool down) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  UpstreamState& s = upstreams_[to];
+  if (down) {
+    s.down++;
+    s.went_down++;
+  } else {
+    s.down--;
+  }
 }
 
 void ForwardMetrics::limited(const std::string& limit) {
@@ -32,9 +53,16 @@ std::string ForwardMetrics::render() const {
   std::string out = family(duration, "histogram", "Upstream round trips, by upstream and rcode.");
   for (const auto& [key, h] : durations_)
     out += h.samples(duration, "to=\"" + key.first + "\",rcode=\"" + key.second + "\"");
+  out += family("forward_healthchecks_total", "counter", "Health checks sent, by upstream.");
+  for (const auto& [to, n] : health_checks_) out += sample("forward_healthchecks_total", "to=\"" + to + "\"", n);
   out += family("forward_healthcheck_failures_total", "counter", "Failed health checks, by upstream.");
   for (const auto& [to, n] : health_failures_)
     out += sample("forward_healthcheck_failures_total", "to=\"" + to + "\"", n);
+  out += family("forward_upstream_down", "gauge", "Upstreams down by their health checks now, by upstream.");
+  for (const auto& [to, s] : upstreams_) out += sample("forward_upstream_down", "to=\"" + to + "\"", s.down);
+  out += family("forward_upstream_down_total", "counter", "Times an upstream went down, by upstream.");
+  for (const auto& [to, s] : upstreams_)
+    out += sample("forward_upstream_down_total", "to=\"" + to + "\"", s.went_down);
   out += family("forward_healthcheck_broken_total", "counter", "Times every upstream of a zone was down.") +
          sample("forward_healthcheck_broken_total", "", broken_) +
          family("forward_max_concurrent_rejects_total", "counter", "Queries refused: too many in flight.") +

@@ -2,8 +2,9 @@
 // What forwarding counts, in CoreDNS's forward families (with our prefix):
 // each upstream's request durations by rcode, its failed health checks,
 // the times every upstream was down, and the queries refused for overload;
-// and ours: the questions turned away by each limit (forward/flights.h),
-// and the expired answers served, by why.
+// and ours: each upstream's health checks sent, whether it is down and the
+// times it went down, the questions turned away by each limit
+// (forward/flights.h), and the expired answers served, by why.
 #pragma once
 
 #include <atomic>
@@ -20,7 +21,12 @@ class ForwardMetrics {
  public:
   // `rcode`: NOERROR..., or "timeout" and "error" for no reply.
   void request(const std::string& to, const std::string& rcode, double seconds);
+  void health_check(const std::string& to);
   void health_check_failed(const std::string& to);
+  // An upstream of a configuration: its state shown, up, from now on.
+  void upstream_known(const std::string& to);
+  // Down by its health checks, or no longer (up again, or reloaded away).
+  void upstream_down(const std::string& to, bool down);
   void all_down() { broken_++; }
   // A question turned away by `limit` (maxConcurrent: CoreDNS's rejects too).
   void limited(const std::string& limit);
@@ -33,7 +39,13 @@ class ForwardMetrics {
  private:
   mutable std::mutex mutex_;
   std::map<std::pair<std::string, std::string>, Histogram> durations_;
+  std::map<std::string, uint64_t> health_checks_;
   std::map<std::string, uint64_t> health_failures_;
+  struct UpstreamState {
+    uint64_t down = 0;  // its entries down now: one per list of upstreams it is in
+    uint64_t went_down = 0;
+  };
+  std::map<std::string, UpstreamState> upstreams_;
   std::map<std::string, uint64_t> limited_;
   std::map<std::string, uint64_t> stale_;
   std::atomic<uint64_t> broken_{0};

@@ -15,6 +15,12 @@ unsigned random_below(size_t n) {
   return unsigned(rng() % n);
 }
 
+Health::Probe outcome_of(const ExchangeResult& r) {
+  return r.status == ExchangeResult::ok          ? Health::Probe::answered
+         : r.status == ExchangeResult::no_socket ? Health::Probe::unsent
+                                                 : Health::Probe::unanswered;
+}
+
 }  // namespace
 
 Upstreams::Upstreams(const ForwardConfig& config, ForwardMetrics& metrics, Warn warn)
@@ -22,7 +28,14 @@ Upstreams::Upstreams(const ForwardConfig& config, ForwardMetrics& metrics, Warn 
   for (const Upstream& u : config.upstreams) {
     states_.push_back(std::make_unique<State>());
     states_.back()->where = u;
+    metrics_.upstream_known(u.text);
   }
+}
+
+// A configuration reloaded away: its upstreams down no longer count.
+Upstreams::~Upstreams() {
+  for (const auto& s : states_)
+    if (s->health.down()) metrics_.upstream_down(s->where.text, false);
 }
 
 std::vector<size_t> Upstreams::order() {
@@ -32,53 +45,56 @@ std::vector<size_t> Upstreams::order() {
                                                 : 0;
   std::vector<size_t> out;
   for (size_t k = 0; k < n; k++)
-    if (!states_[(first + k) % n]->down) out.push_back((first + k) % n);
+    if (!states_[(first + k) % n]->health.down()) out.push_back((first + k) % n);
   if (out.empty()) out.push_back(random_below(n));
   return out;
 }
 
 bool Upstreams::any_healthy() const {
   for (const auto& s : states_)
-    if (!s->down) return true;
+    if (!s->health.down()) return true;
   return false;
 }
 
-void Upstreams::succeeded(size_t i) {
-  states_[i]->fails = 0;
-  if (states_[i]->down.exchange(false)) warn_("upstream " + states_[i]->where.text + " answers again");
-}
+void Upstreams::succeeded(size_t i) { changed(i, states_[i]->health.answered()); }
 
 void Upstreams::failed(size_t i, Loop& loop) {
-  State& s = *states_[i];
-  if (++s.fails < kMaxFails || s.down.exchange(true)) return;
-  bool all = !any_healthy();
-  warn_("upstream " + s.where.text + " down after " + std::to_string(kMaxFails) +
-        " failures in a row, asked again every " + std::to_string(kProbeMs) + " ms" +
-        (all ? "; every upstream of its zones is down" : ""));
-  if (all) metrics_.all_down();
-  if (!s.probing.exchange(true)) probe(i, loop);
+  if (states_[i]->health.want_probe(Health::Clock::now())) probe(i, loop);
 }
 
+// The probes hold the upstreams weakly: a configuration reloaded away ends
+// its probes.
 void Upstreams::probe(size_t i, Loop& loop) {
-  auto self = shared_from_this();
-  loop.after(kProbeMs, [self, i, &loop] {
-    State& s = *self->states_[i];
-    if (!s.down) {
-      s.probing = false;
-      return;
-    }
-    auto done = [self, i, &loop](ExchangeResult& r) {
-      State& st = *self->states_[i];
-      if (r.status == ExchangeResult::ok) {
-        self->succeeded(i);
-        st.probing = false;
-        return;
-      }
-      self->metrics_.health_check_failed(st.where.text);
-      self->probe(i, loop);
-    };
-    exchange(loop, s.where, self->tcp_only_, probe_query(), kProbeMs, done);
+  metrics_.health_check(at(i).text);
+  std::weak_ptr<Upstreams> weak = weak_from_this();
+  exchange(loop, at(i), tcp_only_, probe_query(), kProbeTimeoutMs, [weak, i, &loop](ExchangeResult& r) {
+    if (auto self = weak.lock()) self->probed(i, outcome_of(r), loop);
   });
+}
+
+void Upstreams::probed(size_t i, Health::Probe outcome, Loop& loop) {
+  if (outcome == Health::Probe::unanswered) metrics_.health_check_failed(at(i).text);
+  changed(i, states_[i]->health.probed(outcome, Health::Clock::now()));
+  if (outcome == Health::Probe::answered) return;
+  std::weak_ptr<Upstreams> weak = weak_from_this();
+  loop.after(Health::kProbeMs, [weak, i, &loop] {
+    if (auto self = weak.lock()) self->probe(i, loop);
+  });
+}
+
+void Upstreams::changed(size_t i, Health::Change change) {
+  const std::string& to = at(i).text;
+  if (change == Health::Change::up) {
+    metrics_.upstream_down(to, false);
+    warn_("upstream " + to + " answers again");
+  } else if (change == Health::Change::down) {
+    metrics_.upstream_down(to, true);
+    bool all = !any_healthy();
+    warn_("upstream " + to + " down: " + std::to_string(Health::kMaxFails) +
+          " health checks in a row unanswered, asked again every " + std::to_string(Health::kProbeMs) + " ms" +
+          (all ? "; every upstream of its zones is down" : ""));
+    if (all) metrics_.all_down();
+  }
 }
 
 }  // namespace rk8s::server

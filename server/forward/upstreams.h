@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The upstreams of one zone (a server's forwardPlugin, or
 // upstreamResolvers): the order to try them in, by policy, and their
-// health, shared by every thread. After kMaxFails failures in a row an
-// upstream is down and probed with ". IN NS" every 0.5 s until it answers
-// anything (CoreDNS's max_fails and health_check); when all are down, one
-// is tried anyway.
+// health (health.h), shared by every thread. A query that fails asks for a
+// probe, ". IN NS" over the transport the upstream is used with, on the
+// loop of the query; when all are down, one is tried anyway.
 #pragma once
 
 #include <atomic>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "server/config/config.h"
+#include "server/forward/health.h"
 #include "server/model/warn.h"
 #include "server/net/loop.h"
 
@@ -21,11 +21,11 @@ class ForwardMetrics;
 
 class Upstreams : public std::enable_shared_from_this<Upstreams> {
  public:
-  static constexpr int kMaxFails = 2;
-  static constexpr unsigned kProbeMs = 500;
+  static constexpr unsigned kProbeTimeoutMs = 1000;  // CoreDNS's hcReadTimeout
 
   // `warn` gets a line when an upstream goes down and when it is back.
   Upstreams(const ForwardConfig& config, ForwardMetrics& metrics, Warn warn);
+  ~Upstreams();
 
   const Upstream& at(size_t i) const { return states_[i]->where; }
   size_t size() const { return states_.size(); }
@@ -33,19 +33,20 @@ class Upstreams : public std::enable_shared_from_this<Upstreams> {
   // The upstreams to try, in order: the healthy ones by policy, or one down
   // one at random when none is healthy.
   std::vector<size_t> order();
+  // Any reply from upstream i.
   void succeeded(size_t i);
-  // A timeout or a network error; the loop probes it once it is down.
+  // A timeout or a network error: upstream i may be probed, on `loop`.
   void failed(size_t i, Loop& loop);
   bool any_healthy() const;
 
  private:
   struct State {
     Upstream where;
-    std::atomic<int> fails{0};
-    std::atomic<bool> down{false};
-    std::atomic<bool> probing{false};
+    Health health;
   };
   void probe(size_t i, Loop& loop);
+  void probed(size_t i, Health::Probe outcome, Loop& loop);
+  void changed(size_t i, Health::Change change);
 
   std::vector<std::unique_ptr<State>> states_;
   Policy policy_;

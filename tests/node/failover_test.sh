@@ -39,7 +39,7 @@ eventually ".53 down: health checks fail" above 0
 eventually ".53 down: health check failures grow" above "$(failures)"
 check ".53 down: ready" 200 "$(ready)"
 said() { grep -q "^resolv-k8s-server: upstream 127.0.0.53:53 $1" "$WORK/cache.err"; }
-eventually ".53 down: said once, as it happened" said "down after 2 failures in a row, asked again every 500 ms$"
+eventually ".53 down: said once, as it happened" said "down: 2 health checks in a row unanswered, asked again every 500 ms$"
 
 cluster_dns 53
 eventually ".53 back: used again" fresh dns53

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Forwarding's families (server/forward/metrics.h): durations by
-// upstream and rcode, failed health checks, every upstream down, refusals
-// by limit.
+// upstream and rcode, health checks sent and failed, each upstream's state
+// and its times down, every upstream down, refusals by limit.
 #include "server/forward/metrics.h"
 
 #include <gtest/gtest.h>
@@ -16,8 +16,14 @@ TEST(ForwardMetrics, EmptyFamiliesSayZero) {
   EXPECT_EQ(ForwardMetrics().render(),
             "# HELP resolv_k8s_forward_request_duration_seconds Upstream round trips, by upstream and rcode.\n"
             "# TYPE resolv_k8s_forward_request_duration_seconds histogram\n"
+            "# HELP resolv_k8s_forward_healthchecks_total Health checks sent, by upstream.\n"
+            "# TYPE resolv_k8s_forward_healthchecks_total counter\n"
             "# HELP resolv_k8s_forward_healthcheck_failures_total Failed health checks, by upstream.\n"
             "# TYPE resolv_k8s_forward_healthcheck_failures_total counter\n"
+            "# HELP resolv_k8s_forward_upstream_down Upstreams down by their health checks now, by upstream.\n"
+            "# TYPE resolv_k8s_forward_upstream_down gauge\n"
+            "# HELP resolv_k8s_forward_upstream_down_total Times an upstream went down, by upstream.\n"
+            "# TYPE resolv_k8s_forward_upstream_down_total counter\n"
             "# HELP resolv_k8s_forward_healthcheck_broken_total Times every upstream of a zone was down.\n"
             "# TYPE resolv_k8s_forward_healthcheck_broken_total counter\n"
             "resolv_k8s_forward_healthcheck_broken_total 0\n"
@@ -35,8 +41,14 @@ TEST(ForwardMetrics, ByUpstreamAndRcode) {
   m.request("10.0.0.1:53", "NOERROR", 0.0009);
   m.request("10.0.0.1:53", "NOERROR", 0.0009);
   m.request("10.0.0.1:53", "timeout", 2);
+  for (int i = 0; i < 3; i++) m.health_check("10.0.0.2:53");
   m.health_check_failed("10.0.0.2:53");
   m.health_check_failed("10.0.0.2:53");
+  // 10.0.0.1 in a zone's list; 10.0.0.2 in two, down in both, up again in one.
+  for (const char* to : {"10.0.0.1:53", "10.0.0.2:53", "10.0.0.2:53"}) m.upstream_known(to);
+  m.upstream_down("10.0.0.2:53", true);
+  m.upstream_down("10.0.0.2:53", true);
+  m.upstream_down("10.0.0.2:53", false);
   m.all_down();
   for (int i = 0; i < 3; i++) m.limited("maxConcurrent");
   m.limited("share");
@@ -54,8 +66,14 @@ TEST(ForwardMetrics, ByUpstreamAndRcode) {
         std::string("resolv_k8s_forward_request_duration_seconds_sum{to=\"10.0.0.1:53\",rcode=\"timeout\"} 2")})
     EXPECT_EQ(lines_starting(text, line), Strings{line});
   EXPECT_EQ(lines_starting(text, "resolv_k8s_forward_health"),
-            (Strings{"resolv_k8s_forward_healthcheck_failures_total{to=\"10.0.0.2:53\"} 2",
+            (Strings{"resolv_k8s_forward_healthchecks_total{to=\"10.0.0.2:53\"} 3",
+                     "resolv_k8s_forward_healthcheck_failures_total{to=\"10.0.0.2:53\"} 2",
                      "resolv_k8s_forward_healthcheck_broken_total 1"}));
+  EXPECT_EQ(lines_starting(text, "resolv_k8s_forward_upstream_down"),
+            (Strings{"resolv_k8s_forward_upstream_down{to=\"10.0.0.1:53\"} 0",
+                     "resolv_k8s_forward_upstream_down{to=\"10.0.0.2:53\"} 1",
+                     "resolv_k8s_forward_upstream_down_total{to=\"10.0.0.1:53\"} 0",
+                     "resolv_k8s_forward_upstream_down_total{to=\"10.0.0.2:53\"} 2"}));
   EXPECT_EQ(lines_starting(text, "resolv_k8s_forward_max_concurrent_rejects_total"),
             Strings{"resolv_k8s_forward_max_concurrent_rejects_total 3"});
   EXPECT_EQ(lines_starting(text, "resolv_k8s_forward_limited_total{"),
