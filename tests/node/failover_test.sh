@@ -4,7 +4,9 @@
 # answers, the dead one is health-checked until it is back, then used
 # again, and the log says when it went down and when it came back; both
 # killed: /ready says 503 until they return. Every upstream
-# killed: a cached answer past its TTL is served stale, with TTL 30.
+# killed: a cached answer past its TTL is served stale, with TTL 30. A
+# client that floods names its upstream never answers marks no upstream
+# down: a bystander's misses are answered throughout.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -73,4 +75,57 @@ for name in www.example.com web.shop.svc.cluster.local; do
 		"$(q $name)"
 done
 check "served stale: counted" yes "$( (($(metric resolv_k8s_cache_served_stale_total) >= stale + 4)) && echo yes)"
+
+# An upstream on 127.0.0.68 that answers every name (A 192.0.2.1) but
+# those of dead.test, which it never answers (a dead zone behind a healthy
+# resolver), and 127.0.0.67 that answers nothing, in that order. A pod
+# floods 1500 names of dead.test, 300 at a time: the timeouts only probe
+# .68, which answers its probes and is never down; .67 goes down by its
+# probes alone. A bystander's 20 misses meanwhile are all answered.
+python3 - 127.0.0.68 > "$WORK/partial.err" <<-'END' &
+	import socket, struct, sys
+	s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+	s.bind((sys.argv[1], 53))
+	print("listening", flush=True)
+	while True:
+	    q, peer = s.recvfrom(4096)
+	    i, labels = 12, []
+	    while q[i]:
+	        labels.append(q[i + 1:i + 1 + q[i]].lower())
+	        i += 1 + q[i]
+	    if labels[-2:] == [b"dead", b"test"]:
+	        continue
+	    a = q[i + 1:i + 3] == b"\0\1"
+	    answer = b"\xc0\x0c" + struct.pack(">HHIH", 1, 1, 60, 4) + bytes([192, 0, 2, 1]) if a else b""
+	    s.sendto(q[:2] + struct.pack(">HHHHH", 0x8180, 1, int(a), 0, 0) + q[12:i + 5] + answer, peer)
+END
+poll 10 grep -qs listening "$WORK/partial.err"
+silent_dns 127.0.0.67
+cache_at flood 169.254.20.11 servers= upstreamResolvers='{policy: Sequential, upstreams:
+  [{type: Network, address: 127.0.0.68}, {type: Network, address: 127.0.0.67}]}'
+at_flood() { metric "$1" 169.254.20.11; }
+"$BURST" -s 127.0.0.2 -w 300 -t 8 169.254.20.11 1500 'u%d.dead.test' > "$WORK/flood.out" &
+flood=$!
+timed_out() { (($(at_flood 'resolv_k8s_forward_request_duration_seconds_count{to="127.0.0.68:53",rcode="timeout"}') > 0)); }
+eventually "flood: its names time out at .68" timed_out
+answered=0
+for i in $(seq 1 20); do
+	out=$(ask 169.254.20.11 -b 127.0.0.3 "bystander$i.example.net" A +tries=2 +time=2)
+	if grep -q 'status: NOERROR' <<<"$out"; then
+		answered=$((answered + 1))
+	else
+		echo "    bystander$i: $(grep -E 'status|timed out' <<<"$out")"
+	fi
+	sleep 0.2
+done
+wait $flood
+echo "    flood: $(tr '\n' ' ' < "$WORK/flood.out")"
+check "flood: the bystander's misses, NOERROR" 20 "$answered"
+check "flood: .68 probed" yes "$( (($(at_flood 'resolv_k8s_forward_healthchecks_total{to="127.0.0.68:53"}') > 0)) && echo yes)"
+check "flood: .68 never down" "0 0" "$(at_flood 'resolv_k8s_forward_upstream_down_total{to="127.0.0.68:53"}') \
+$(at_flood 'resolv_k8s_forward_healthcheck_failures_total{to="127.0.0.68:53"}')"
+check "flood: .67, that answers nothing, down" "1 1" "$(at_flood 'resolv_k8s_forward_upstream_down_total{to="127.0.0.67:53"}') \
+$(at_flood 'resolv_k8s_forward_upstream_down{to="127.0.0.67:53"}')"
+check "flood: said for .67 alone" "0 1" "$(grep -c 'upstream 127.0.0.68:53 down' "$WORK/flood.err") \
+$(grep -c 'upstream 127.0.0.67:53 down' "$WORK/flood.err")"
 summary
