@@ -11,7 +11,7 @@ const char* refusal_name(Refusal r) {
 
 Refusal Flights::admit(const ClientKey& client, bool first) const {
   if (waiting_ >= limits_.waiting) return Refusal::waiting;
-  if (first && flights_.size() >= limits_.questions) return Refusal::questions;
+  if (first && flights_.size() - refreshes_ >= limits_.questions) return Refusal::questions;
   auto it = clients_.find(client);
   size_t holders = clients_.size() + (it == clients_.end());
   Held held = it == clients_.end() ? Held{} : it->second;
@@ -25,10 +25,13 @@ Refusal Flights::join(const std::string& key, const IpAddr* client, bool may_sta
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = flights_.find(key);
   start = it == flights_.end();
-  if (!client) {  // a prefetch: nothing to join, only the questions' bound
+  if (!client) {  // a prefetch: nothing to join, only its own bound
     if (!start) return Refusal::joined;
-    if (flights_.size() >= limits_.questions) return Refusal::questions;
-    flights_[key].askers.push_back(Asker{loop, std::move(done), false, {}});
+    if (refreshes_ >= refresh_limit(limits_.questions)) return Refusal::questions;
+    Flight& flight = flights_[key];
+    flight.refresh = true;
+    refreshes_++;
+    flight.askers.push_back(Asker{loop, std::move(done), false, {}});
     return Refusal::none;
   }
   ClientKey who = ClientKey::of(*client);
@@ -64,6 +67,7 @@ void Flights::land(const std::string& key, const Resolution& res) {
     flight = std::move(it->second);
     flights_.erase(it);
     if (flight.counted) release(flight.owner, false, true);
+    refreshes_ -= flight.refresh;
     for (const Asker& a : flight.askers)
       if (a.counted) {
         release(a.client, true, false);
@@ -75,7 +79,7 @@ void Flights::land(const std::string& key, const Resolution& res) {
 
 Flights::Counts Flights::counts() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return Counts{flights_.size(), waiting_, clients_.size()};
+  return Counts{flights_.size() - refreshes_, waiting_, clients_.size(), refreshes_};
 }
 
 }  // namespace rk8s::server

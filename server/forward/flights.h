@@ -6,7 +6,10 @@
 // (maxJoined) and in all (maxPending); and shared out by client address
 // (net/client_share.h): while n clients have askers waiting, none may hold
 // more than 1/(n+1) of either bound, so a client that floods leaves room
-// for every other.
+// for every other. The server's own questions (prefetches, serve-stale
+// refreshes, the loop probe) have a bound of their own beside the clients'
+// questions (refresh_limit), so a thousand names near expiry behind a slow
+// upstream take no client's slot, and no client's flood starves them.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +30,10 @@ struct FlightLimits {
   size_t joined = 64;       // maxJoined
 };
 
+// The server's own questions in flight at once beside maxConcurrent: a
+// tenth as many.
+inline size_t refresh_limit(size_t questions) { return questions / 10 ? questions / 10 : 1; }
+
 // Why an asker was turned away; `none` when it was not.
 enum class Refusal : uint8_t { none, questions, waiting, joined, share, budget };
 constexpr size_t kRefusals = 6;
@@ -38,17 +45,18 @@ class Flights {
 
   // Joins the question `key`, or starts it when it is not in flight (then
   // `start` is set: the caller sends it, then land()s it); `done` is taken
-  // only when the asker is not turned away. A null `client`
-  // is the server's own asker (a prefetch), bound by `questions` alone and
-  // never joined to another; `may_start` false: the asker's query may send
-  // no more questions (`budget`).
+  // only when the asker is not turned away. A null `client` is the
+  // server's own asker (a prefetch), bound by refresh_limit alone and never
+  // joined to another (`questions`, `joined`); `may_start` false: the
+  // asker's query may send no more questions (`budget`).
   Refusal join(const std::string& key, const IpAddr* client, bool may_start, Loop* loop, Resolved&& done,
                bool& start);
   // Every asker of `key` gets `res` (copied to its loop).
   void land(const std::string& key, const Resolution& res);
 
   struct Counts {
-    size_t questions = 0, waiting = 0, clients = 0;
+    size_t questions = 0, waiting = 0, clients = 0;  // the clients'
+    size_t refreshes = 0;                             // the server's own questions
   };
   Counts counts() const;
 
@@ -65,6 +73,7 @@ class Flights {
   struct Flight {
     std::vector<Asker> askers;
     bool counted = false;  // started by a client: one of its `questions`
+    bool refresh = false;  // started by the server: one of `refreshes_`
     ClientKey owner{};
   };
 
@@ -76,6 +85,7 @@ class Flights {
   std::unordered_map<std::string, Flight> flights_;
   std::unordered_map<ClientKey, Held, ClientKeyHash> clients_;
   size_t waiting_ = 0;
+  size_t refreshes_ = 0;
 };
 
 }  // namespace rk8s::server

@@ -230,7 +230,8 @@ void Forwarder::refuse(Refusal why, const Resolution* stale, Asker& asker) {
 }
 
 // In the background, asked by no one: joins nothing in flight, and gives
-// way when questions in flight are at their limit.
+// way when the server's own questions in flight are at their bound
+// (refresh_limit), which takes no client's.
 void Forwarder::refresh(const Ask& ask) {
   if (looping_) return;
   Loop* loop = Loop::current();

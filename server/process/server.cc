@@ -22,12 +22,14 @@ size_t workers() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 // The descriptors the process needs besides those the limits count: per
 // worker, its loop's and a UDP and TCP socket per listen address and a TCP
-// connection per upstream; and the HTTP listeners, files, standard streams.
+// connection per upstream; the server's own questions (a UDP socket each);
+// and the HTTP listeners, files, standard streams.
 size_t reserved_descriptors(const ServerConfig& config) {
   size_t upstreams = config.upstream_resolvers ? config.upstream_resolvers->upstreams.size() : 0;
   for (const ZoneServer& s : config.servers)
     if (s.forward) upstreams += s.forward->upstreams.size();
-  return 64 + workers() * (4 + 2 * config.listen.size() + upstreams);
+  return 64 + refresh_limit(config.limits.max_concurrent) +
+         workers() * (4 + 2 * config.listen.size() + upstreams);
 }
 
 ServerConfig fitted(ServerConfig config, size_t descriptors, std::string& said) {
@@ -140,6 +142,7 @@ std::string Server::bounds() const {
       {"packetCache", memory_.packets, queries_.packet_bytes()},
       {"maxConcurrent", l.max_concurrent, flights.questions},
       {"maxPending", l.max_pending, flights.waiting},
+      {"refreshes", refresh_limit(l.max_concurrent), flights.refreshes},
       {"maxTCPClients", l.max_tcp_clients, TcpListener::open_connections()},
       {"maxHTTPClients", l.max_http_clients, http_.open_connections()},
       {"descriptors", descriptors_, open_descriptors()},

@@ -173,18 +173,34 @@ TEST(Flights, LandingReleasesTheClientsShare) {
   EXPECT_EQ(c.clients, 0u);
 }
 
-// The server's own question (a prefetch): no client, bound by the
-// questions' limit alone, never joining another.
-TEST(Flights, TheServersOwnQuestion) {
-  Askers a(FlightLimits{2, 100, 100});
-  bool start;
-  EXPECT_EQ(a.flights.join("p", nullptr, true, &a.loop, [](const Resolution*) {}, start), Refusal::none);
-  EXPECT_TRUE(start);
-  EXPECT_EQ(a.flights.join("p", nullptr, true, &a.loop, [](const Resolution*) {}, start), Refusal::joined);
-  EXPECT_EQ(a.ask("p", "client"), "join");
-  EXPECT_EQ(a.flights.counts().waiting, 1u);
-  EXPECT_EQ(a.ask("q", "client"), "start");
-  EXPECT_EQ(a.flights.join("r", nullptr, true, &a.loop, [](const Resolution*) {}, start), Refusal::questions);
+// The server's own questions (prefetches): no client, never joining
+// another, bound by a tenth of maxConcurrent of their own beside the
+// clients' questions: neither takes the other's room.
+TEST(Flights, TheServersOwnQuestionsHaveABoundOfTheirOwn) {
+  Askers a(FlightLimits{10, 100, 100});
+  auto own = [&a](const std::string& key) -> std::string {
+    bool start;
+    Refusal r = a.flights.join(key, nullptr, true, &a.loop, [](const Resolution*) {}, start);
+    return r != Refusal::none ? refusal_name(r) : start ? "start" : "join";
+  };
+  for (uint8_t i = 1; i <= 10; i++) EXPECT_EQ(a.ask("c" + std::to_string(i), "client", i), "start");
+  EXPECT_EQ(a.ask("c11", "client", 11), "maxConcurrent");
+  EXPECT_EQ(own("p"), "start") << "the clients' questions at their bound";
+  EXPECT_EQ(own("p"), "maxJoined") << "never joins";
+  EXPECT_EQ(own("c1"), "maxJoined") << "nor a client's";
+  EXPECT_EQ(own("r"), "maxConcurrent") << "its own bound: a tenth of 10";
+  EXPECT_EQ(a.ask("p", "client", 1), "join");
+  Flights::Counts c = a.flights.counts();
+  EXPECT_EQ(c.questions, 10u);
+  EXPECT_EQ(c.refreshes, 1u);
+  EXPECT_EQ(c.waiting, 11u);
+
+  a.flights.land("c1", with_rcode(dns::kNoError));
+  a.flights.land("p", with_rcode(dns::kNoError));
+  EXPECT_EQ(a.flights.counts().refreshes, 0u);
+  EXPECT_EQ(a.ask("c12", "client", 12), "start") << "a refresh landing gives the clients nothing";
+  EXPECT_EQ(a.ask("c13", "client", 13), "maxConcurrent");
+  EXPECT_EQ(own("r"), "start");
 }
 
 }  // namespace
