@@ -98,10 +98,12 @@ struct Limits {
   unsigned client_qps = 0;       // queries a second from one client address; 0: unlimited
   size_t max_udp_size = 1232;    // bytes of a UDP reply (unbound's max-udp-size)
   size_t max_tcp_clients = 256;  // client connections
+  size_t max_tcp_per_client = 64;  // of them from one client address, within its share
   size_t max_tcp_queries = 16;   // unanswered queries on one connection before it is not read
-  unsigned tcp_idle_seconds = 10;
+  unsigned tcp_idle_seconds = 10;  // without a whole query
   size_t max_http_clients = 16;  // connections to the health and metrics addresses
-  unsigned http_timeout_seconds = 5;
+  size_t max_http_per_client = 4;  // of them from one client address, within its share
+  unsigned http_timeout_seconds = 5;  // for a whole request
 };
 
 // nodeSetup: the node's network as NodeLocal DNSCache sets it up (node/).

@@ -202,8 +202,8 @@ class ConfigReader {
 
   static Limits limits(const Field& f) {
     Mapping m = f.mapping({"memory", "maxConcurrent", "maxPending", "maxJoined", "maxUpstreamPerQuery",
-                           "clientQPS", "maxUDPSize", "maxTCPClients", "maxTCPQueries", "tcpIdleTimeout",
-                           "maxHTTPClients", "httpTimeout"});
+                           "clientQPS", "maxUDPSize", "maxTCPClients", "maxTCPPerClient", "maxTCPQueries",
+                           "tcpIdleTimeout", "maxHTTPClients", "maxHTTPPerClient", "httpTimeout"});
     Limits l;
     auto count = [&](std::string_view key, auto& out, unsigned long min, unsigned long max) {
       if (const Field* n = m.find(key)) out = decltype(+out)(n->number(min, max));
@@ -222,9 +222,11 @@ class ConfigReader {
     count("clientQPS", l.client_qps, 0, kMaxLimit);
     count("maxUDPSize", l.max_udp_size, 512, 65535);
     count("maxTCPClients", l.max_tcp_clients, 1, kMaxLimit);
+    count("maxTCPPerClient", l.max_tcp_per_client, 1, kMaxLimit);
     count("maxTCPQueries", l.max_tcp_queries, 1, kMaxLimit);
     seconds("tcpIdleTimeout", l.tcp_idle_seconds);
     count("maxHTTPClients", l.max_http_clients, 1, kMaxLimit);
+    count("maxHTTPPerClient", l.max_http_per_client, 1, kMaxLimit);
     seconds("httpTimeout", l.http_timeout_seconds);
     return l;
   }

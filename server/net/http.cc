@@ -3,6 +3,7 @@
 
 #include <event2/buffer.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -26,20 +27,26 @@ struct HttpServer::Listener {
 // close once the answer is written.
 class HttpServer::Connection {
  public:
-  Connection(HttpServer& server, bool metrics_only, event_base* base, evutil_socket_t fd)
-      : server_(server), metrics_only_(metrics_only) {
+  Connection(HttpServer& server, bool metrics_only, event_base* base, evutil_socket_t fd, const ClientKey& client)
+      : server_(server), metrics_only_(metrics_only), client_(client) {
     bev_ = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
     timeval limit{long(server.limits_.timeout_seconds), 0};
-    bufferevent_set_timeouts(bev_, &limit, &limit);
+    bufferevent_set_timeouts(bev_, nullptr, &limit);
+    // The whole request within the limit: bytes that trickle in do not
+    // put it off.
+    deadline_ = evtimer_new(base, expired, this);
+    evtimer_add(deadline_, &limit);
     bufferevent_setcb(bev_, readable, written, failed, this);
     bufferevent_enable(bev_, EV_READ);
     server_.opened(this);
   }
   ~Connection() {
+    event_free(deadline_);
     bufferevent_free(bev_);
     server_.closed(this);
   }
   bool answering() const { return answered_; }
+  const ClientKey& client() const { return client_; }
 
  private:
   static void readable(bufferevent*, void* arg) { static_cast<Connection*>(arg)->read_request(); }
@@ -48,6 +55,7 @@ class HttpServer::Connection {
     if (self->answered_) delete self;
   }
   static void failed(bufferevent*, short, void* arg) { delete static_cast<Connection*>(arg); }
+  static void expired(evutil_socket_t, short, void* arg) { delete static_cast<Connection*>(arg); }
 
   void read_request() {
     if (answered_) return;
@@ -75,6 +83,7 @@ class HttpServer::Connection {
 
   void reply(const std::string& version, const Reply& r, bool body) {
     answered_ = true;
+    evtimer_del(deadline_);
     server_.hold_or_release();
     bufferevent_disable(bev_, EV_READ);
     std::string head = version + " " + std::to_string(r.code) + " " + r.reason + "\r\nContent-Type: " + r.type +
@@ -86,7 +95,9 @@ class HttpServer::Connection {
 
   HttpServer& server_;
   bool metrics_only_;
+  ClientKey client_;
   bufferevent* bev_;
+  event* deadline_;
   bool answered_ = false;
 };
 
@@ -113,15 +124,27 @@ void HttpServer::listen(Loop& loop, const Endpoint& at, bool metrics_only, const
   listeners_.push_back(std::move(l));
 }
 
-void HttpServer::accepted(evconnlistener*, evutil_socket_t fd, sockaddr*, int, void* arg) {
+void HttpServer::accepted(evconnlistener*, evutil_socket_t fd, sockaddr* addr, int, void* arg) {
   Listener& l = *static_cast<Listener*>(arg);
   HttpServer& self = *l.server;
-  if (self.open_.size() >= self.limits_.max_clients) {
-    auto idle = std::find_if(self.open_.begin(), self.open_.end(), [](Connection* c) { return !c->answering(); });
+  ClientKey client = ClientKey::of(addr);
+  // At a bound the one idle the longest makes room: anyone's at
+  // max_clients, the client's own at its share; with none, it is refused.
+  using Refusal = ClientSlots::Refusal;
+  const HttpLimits& limits = self.limits_;
+  for (Refusal r; (r = self.slots_.take(client, limits.max_clients, limits.max_per_client)) != Refusal::none;) {
+    auto idle = std::find_if(self.open_.begin(), self.open_.end(), [&](Connection* c) {
+      return !c->answering() && (r == Refusal::bound || c->client() == client);
+    });
+    if (idle == self.open_.end()) {
+      self.refused_++;
+      close(fd);
+      return;
+    }
     self.evicted_++;
-    delete *idle;  // there is one: with none, accepting was held
+    delete *idle;
   }
-  new Connection(self, l.metrics_only, self.loop_.base(), fd);
+  new Connection(self, l.metrics_only, self.loop_.base(), fd, client);
 }
 
 void HttpServer::opened(Connection* c) {
@@ -131,6 +154,7 @@ void HttpServer::opened(Connection* c) {
 
 void HttpServer::closed(Connection* c) {
   open_.remove(c);
+  slots_.give(c->client());
   hold_or_release();
 }
 

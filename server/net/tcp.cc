@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/net/tcp.h"
 
+#include "server/net/client_share.h"
 #include "server/net/socket.h"
 #include "server/net/tcp_message.h"
 
@@ -14,46 +15,46 @@
 namespace rk8s::server {
 namespace {
 
-std::atomic<size_t> open_count{0};
+ClientSlots slots;  // every listener's connections, by client address
 std::atomic<uint64_t> refused_count{0};
 std::atomic<uint64_t> unread_count{0};
 
 // One client connection; it keeps itself alive while open or owing replies.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(Loop& loop, evutil_socket_t fd, const sockaddr_storage& addr, const Serve& serve,
-             const TcpLimits& limits)
-      : serve_(serve), client_{addr, true}, max_queries_(limits.max_queries) {
+  Connection(Loop& loop, evutil_socket_t fd, const sockaddr_storage& addr, const ClientKey& key,
+             const Serve& serve, const TcpLimits& limits)
+      : serve_(serve),
+        client_{addr, true},
+        key_(key),
+        max_queries_(limits.max_queries),
+        idle_{long(limits.idle_seconds), 0} {
     bev_ = bufferevent_socket_new(loop.base(), fd, BEV_OPT_CLOSE_ON_FREE);
-    // Idle reading, and replies the client leaves unread as long.
-    timeval idle{long(limits.idle_seconds), 0};
-    bufferevent_set_timeouts(bev_, &idle, &idle);
+    // Replies the client leaves unread as long as it may stay idle.
+    bufferevent_set_timeouts(bev_, nullptr, &idle_);
     // Told when the replies waiting drop below kReadPause.
     bufferevent_setwatermark(bev_, EV_WRITE, TcpListener::kReadPause, 0);
+    deadline_ = evtimer_new(loop.base(), expired, this);
   }
   ~Connection() {
-    if (bev_) bufferevent_free(bev_);
-    open_count--;
+    if (bev_) free_socket();
+    slots.give(key_);
   }
 
   void start() {
     self_ = shared_from_this();
     bufferevent_setcb(bev_, readable, writable, event, this);
-    bufferevent_enable(bev_, EV_READ);
+    read_queries();
   }
 
  private:
   static void readable(bufferevent*, void* arg) { static_cast<Connection*>(arg)->read_queries(); }
   static void writable(bufferevent*, void* arg) { static_cast<Connection*>(arg)->read_queries(); }
+  static void expired(evutil_socket_t, short, void* arg) { static_cast<Connection*>(arg)->close(); }
 
   static void event(bufferevent*, short what, void* arg) {
     Connection& c = *static_cast<Connection*>(arg);
-    // Idle reading with replies still owed: wait for them.
-    if ((what & BEV_EVENT_TIMEOUT) && (what & BEV_EVENT_READING) && c.owed_) {
-      bufferevent_enable(c.bev_, EV_READ);
-      return;
-    }
-    if ((what & BEV_EVENT_TIMEOUT) && (what & BEV_EVENT_WRITING)) unread_count++;
+    if (what & BEV_EVENT_TIMEOUT) unread_count++;  // the write timeout, the only one set
     c.close();
   }
 
@@ -64,22 +65,35 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // and the client's writes stall once that is full.
   void read_queries() {
     if (!bev_ || reading_) return;  // answered() while reading: the loop below goes on
-    if (!may_read()) {
-      bufferevent_disable(bev_, EV_READ);
-      return;
-    }
-    bufferevent_enable(bev_, EV_READ);
     evbuffer* in = bufferevent_get_input(bev_);
     std::vector<uint8_t> query;
     reading_ = true;
     auto self = shared_from_this();  // a reply may close it meanwhile
     while (bev_ && may_read() && take_tcp_message(in, query)) {
+      evtimer_del(deadline_);
       owed_++;
       serve_(Bytes{query.data(), query.size()}, client_,
              [self](std::vector<uint8_t>& reply) { self->answered(reply); });
     }
     reading_ = false;
-    if (bev_ && !may_read()) bufferevent_disable(bev_, EV_READ);
+    if (!bev_) return;
+    may_read() ? bufferevent_enable(bev_, EV_READ) : bufferevent_disable(bev_, EV_READ);
+    time_client();
+  }
+
+  // The idle timeout of RFC 7766 (6.2.3) counts whole queries, not bytes:
+  // it runs while the connection waits on its client (nothing owed, or
+  // part of a query in), from when that wait began, and only a query read
+  // whole stops it; so neither a query trickled a byte at a time nor bytes
+  // on an idle connection hold it open longer, as CoreDNS's deadline for
+  // each message. While replies are owed or reading is paused, the wait
+  // is the server's and it does not run.
+  void time_client() {
+    bool partial = evbuffer_get_length(bufferevent_get_input(bev_)) > 0;
+    if (!may_read() || (owed_ && !partial))
+      evtimer_del(deadline_);
+    else if (!evtimer_pending(deadline_, nullptr))
+      evtimer_add(deadline_, &idle_);
   }
 
   // Each reply as soon as it is ready, out of order as RFC 7766 (6.2.1.1)
@@ -95,18 +109,26 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!bev_ && !owed_) self_.reset();
   }
 
-  // Replies still owed keep the object (not the socket) until they come.
-  void close() {
+  void free_socket() {
     bufferevent_free(bev_);
     bev_ = nullptr;
+    event_free(deadline_);
+  }
+
+  // Replies still owed keep the object (not the socket) until they come.
+  void close() {
+    free_socket();
     if (!owed_) self_.reset();
   }
 
   const Serve& serve_;
   Client client_;
+  ClientKey key_;
   size_t max_queries_;
+  timeval idle_;
   bool reading_ = false;
   bufferevent* bev_;
+  struct event* deadline_;  // the client's wait (time_client)
   size_t owed_ = 0;  // replies not yet given
   std::shared_ptr<Connection> self_;
 };
@@ -141,14 +163,15 @@ void TcpListener::stop_accepting() {
   shutdown(fd, SHUT_RD);
 }
 
-size_t TcpListener::open_connections() { return open_count; }
+size_t TcpListener::open_connections() { return slots.held(); }
+size_t TcpListener::most_per_client() { return slots.most(); }
 uint64_t TcpListener::refused_connections() { return refused_count; }
 uint64_t TcpListener::unread_closes() { return unread_count; }
 
 void TcpListener::accepted(evconnlistener*, evutil_socket_t fd, sockaddr* addr, int len, void* arg) {
   TcpListener& self = *static_cast<TcpListener*>(arg);
-  if (open_count++ >= self.limits_.max_clients) {
-    open_count--;
+  ClientKey key = ClientKey::of(addr);
+  if (slots.take(key, self.limits_.max_clients, self.limits_.max_per_client) != ClientSlots::Refusal::none) {
     refused_count++;
     close(fd);
     return;
@@ -160,7 +183,7 @@ void TcpListener::accepted(evconnlistener*, evutil_socket_t fd, sockaddr* addr, 
   }
   sockaddr_storage from{};
   memcpy(&from, addr, size_t(len) < sizeof from ? size_t(len) : sizeof from);
-  std::make_shared<Connection>(self.loop_, fd, from, self.serve_, self.limits_)->start();
+  std::make_shared<Connection>(self.loop_, fd, from, key, self.serve_, self.limits_)->start();
 }
 
 }  // namespace rk8s::server

@@ -19,10 +19,13 @@ std::string render_bounds(const std::vector<Bound>& bounds, const TurnedAway& tu
     uint64_t value;
   };
   const Counter counters[] = {
-      {"tcp_refused_total", "TCP connections refused at limits.maxTCPClients.", turned.tcp_refused},
+      {"tcp_refused_total", "TCP connections refused at limits.maxTCPClients or their client's share.",
+       turned.tcp_refused},
       {"tcp_unread_closed_total", "TCP connections closed with their replies left unread.", turned.tcp_unread},
       {"http_evicted_total", "Idle HTTP connections closed at limits.maxHTTPClients for a newer one.",
        turned.http_evicted},
+      {"http_refused_total", "HTTP connections refused at their client's share, its own all being answered.",
+       turned.http_refused},
       {"client_rate_dropped_total", "Queries dropped over limits.clientQPS.", turned.rate_dropped},
       {"log_lines_held_back_total", "Log lines held back, like one said in the last 10 s.",
        turned.log_lines_held_back},

@@ -18,9 +18,10 @@ struct Bound {
 };
 
 struct TurnedAway {
-  uint64_t tcp_refused = 0;          // maxTCPClients reached
+  uint64_t tcp_refused = 0;          // maxTCPClients or the client's share reached
   uint64_t tcp_unread = 0;           // connections closed with replies left unread
   uint64_t http_evicted = 0;         // idle HTTP connections closed for a newer one
+  uint64_t http_refused = 0;         // the client's share reached, its own all being answered
   uint64_t rate_dropped = 0;         // clientQPS
   uint64_t log_lines_held_back = 0;  // lines like one said in the last 10 s
 };

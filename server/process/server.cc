@@ -70,12 +70,15 @@ Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
       flights_(FlightLimits{config_.limits.max_concurrent, config_.limits.max_pending, config_.limits.max_joined}),
       queries_(config_, memory_.packets, std::make_shared<const Runtime>(config_, forward_shared(config_), say_limited)),
       workers_(workers(), config_.listen, queries_.at_once(), queries_.serve(),
-               TcpLimits{config_.limits.max_tcp_clients, config_.limits.max_tcp_queries,
-                         config_.limits.tcp_idle_seconds, !config_.tcp_nodelay},
+               TcpLimits{config_.limits.max_tcp_clients, config_.limits.max_tcp_per_client,
+                         config_.limits.max_tcp_queries, config_.limits.tcp_idle_seconds,
+                         !config_.tcp_nodelay},
                say_limited),
       http_(main_loop_, config_.health, config_.metrics,
             HttpHandlers{[this] { return queries_.runtime()->ready(); }, [this] { return metrics_.render(); }},
-            HttpLimits{config_.limits.max_http_clients, config_.limits.http_timeout_seconds}, say_limited),
+            HttpLimits{config_.limits.max_http_clients, config_.limits.http_timeout_seconds,
+                       config_.limits.max_http_per_client},
+            say_limited),
       hup_(std::make_unique<Signal>(main_loop_, SIGHUP, [this] { reload(); })),
       term_(std::make_unique<Signal>(main_loop_, SIGTERM, [this] { drain(); })),
       intr_(std::make_unique<Signal>(main_loop_, SIGINT, [this] { drain(); })) {
@@ -144,11 +147,13 @@ std::string Server::bounds() const {
       {"maxPending", l.max_pending, flights.waiting},
       {"refreshes", refresh_limit(l.max_concurrent), flights.refreshes},
       {"maxTCPClients", l.max_tcp_clients, TcpListener::open_connections()},
+      {"maxTCPPerClient", l.max_tcp_per_client, TcpListener::most_per_client()},
       {"maxHTTPClients", l.max_http_clients, http_.open_connections()},
+      {"maxHTTPPerClient", l.max_http_per_client, http_.most_per_client()},
       {"descriptors", descriptors_, open_descriptors()},
   };
   TurnedAway turned{TcpListener::refused_connections(), TcpListener::unread_closes(), http_.evicted(),
-                    queries_.rate_limited(), lines_held_back()};
+                    http_.refused(), queries_.rate_limited(), lines_held_back()};
   return render_bounds(held, turned);
 }
 
@@ -164,7 +169,7 @@ void Server::say_overload() {
   };
   since(forward_metrics_.limited_count(), questions_refused_, "questions (limits: maxConcurrent, maxPending, maxJoined, a client's share)");
   since(TcpListener::refused_connections(), connections_refused_,
-        "TCP connections (limits.maxTCPClients)");
+        "TCP connections (limits.maxTCPClients, maxTCPPerClient, a client's share)");
   main_loop_.after(kOverloadSayMs, [this] { say_overload(); });
 }
 

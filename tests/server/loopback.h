@@ -5,6 +5,7 @@
 // bounded (kWaitMs), so a broken layer fails a test instead of hanging it.
 #pragma once
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -256,7 +257,14 @@ class UdpClient {
 // A TCP connection to 127.0.0.1:port.
 class TcpClient {
  public:
-  explicit TcpClient(uint16_t port) : fd_(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+  // From `source` (another client: 127.0.0.2), else from 127.0.0.1.
+  explicit TcpClient(uint16_t port, const char* source = nullptr)
+      : fd_(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+    if (source) {
+      sockaddr_in from = loopback_addr(0);
+      inet_pton(AF_INET, source, &from.sin_addr);
+      EXPECT_EQ(bind(fd_, reinterpret_cast<sockaddr*>(&from), sizeof from), 0) << strerror(errno);
+    }
     sockaddr_in sa = loopback_addr(port);
     EXPECT_EQ(connect(fd_, reinterpret_cast<sockaddr*>(&sa), sizeof sa), 0) << strerror(errno);
   }
@@ -291,10 +299,10 @@ class TcpClient {
     }
     return std::move(in_);
   }
-  // True when the peer closed the connection (within kWaitMs).
-  bool closed_by_peer() {
+  // True when the peer closed the connection (within wait_ms).
+  bool closed_by_peer(int wait_ms = kWaitMs) {
     char c;
-    return readable_soon(fd_) && read(fd_, &c, 1) <= 0;
+    return readable_soon(fd_, wait_ms) && read(fd_, &c, 1) <= 0;
   }
 
  private:

@@ -69,13 +69,14 @@ Strings summary(const ServerConfig& c) {
           std::to_string(c.cache.stale.failure_recheck) +
           (c.cache.stale.mode == StaleMode::immediate ? " Immediate" : " Verify"),
       "limits " + std::to_string(c.limits.max_concurrent) + " " +
-          std::to_string(c.limits.max_tcp_clients) + " " +
+          std::to_string(c.limits.max_tcp_clients) + " " + std::to_string(c.limits.max_tcp_per_client) + " " +
           std::to_string(c.limits.tcp_idle_seconds),
       "limits pending " + std::to_string(c.limits.max_pending) + " joined " + std::to_string(c.limits.max_joined) +
           " upstream " + std::to_string(c.limits.max_upstream_per_query) + " qps " +
           std::to_string(c.limits.client_qps) + " udp " + std::to_string(c.limits.max_udp_size) + " tcp-queries " +
           std::to_string(c.limits.max_tcp_queries) + " http " + std::to_string(c.limits.max_http_clients) + " " +
-          std::to_string(c.limits.http_timeout_seconds) + " memory " + std::to_string(c.limits.memory)};
+          std::to_string(c.limits.max_http_per_client) + " " + std::to_string(c.limits.http_timeout_seconds) +
+          " memory " + std::to_string(c.limits.memory)};
   if (c.health) out.push_back("health " + c.health->text);
   if (c.metrics) out.push_back("metrics " + c.metrics->text);
   for (const ZoneServer& s : c.servers) {
@@ -142,17 +143,18 @@ TEST(ConfigKeys, EachKeyReadsIntoItsField) {
       {kListen + kResolver + "logLevel: Debug\n", "log Debug -"},
       {kListen + kResolver + "logLevel: Trace\nqueryLog: q.log\n", std::string("log Trace ") + kFixtures + "/q.log"},
       {kListen + kResolver + "logLevel: Trace\nqueryLog: /var/log/q.log\n", "log Trace /var/log/q.log"},
-      {kListen + kResolver, "limits 1000 256 10"},
-      {kListen + kResolver + "limits: {maxConcurrent: 5, maxTCPClients: 6, tcpIdleTimeout: 1m}\n",
-       "limits 5 6 60"},
+      {kListen + kResolver, "limits 1000 256 64 10"},
+      {kListen + kResolver +
+           "limits: {maxConcurrent: 5, maxTCPClients: 6, maxTCPPerClient: 2, tcpIdleTimeout: 1m}\n",
+       "limits 5 6 2 60"},
       {kListen + kResolver,
-       "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 5 memory 0"},
+       "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 4 5 memory 0"},
       {kListen + kResolver +
            "limits: {maxPending: 7, maxJoined: 8, maxUpstreamPerQuery: 9, clientQPS: 10, maxUDPSize: 4096,\n"
-           "  maxTCPQueries: 11, maxHTTPClients: 12, httpTimeout: 1m, memory: 64Mi}\n",
-       "limits pending 7 joined 8 upstream 9 qps 10 udp 4096 tcp-queries 11 http 12 60 memory 67108864"},
+           "  maxTCPQueries: 11, maxHTTPClients: 12, maxHTTPPerClient: 3, httpTimeout: 1m, memory: 64Mi}\n",
+       "limits pending 7 joined 8 upstream 9 qps 10 udp 4096 tcp-queries 11 http 12 3 60 memory 67108864"},
       {kListen + kResolver + "limits: {memory: 1G}\n",
-       "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 5 memory 1000000000"},
+       "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 4 5 memory 1000000000"},
       {kListen + kResolver + "cache: {maxBytes: 64Ki}\n", "cache 10000 900 30 65536B"},
       {kListen + kResolver, "prefetch 10% 1 in 60"},
       {kListen + kResolver + "cache: {prefetchPercentage: 20, prefetchMinHits: 3, prefetchPeriod: 10s}\n",
@@ -357,6 +359,8 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:3: maxConcurrent: expected a number from 1 to 1000000, got '0'"},
       {kListen + kResolver + "limits: {maxTCPClients: 1000001}\n",
        "c.yaml:3: maxTCPClients: expected a number from 1 to 1000000"},
+      {kListen + kResolver + "limits: {maxTCPPerClient: 0}\n",
+       "c.yaml:3: maxTCPPerClient: expected a number from 1 to 1000000"},
       {kListen + kResolver + "limits: {tcpIdleTimeout: 0s}\n",
        "c.yaml:3: tcpIdleTimeout: must be at least 1s"},
       {kListen + kResolver + "limits: {tcpIdleTimeout: 10}\n",
@@ -637,8 +641,8 @@ TEST(ConfigFile, ExampleLoadsAndIsTheReadmes) {
             "cache 10000 900 30\n"
             "prefetch 10% 1 in 60\n"
             "stale 3600 ttl 30 timeout 1800ms recheck 30 Verify\n"
-            "limits 1000 256 10\n"
-            "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 5 memory 0\n"
+            "limits 1000 256 64 10\n"
+            "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 4 5 memory 0\n"
             "health 169.254.53.10:9255\n"
             "metrics 0.0.0.0:9254\n"
             "server cluster: cluster.local. in-addr.arpa. ip6.arpa. forward Sequential "
@@ -677,8 +681,8 @@ TEST(ConfigCommandLine, FlagsAreOneClosedWorldForEveryName) {
             "cache 10000 900 30\n"
             "prefetch 10% 1 in 60\n"
             "stale 3600 ttl 30 timeout 1800ms recheck 30 Verify\n"
-            "limits 1000 256 10\n"
-            "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 5 memory 0\n"
+            "limits 1000 256 64 10\n"
+            "limits pending 1024 joined 64 upstream 16 qps 0 udp 1232 tcp-queries 16 http 16 4 5 memory 0\n"
             "metrics 127.0.0.1:9153\n"
             "server closed-world: . zone a.zone zone b.zone cluster c.json k.test\n");
 }

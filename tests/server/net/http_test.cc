@@ -63,8 +63,9 @@ TEST(HttpServer, HealthReadyMetricsAndNotFound) {
   thread.stop();
 }
 
-// At max_clients connections a new one takes the place of the one idle the
-// longest, so a probe gets through idle connections; a connection that
+// At its share of max_clients (a lone client: half) a client's new
+// connection takes the place of its own idle the longest, so a probe gets
+// through idle connections; a connection that
 // sends no whole request is closed after the timeout; other methods than
 // GET and HEAD are refused, and requests over kMaxRequest.
 TEST(HttpServer, ConnectionsAreBounded) {
@@ -73,7 +74,7 @@ TEST(HttpServer, ConnectionsAreBounded) {
   auto server = thread.call([&] {
     return std::make_unique<HttpServer>(thread.loop(), loopback_endpoint(port), std::nullopt,
                                         HttpHandlers{[] { return true; }, [] { return std::string(); }},
-                                        HttpLimits{2, 1}, ignore_warnings);
+                                        HttpLimits{4, 1}, ignore_warnings);
   });
   auto open = [&] { return thread.call([&] { return server->open_connections(); }); };
   TcpClient first(port);
@@ -95,6 +96,47 @@ TEST(HttpServer, ConnectionsAreBounded) {
   TcpClient huge(port);
   huge.write_text("GET /health HTTP/1.0\r\nX: " + std::string(HttpServer::kMaxRequest, 'x') + "\r\n\r\n");
   EXPECT_EQ(huge.read_to_end().substr(0, 12), "HTTP/1.1 431") << "a request too large";
+  thread.stop();
+}
+
+// httpTimeout is for the whole request: bytes trickled in, each well
+// within it, do not put it off.
+TEST(HttpServer, ARequestTrickledInIsClosedAtTheTimeout) {
+  const uint16_t port = free_port();
+  LoopThread thread;
+  auto server = thread.call([&] {
+    return std::make_unique<HttpServer>(thread.loop(), loopback_endpoint(port), std::nullopt,
+                                        HttpHandlers{[] { return true; }, [] { return std::string(); }},
+                                        HttpLimits{16, 1}, ignore_warnings);
+  });
+  TcpClient slow(port);
+  const std::string request = "GET /health HTTP/1.0\r\nX-Slow: " + std::string(24, 'x');
+  bool closed = false;
+  for (size_t i = 0; i < request.size() && !closed; i++) {
+    slow.write_some(request.substr(i, 1));
+    closed = slow.closed_by_peer(200);
+  }
+  EXPECT_TRUE(closed) << "still open after " << request.size() << " bytes, one every 200 ms";
+  thread.stop();
+}
+
+// At max_per_client, a client's new connection takes the place of its own
+// oldest idle one, whatever room is left.
+TEST(HttpServer, AClientAtItsCapMakesRoomFromItsOwn) {
+  const uint16_t port = free_port();
+  LoopThread thread;
+  auto server = thread.call([&] {
+    return std::make_unique<HttpServer>(thread.loop(), loopback_endpoint(port), std::nullopt,
+                                        HttpHandlers{[] { return true; }, [] { return std::string(); }},
+                                        HttpLimits{16, 5, 1}, ignore_warnings);
+  });
+  TcpClient idle(port);
+  for (int i = 0; i < 100 && thread.call([&] { return server->open_connections(); }) < 1; i++) usleep(10000);
+  TcpClient probe(port);
+  probe.write_text("GET /health HTTP/1.0\r\n\r\n");
+  EXPECT_EQ(probe.read_to_end().substr(0, 15), "HTTP/1.0 200 OK");
+  EXPECT_TRUE(idle.closed_by_peer());
+  EXPECT_EQ(thread.call([&] { return server->evicted(); }), 1u);
   thread.stop();
 }
 

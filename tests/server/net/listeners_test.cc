@@ -105,6 +105,8 @@ TEST(TcpListener, PipelinedQueriesAnsweredAsReady) {
   EXPECT_EQ(clients.seen, Strings(4, "tcp 127.0.0.1:" + std::to_string(client.port())));
 }
 
+// Two clients, each within its share (every connection left open here is
+// 127.0.0.1's).
 TEST(TcpListener, ConnectionsBeyondTheLimitAreClosed) {
   LoopThread thread;
   const Serve echo = echo_serve();
@@ -115,10 +117,10 @@ TEST(TcpListener, ConnectionsBeyondTheLimitAreClosed) {
     limits.max_clients = TcpListener::open_connections() + 1;
     return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits, ignore_warnings);
   });
-  TcpClient first(local_port(fd));
+  TcpClient first(local_port(fd), "127.0.0.2");
   first.send({query(1)});
   EXPECT_EQ(first.receive(), reply_to(query(1)));
-  TcpClient second(local_port(fd));
+  TcpClient second(local_port(fd), "127.0.0.3");
   EXPECT_TRUE(second.closed_by_peer());
   EXPECT_EQ(TcpListener::refused_connections(), refused + 1);
   first.send({query(2)});
@@ -137,6 +139,68 @@ TEST(TcpListener, AnIdleConnectionIsClosed) {
   client.send({query(1)});
   EXPECT_EQ(client.receive(), reply_to(query(1)));
   EXPECT_TRUE(client.closed_by_peer());
+  thread.stop();
+}
+
+// The idle time counts whole queries, not bytes (RFC 7766 6.2.3): a query
+// of 65535 bytes trickled in a byte at a time, each well within the idle
+// time, is not a reason to keep the connection open.
+TEST(TcpListener, AQueryTrickledInIsClosedAtTheIdleTime) {
+  LoopThread thread;
+  const Serve echo = echo_serve();
+  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
+  TcpLimits limits;
+  limits.idle_seconds = 1;
+  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits, ignore_warnings); });
+  TcpClient client(local_port(fd));
+  client.send({query(1)});
+  EXPECT_EQ(client.receive(), reply_to(query(1)));
+  const std::string trickled = "\xff\xff" + std::string(38, 'x');
+  bool closed = false;
+  for (size_t i = 0; i < trickled.size() && !closed; i++) {
+    client.write_some(trickled.substr(i, 1));
+    closed = client.closed_by_peer(200);
+  }
+  EXPECT_TRUE(closed) << "still open after 40 bytes, one every 200 ms";
+  thread.stop();
+}
+
+// While a reply is owed the wait is the server's: the connection outlasts
+// the idle time for it.
+TEST(TcpListener, ASlowAnswerIsWaitedFor) {
+  LoopThread thread;
+  Serve slow = [&](Bytes q, const Client&, Answer answer) {
+    thread.loop().after(1500, [answer, reply = reply_to(of(q))]() mutable { answer(reply); });
+  };
+  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
+  TcpLimits limits;
+  limits.idle_seconds = 1;
+  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, slow, limits, ignore_warnings); });
+  TcpClient client(local_port(fd));
+  client.send({query(1)});
+  EXPECT_EQ(client.receive(), reply_to(query(1)));
+  thread.stop();
+}
+
+// At max_per_client connections from one address the next is closed at
+// once (client_share_test.cc has the shares).
+TEST(TcpListener, ConnectionsOfOneClientBeyondItsCapAreClosed) {
+  LoopThread thread;
+  const Serve echo = echo_serve();
+  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
+  TcpLimits limits;
+  limits.max_per_client = 1;
+  const uint64_t refused = TcpListener::refused_connections();
+  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits, ignore_warnings); });
+  TcpClient first(local_port(fd), "127.0.0.4");
+  first.send({query(1)});
+  EXPECT_EQ(first.receive(), reply_to(query(1)));
+  TcpClient second(local_port(fd), "127.0.0.4");
+  EXPECT_TRUE(second.closed_by_peer());
+  EXPECT_EQ(TcpListener::refused_connections(), refused + 1);
+  TcpClient other(local_port(fd), "127.0.0.5");
+  other.send({query(2)});
+  EXPECT_EQ(other.receive(), reply_to(query(2))) << "another address is served";
   thread.stop();
 }
 

@@ -13,7 +13,7 @@ namespace {
 
 TEST(Bounds, EachLimitAndWhatItHolds) {
   const std::string text =
-      render_bounds({{"maxPending", 1024, 3}, {"cache.maxBytes", 1 << 20, 4096}}, TurnedAway{1, 2, 5, 3, 4});
+      render_bounds({{"maxPending", 1024, 3}, {"cache.maxBytes", 1 << 20, 4096}}, TurnedAway{1, 2, 5, 6, 3, 4});
   EXPECT_EQ(lines_starting(text, "resolv_k8s_limit"),
             (Strings{"resolv_k8s_limit{limit=\"maxPending\"} 1024", "resolv_k8s_limit{limit=\"cache.maxBytes\"} 1048576",
                      "resolv_k8s_limit_used{limit=\"maxPending\"} 3",
@@ -21,11 +21,12 @@ TEST(Bounds, EachLimitAndWhatItHolds) {
   EXPECT_EQ(lines_starting(text, "resolv_k8s_tcp"),
             (Strings{"resolv_k8s_tcp_refused_total 1", "resolv_k8s_tcp_unread_closed_total 2"}));
   EXPECT_EQ(lines_starting(text, "resolv_k8s_http_evicted_total"), Strings{"resolv_k8s_http_evicted_total 5"});
+  EXPECT_EQ(lines_starting(text, "resolv_k8s_http_refused_total"), Strings{"resolv_k8s_http_refused_total 6"});
   EXPECT_EQ(lines_starting(text, "resolv_k8s_client_rate_dropped_total"),
             Strings{"resolv_k8s_client_rate_dropped_total 3"});
   EXPECT_EQ(lines_starting(text, "resolv_k8s_log_lines_held_back_total"),
             Strings{"resolv_k8s_log_lines_held_back_total 4"});
-  EXPECT_EQ(lines_starting(text, "# TYPE").size(), 7u);
+  EXPECT_EQ(lines_starting(text, "# TYPE").size(), 8u);
 }
 
 }  // namespace
