@@ -5,8 +5,10 @@
 # hostile or merely buggy, each from its own address, with a bystander pod
 # beside them whose lookups must keep working: answers of 64 KB, a flood of
 # one name the upstream never answers, a flood of such names, a TCP client
-# that pipelines and never reads, EDNS 65000 over UDP, an autopath option
-# of 64 suffixes, and, with 1024 descriptors, 1000 idle HTTP connections.
+# that pipelines and never reads, 300 TCP connections from one pod each
+# trickling a query it never finishes, EDNS 65000 over UDP, an autopath
+# option of 64 suffixes, and, with 1024 descriptors, 1000 idle HTTP
+# connections.
 # The server is never killed, and the supervised one holds no capability.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -135,6 +137,82 @@ rss=$(rss_mib "${PID[cache]}")
 check "a TCP client that never reads: RSS under 64 MiB" yes "$( ((rss < 64)) && echo yes)" "$rss MiB"
 kill $pipeline 2>/dev/null
 wait $pipeline 2>/dev/null
+
+# Slots per client (issue 43): a pod at 127.0.0.7 keeps 300 TCP connections
+# open, each trickling a 65535-byte query it never finishes, a byte every
+# 3 s, and opens another for each one closed; meanwhile a bystander at
+# 127.0.0.8 asks 20 queries over TCP. The pod holds its share of
+# maxTCPClients at most, so the bystander is answered; and a connection
+# that trickles is closed at tcpIdleTimeout (10 s) all the same, seen as
+# its EOF after it trickled 2 bytes or more (one refused at once has sent
+# none).
+tcp_slots_per_client() {
+	python3 - 169.254.20.10 127.0.0.7 300 30 "$WORK/trickle.out" <<-'END' &
+	import select, socket, sys, time
+	server, source, count, seconds, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+	end = time.monotonic() + seconds
+	trickled = {}  # socket: bytes trickled
+	connects = refused = closed = 0
+	def connect():
+	    global connects
+	    connects += 1
+	    try:
+	        s = socket.create_connection((server, 53), timeout=2, source_address=(source, 0))
+	        s.send(b"\xff\xff")  # the length of a query that never comes whole
+	        s.setblocking(False)
+	        trickled[s] = 0
+	    except OSError:
+	        pass
+	rounds = 0
+	while time.monotonic() < end and connects < 5000:
+	    while len(trickled) < count and connects < 5000:
+	        connect()
+	    poller = select.poll()
+	    for s in trickled:
+	        poller.register(s, select.POLLIN)
+	    for fd, _ in poller.poll(0):
+	        s = next(c for c in trickled if c.fileno() == fd)
+	        try:
+	            eof = s.recv(1) == b""
+	        except OSError:
+	            eof = True
+	        if eof:
+	            if trickled[s] >= 2: closed += 1
+	            else: refused += 1
+	            del trickled[s]
+	            s.close()
+	    for s in trickled:
+	        try:
+	            s.send(b"x")
+	            trickled[s] += 1
+	        except OSError:
+	            pass
+	    rounds += 1
+	    with open(out, "w") as f:
+	        print(f"round {rounds}: {len(trickled)} open, {connects} opened, {refused} refused at once, {closed} closed trickling", file=f)
+	    time.sleep(3)
+	END
+	local trickler=$! answered=0 i held refused
+	poll 20 grep -qs '^round 2:' "$WORK/trickle.out"
+	held=$(metric 'resolv_k8s_limit_used{limit="maxTCPPerClient"}')
+	for i in $(seq 1 20); do
+		dig +nocookie +tcp +time=3 +tries=1 -b 127.0.0.8 @169.254.20.10 "tcp$i.wild.example.com" A 2>&1 |
+			grep -q 'status: NOERROR' && answered=$((answered + 1))
+	done
+	refused=$(metric resolv_k8s_tcp_refused_total)
+	poll 25 grep -qs ' [1-9][0-9]* closed trickling' "$WORK/trickle.out"
+	echo "    300 trickling connections: $(cat "$WORK/trickle.out"); the pod held $held," \
+		"$refused refused; the bystander $answered of 20; RSS $(rss_mib "${PID[cache]}") MiB"
+	check "300 trickling connections: a bystander's 20 TCP queries answered, 19 or more" yes \
+		"$( ((answered >= 19)) && echo yes)" "$answered of 20"
+	check "the pod held maxTCPPerClient (64) connections at most" yes \
+		"$( ((held > 0 && held <= 64)) && echo yes)" "$held connections"
+	check_match "a trickling connection closed by the server" ' [1-9][0-9]* closed trickling' "$(cat "$WORK/trickle.out")"
+	kill $trickler 2>/dev/null
+	wait $trickler 2>/dev/null
+	alive "300 trickling connections" "${PID[cache]}" "$cg"
+}
+tcp_slots_per_client
 
 # Amplification: UDP replies of 1232 bytes at most; one option of 64
 # suffixes sends at most limits.maxUpstreamPerQuery (16) questions upstream.
