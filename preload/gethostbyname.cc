@@ -41,9 +41,41 @@ int reentrant(bool v2, const char* name, int af, hostent* h, char* buf, size_t l
 // The static result of the plain forms, grown as the libc grows it (each
 // ERANGE repeats the lookup, queries included).
 pthread_mutex_t static_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_t static_owner;  // while held; pthread_t() else
 hostent static_entry;
 char* static_buf;
 size_t static_len;
+
+// The static result's lock, as glibc's gethostbyname holds one
+// (nss/getXXbyYY.c), never left held: a thread that holds it already was
+// left mid-lookup by siglongjmp (a SIGALRM handler's timeout) and goes on
+// as its owner, where glibc's lock waits on itself; a thread cancelled
+// mid-lookup lets it go at its exit (the key's destructor), where glibc's
+// stays held.
+pthread_key_t static_key;
+bool have_static_key;
+Once static_key_once;
+
+void release_static(void*) {
+  __atomic_store_n(&static_owner, pthread_t(), __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&static_lock);
+}
+
+void make_static_key() { have_static_key = pthread_key_create(&static_key, release_static) == 0; }
+
+void lock_static() {
+  static_key_once.run(make_static_key);
+  pthread_t self = pthread_self();
+  if (pthread_equal(__atomic_load_n(&static_owner, __ATOMIC_RELAXED), self)) return;
+  pthread_mutex_lock(&static_lock);
+  __atomic_store_n(&static_owner, self, __ATOMIC_RELAXED);
+  if (have_static_key) pthread_setspecific(static_key, &static_lock);
+}
+
+void unlock_static() {
+  if (have_static_key) pthread_setspecific(static_key, nullptr);
+  release_static(nullptr);
+}
 
 // glibc: from 1024 bytes, doubling, kept between calls.
 int fill_glibc(const char* name, int af, hostent** result, int* herr) {
@@ -81,10 +113,10 @@ hostent* plain(bool v2, const char* name, int af) {
   return timed([&]() -> hostent* {
     hostent* result = nullptr;
     int herr = 0;
-    pthread_mutex_lock(&static_lock);
+    lock_static();
     int rc = kLibc == Dialect::glibc ? fill_glibc(name, af, &result, &herr)
                                      : fill_musl(name, af, &result, &herr);
-    pthread_mutex_unlock(&static_lock);
+    unlock_static();
     if (rc != kHostentLibc) {
       if (herr != 0) h_errno = herr;
       return rc == 0 ? result : nullptr;
