@@ -12,48 +12,9 @@
 # The server is never killed, and the supervised one holds no capability.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
-
+source "$(dirname "$0")/cgroup.sh"
 FLOOD=$NODE_ROOT/tests/node/flood.py
-LIMIT=$((128 << 20))
 
-# memory_cgroup NAME: a new memory cgroup of LIMIT bytes (no swap), v2 or v1.
-memory_cgroup() {
-	local dir
-	if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
-		dir=/sys/fs/cgroup/$1
-		grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-		mkdir "$dir" && echo $LIMIT > "$dir/memory.max" && echo 0 > "$dir/memory.swap.max"
-	else
-		dir=/sys/fs/cgroup/memory/$1
-		mkdir "$dir" && echo $LIMIT > "$dir/memory.limit_in_bytes"
-	fi
-	echo "$dir"
-}
-oom_kills() {
-	local events=$1/memory.events
-	[[ -f $events ]] || events=$1/memory.oom_control
-	awk '$1 == "oom_kill" { print $2 }' "$events"
-}
-# Each cgroup's server stopped (and waited for) and the cgroup removed at
-# the end: CGROUPS holds NAME:DIR.
-CGROUPS=()
-remove_cgroups() {
-	local c
-	for c in "${CGROUPS[@]}"; do
-		stop "${c%%:*}"
-		rmdir "${c#*:}"
-	done
-}
-trap remove_cgroups EXIT
-
-# "${IN_CGROUP[@]}" DIR CMD...: CMD in the cgroup DIR from its first
-# instruction, with the same pid.
-IN_CGROUP=(sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh)
-rss_mib() { awk '$1 == "VmRSS:" { print int($2 / 1024) }' "/proc/$1/status"; }
-alive() { # NAME PID CGROUP: running, and the kernel killed nothing there
-	check "$1: still running" yes "$(kill -0 "$2" 2>/dev/null && echo yes)"
-	check "$1: no OOM kill" 0 "$(oom_kills "$3")"
-}
 # A bystander pod's miss, answered while the others abuse the cache; asked
 # twice, as libcs do: a datagram of its may be lost in the socket queue the
 # flood fills.
