@@ -22,6 +22,16 @@ int lock_shared(const std::string& path) {
   return fd;
 }
 
+// Back to the shared lock from the exclusive one, or from none: Linux
+// removes the lock held before it looks for a conflicting one, so a
+// conversion that failed leaves none. Waits while an instance tearing down
+// holds it exclusive; a signal (the supervisor's have no SA_RESTART) does
+// not end the wait.
+void share_again(int fd) {
+  while (flock(fd, LOCK_SH) != 0 && errno == EINTR) {
+  }
+}
+
 // The link-local ones among `addresses` (169.254.0.0/16, fe80::/10).
 std::vector<IpAddr> link_local(const std::vector<IpAddr>& addresses) {
   std::vector<IpAddr> out;
@@ -73,8 +83,12 @@ void NodeSetup::check() {
 
 bool NodeSetup::teardown() {
   // Exclusive only when no other instance holds its shared lock; shared
-  // again after, so that an instance starting beside this one is not held up.
-  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) return false;
+  // again after, so that an instance starting beside this one is not held up,
+  // and so that one ending after this one sees it.
+  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    share_again(lock_fd_);
+    return false;
+  }
   // The rules first, as kube-proxy's DNAT is to take the ClusterIP's
   // queries back while it is still on the interface.
   bool kept = false;
@@ -91,7 +105,7 @@ bool NodeSetup::teardown() {
     interface_.remove();
   }
   rules_kept_ = kept;
-  flock(lock_fd_, LOCK_SH);
+  share_again(lock_fd_);
   return true;
 }
 

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the node's set-up computes without touching the node
-// (server/node/setup.h, notrack.h): the addresses it holds and the
-// nftables commands of its NOTRACK table. Putting them in place needs
-// CAP_NET_ADMIN and would change this machine's network: tests/node/'s
-// suites do that in a node sandbox.
+// (server/node/setup.h, notrack.h): the addresses it holds, the nftables
+// commands of its NOTRACK table, and the lock kept when another instance
+// holds the set-up. Putting them in place needs CAP_NET_ADMIN and would
+// change this machine's network: tests/node/'s suites do that in a node
+// sandbox.
 #include "server/node/setup.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "server/config/address.h"
 #include "server/node/notrack.h"
@@ -47,6 +51,24 @@ TEST(NodeSetup, TheListenAddressesButTheWildcards) {
     }
     EXPECT_EQ(texts(listen_addresses(listen)), c.held) << c.rule;
   }
+}
+
+// Linux's flock drops the shared lock before it finds the other instance's
+// that fails the upgrade: an instance left without it would not count when
+// the other, ending later, asks whether it is the last.
+TEST(NodeSetup, ATearDownLeftToAnotherInstanceKeepsTheSharedLock) {
+  NodeSetupConfig config;
+  config.lock_file = testing::TempDir() + "setup_test_node.lock";
+  std::vector<Endpoint> listen(1);
+  ASSERT_TRUE(parse_endpoint("169.254.20.10:53", listen[0]));
+  NodeSetup node(config, listen);
+  int other = open(config.lock_file.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(flock(other, LOCK_SH), 0);
+  EXPECT_FALSE(node.teardown()) << "another instance holds the set-up";
+  close(other);  // that instance ends
+  int last = open(config.lock_file.c_str(), O_RDONLY | O_CLOEXEC);
+  EXPECT_NE(flock(last, LOCK_EX | LOCK_NB), 0) << "this instance no longer holds its shared lock";
+  close(last);
 }
 
 TEST(NotrackRules, OneTableTwoRawChainsSixRulesAnAddress) {
