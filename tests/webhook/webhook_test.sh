@@ -9,8 +9,10 @@
 # kube-system, other operations and a pod inject leaves alone get no patch;
 # bad requests get HTTP errors and the webhook serves on; a rotated
 # certificate is served from the next connection; /healthz, /metrics; the
-# node's search domains read from its own resolv.conf; its bounds: a 3.4 MB
-# review, one at the bound on values, nine connections at once.
+# node's search domains read from its own resolv.conf; its bounds, in a
+# memory cgroup of the 64Mi its Deployment allows: a 3.4 MB review, one at
+# the bound on values, nine connections at once, a request trickled a byte
+# at a time, an endless request line, header line and run of headers.
 set -uo pipefail
 if [[ -z ${WEBHOOK_SANDBOX:-} ]]; then
 	exec unshare --net --pid --fork --mount-proc env WEBHOOK_SANDBOX=1 "$0" "$@"
@@ -20,14 +22,29 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/tests/lib/assert.sh"
 build=$(cd "${1:?usage: webhook_test.sh BUILD_DIR}" && pwd)
 work=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 host=resolv-k8s-webhook.resolv-k8s.svc
 nameservers=(--nameserver 169.254.20.10 --nameserver 10.96.0.10)
 image=registry.example.com/dns/libresolv-k8s-init:1
 "$root/container/webhook/certs.sh" "$work/certs" > /dev/null
 
+# The webhook's memory cgroup (v2 or v1), 64 MiB and no swap, as its
+# Deployment's limit; the kernel's OOM kills there counted.
+if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
+	cgroup=/sys/fs/cgroup/rk8s-webhook-${work##*/} limit=memory.max events=memory.events
+	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir "$cgroup" && echo 0 > "$cgroup/memory.swap.max" || exit 1
+else
+	cgroup=/sys/fs/cgroup/memory/rk8s-webhook-${work##*/} limit=memory.limit_in_bytes events=memory.oom_control
+	mkdir "$cgroup" || exit 1
+fi
+pid=
+trap 'kill $pid 2>/dev/null; wait $pid; rmdir "$cgroup"; rm -rf "$work"' EXIT
+echo $((64 << 20)) > "$cgroup/$limit" || exit 1
+oom_kills() { awk '$1 == "oom_kill" { print $2 }' "$cgroup/$events"; }
+
 start() {
-	"$build/bin/resolv-k8s" webhook --cert "$work/certs/tls.crt" --key "$work/certs/tls.key" \
+	sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cgroup" \
+		"$build/bin/resolv-k8s" webhook --cert "$work/certs/tls.crt" --key "$work/certs/tls.key" \
 		--listen 127.0.0.1:8443 --log-level Debug --image "$image" "${nameservers[@]}" 2> "$work/webhook.err" &
 	pid=$!
 	local tries=0
@@ -42,6 +59,48 @@ https() {
 		"${@:2}" "https://$host:8443$1"
 }
 post() { https /mutate -H 'Content-Type: application/json' --data-binary "@$1"; }
+# tls MODE ARGS: a client of the webhook's over TLS, as a hostile pod's:
+#   trickle TEXT    TEXT a byte each 0.25 s; "closed after I of N bytes"
+#                   when the webhook answered or closed it, else "all sent"
+#   endless PREFIX FILL
+#                   PREFIX, then FILL again and again, 96 MiB at most;
+#                   "closed BYTES" (sent before the webhook closed it), else
+#                   "open BYTES"
+tls() {
+	python3 - "$work/certs/ca.crt" "$host" "$@" <<-'EOF'
+		import socket, ssl, sys
+		ca, host, mode, *args = sys.argv[1:]
+		ctx = ssl.create_default_context(cafile=ca)
+		def connect():
+		    return ctx.wrap_socket(socket.create_connection(("127.0.0.1", 8443)), server_hostname=host)
+		if mode == "trickle":
+		    text = args[0].encode()
+		    s = connect()
+		    s.settimeout(0.25)
+		    for i in range(len(text)):
+		        try:
+		            s.sendall(text[i:i + 1])
+		            s.recv(4096)
+		        except socket.timeout:
+		            continue
+		        except OSError:
+		            pass
+		        sys.exit(print("closed after", i + 1, "of", len(text), "bytes"))
+		    print("all sent")
+		elif mode == "endless":
+		    prefix, fill = args[0].encode(), args[1].encode() * (16384 // len(args[1]))
+		    s, sent = connect(), 0
+		    try:
+		        s.sendall(prefix)
+		        sent = len(prefix)
+		        while sent < 96 << 20:
+		            s.sendall(fill)
+		            sent += len(fill)
+		        print("open", sent)
+		    except OSError:
+		        print("closed", sent)
+	EOF
+}
 
 # review FILE NAMESPACE [OPERATION]: the AdmissionReview the API server sends
 # for the object in FILE (YAML).
@@ -191,7 +250,8 @@ check_match "rotated: said on stderr" "serving with .*serving with" "$(< "$work/
 # with a small annotation; either way the webhook stays under the 64Mi its
 # Deployment allows (its peak RSS, VmHWM). Then connections: at most 8 at
 # once, the next waits to be accepted until one ends, each cut at its 10 s
-# deadline.
+# deadline, a request trickled in too; an endless request line or header
+# is refused past 8 KiB.
 big_review() { # ENTRIES: a pod of ENTRIES env variables of 140 bytes
 	python3 - "$1" <<-'PYEOF'
 		import json, sys
@@ -230,6 +290,28 @@ check "... and is served once their deadline cut them" "ok
 200" "$(curl -sS --max-time 20 --cacert "$work/certs/ca.crt" --resolve "$host:8443:127.0.0.1" -w '%{http_code}' "https://$host:8443/healthz")"
 for fd in 3 4 5 6 7 8 9 10; do eval "exec $fd>&-"; done
 check_match "... counted, with the bound" "resolv_k8s_webhook_connections_max 8.*resolv_k8s_webhook_connections_cut_total ([89]|[1-9][0-9])" "$(https /metrics)"
+
+trickled=$(tls trickle $'POST /mutate HTTP/1.1\r\nHost: resolv-k8s-webhook\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}')
+check "a request trickled a byte at a time: cut before its end" yes \
+	"$(read -r how _ sent _ all _ <<<"$trickled"; [[ $how == closed ]] && ((sent < all)) && echo yes)" "$trickled"
+check_match "... counted" "resolv_k8s_webhook_connections_cut_total [1-9]" "$(https /metrics)"
+# endless NAME PREFIX FILL: closed by the webhook before 96 MiB were sent
+# (the bytes the client got rid of are mostly in the sockets' buffers),
+# the webhook alive, not OOM-killed, and serving.
+endless() {
+	local out
+	out=$(tls endless "$2" "$3")
+	check "$1: closed by the webhook" closed "${out%% *}" "$out"
+	check "$1: the webhook runs on" yes "$(kill -0 "$pid" 2>/dev/null && echo yes)"
+	check "$1: no OOM kill" 0 "$(oom_kills)"
+	check "$1: /healthz after" "ok
+200" "$(https /healthz)"
+	echo "webhook: $1: $out bytes sent, RSS $(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status") KiB"
+}
+endless "an endless request line" "POST /mutate" a
+endless "an endless header line" $'POST /mutate HTTP/1.1\r\nHost: resolv-k8s-webhook\r\nX-Endless: ' a
+endless "endless headers" $'POST /mutate HTTP/1.1\r\n' $'a: b\r\n'
+check "peak memory still under 64 MiB" yes "$( (($(peak_kib) < 65536)) && echo yes)" "$(peak_kib) KiB"
 
 metrics=$(https /metrics)
 for m in "build_info{version=\"$("$build/bin/resolv-k8s" --version | cut -d' ' -f2)\"} 1" \

@@ -28,13 +28,20 @@ namespace rk8s::tools {
 namespace {
 
 // The bounds on what the webhook holds at once: connections, each with at
-// most one body, each body read and answered within the deadline. The API
+// most one request line and its headers (8 KiB: libevent 2.1 counts both
+// against evhttp_set_max_headers_size, and refuses more with a 400 while
+// they are read) and one body, all of it read and answered within the
+// connection's deadline, which no trickle of bytes puts off. The API
 // server stores no object over 1.5 MiB (etcd's request limit); a larger
 // body is refused (413) before it is read, and failurePolicy Ignore admits
-// its pod as it is. --max-connections bodies (8 by default) and one review
-// being edited (admission.cc's bound on its values) stay within the 64Mi
-// the Deployment allows; further connections wait in the listen queue.
+// its pod as it is. libevent 2.1 has no hook while headers are read, so
+// their count is bounded by their size: a header is 2 bytes at least, and
+// costs about 100 bytes held, 0.4 MiB at most a connection.
+// --max-connections bodies (8 by default) and one review being edited
+// (admission.cc's bound on its values) stay within the 64Mi the Deployment
+// allows; further connections wait in the listen queue.
 constexpr size_t kMaxBody = 2 << 20;
+constexpr size_t kMaxHeaders = 8 << 10;
 constexpr unsigned long kDefaultMaxConnections = 8;
 constexpr timeval kConnectionDeadline = {10, 0};
 
@@ -124,6 +131,9 @@ struct Metrics {
            sample("webhook_connections_max", "", max_connections) +
            family("webhook_connections_cut_total", "counter", "Connections closed at their 10 s deadline.") +
            sample("webhook_connections_cut_total", "", cut) +
+           family("webhook_request_header_bytes_max", "gauge",
+                  "A request line and its headers at most, in bytes; past it a 400 and the connection closed.") +
+           sample("webhook_request_header_bytes_max", "", uint64_t(kMaxHeaders)) +
            family("webhook_request_duration_seconds", "histogram", "Time to answer an AdmissionReview.") +
            durations.samples("webhook_request_duration_seconds", "");
   }
@@ -288,6 +298,7 @@ int webhook_command(const Args& args) {
   event_base* base = event_base_new();
   evhttp* http = evhttp_new(base);
   evhttp_set_max_body_size(http, kMaxBody);
+  evhttp_set_max_headers_size(http, kMaxHeaders);
   evhttp_set_timeout(http, 10);
   evhttp_set_bevcb(http, tls_connection, &w);
   evhttp_set_cb(http, "/mutate", on_mutate, &w);
