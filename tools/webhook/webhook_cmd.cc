@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <algorithm>
 #include <array>
+#include <deque>
 #include <string>
 
 #include "common/prometheus.h"
@@ -37,13 +39,21 @@ namespace {
 // its pod as it is. libevent 2.1 has no hook while headers are read, so
 // their count is bounded by their size: a header is 2 bytes at least, and
 // costs about 100 bytes held, 0.4 MiB at most a connection.
-// --max-connections bodies (8 by default) and one review being edited
-// (admission.cc's bound on its values) stay within the 64Mi the Deployment
-// allows; further connections wait in the listen queue.
+// --max-connections bodies (8 by default) and the health reserve's, one
+// review being edited (admission.cc's bound on its values) stay within the
+// 64Mi the Deployment allows; further connections wait in the listen queue.
 constexpr size_t kMaxBody = 2 << 20;
 constexpr size_t kMaxHeaders = 8 << 10;
 constexpr unsigned long kDefaultMaxConnections = 8;
 constexpr timeval kConnectionDeadline = {10, 0};
+
+// Past --max-connections, this many more connections for /healthz and
+// /metrics alone, so that connections holding every review slot (idle,
+// trickling, or reviews that wait) cannot keep the kubelet's probes out.
+// When the last is taken the oldest of them is shut (unless one is being
+// shut already), to make room for the next: the liveness and readiness
+// probes and a scrape stay side by side.
+constexpr size_t kHealthReserve = 4;
 
 // The serving certificate and key, loaded again when either file changes.
 class Tls {
@@ -109,11 +119,11 @@ class Tls {
 };
 
 struct Metrics {
-  uint64_t requests = 0, patches = 0, errors = 0, connections = 0, cut = 0;
+  uint64_t requests = 0, patches = 0, errors = 0, connections = 0, cut = 0, reviews_busy = 0, health_shut = 0;
   uint64_t max_connections = kDefaultMaxConnections;
   rk8s::Histogram durations;
 
-  std::string text() const {
+  std::string text(uint64_t health) const {
     using rk8s::family;
     using rk8s::sample;
     return family("webhook_build_info", "gauge", "The webhook's version: 1, labelled.") +
@@ -123,14 +133,26 @@ struct Metrics {
            family("webhook_patches_total", "counter", "Pods patched.") +
            sample("webhook_patches_total", "", patches) +
            family("webhook_errors_total", "counter",
-                  "Requests refused: not an AdmissionReview, too large, bad method.") +
+                  "Requests refused: not an AdmissionReview, too large, bad method, every review slot taken.") +
            sample("webhook_errors_total", "", errors) +
-           family("webhook_connections", "gauge", "Connections open (more wait to be accepted).") +
+           family("webhook_reviews_busy_total", "counter",
+                  "AdmissionReviews refused (503) on a health reserve connection: every review slot taken.") +
+           sample("webhook_reviews_busy_total", "", reviews_busy) +
+           family("webhook_connections", "gauge", "Connections open for reviews (more wait to be accepted).") +
            sample("webhook_connections", "", connections) +
-           family("webhook_connections_max", "gauge", "Connections open at most: --max-connections.") +
+           family("webhook_connections_max", "gauge", "Connections open for reviews at most: --max-connections.") +
            sample("webhook_connections_max", "", max_connections) +
-           family("webhook_connections_cut_total", "counter", "Connections closed at their 10 s deadline.") +
+           family("webhook_connections_cut_total", "counter",
+                  "Connections closed at their 10 s deadline, whatever they were doing.") +
            sample("webhook_connections_cut_total", "", cut) +
+           family("webhook_health_connections", "gauge",
+                  "Connections open in the health reserve, for /healthz and /metrics, past --max-connections.") +
+           sample("webhook_health_connections", "", health) +
+           family("webhook_health_connections_max", "gauge", "Connections open in the health reserve at most.") +
+           sample("webhook_health_connections_max", "", uint64_t(kHealthReserve)) +
+           family("webhook_health_connections_shut_total", "counter",
+                  "Health reserve connections shut, the oldest, to make room for the next.") +
+           sample("webhook_health_connections_shut_total", "", health_shut) +
            family("webhook_request_header_bytes_max", "gauge",
                   "A request line and its headers at most, in bytes; past it a 400 and the connection closed.") +
            sample("webhook_request_header_bytes_max", "", uint64_t(kMaxHeaders)) +
@@ -139,36 +161,55 @@ struct Metrics {
   }
 };
 
+struct Connection;
+
 struct Webhook {
   InjectOptions defaults;
   Tls tls;
   Metrics metrics;
   bool log_requests = false;  // --log-level Debug: a line per request
   evconnlistener* listener = nullptr;
+  std::deque<Connection*> reserve;  // the health reserve's connections, oldest first
+
+  // Every review slot and the whole reserve taken: the listener waits.
+  bool full() const { return metrics.connections == metrics.max_connections && reserve.size() == kHealthReserve; }
 };
 
-// A connection's deadline, kept with its SSL object, which the connection
-// frees with itself (BEV_OPT_CLOSE_ON_FREE): then the slot is free again.
+// A connection's deadline and slot, kept with its SSL object, which the
+// connection frees with itself (BEV_OPT_CLOSE_ON_FREE): then the slot is
+// free again.
 struct Connection {
   Webhook* webhook;
   bufferevent* bev;
   event* deadline;
+  bool in_reserve;   // for /healthz and /metrics alone
+  bool shut = false;
 };
 
-// At the deadline the socket is shut: libevent reads its end and frees the
-// connection, whatever it was doing.
+// The socket shut: libevent reads its end and frees the connection,
+// whatever it was doing.
+void shut(Connection& c) {
+  c.shut = true;
+  evutil_socket_t fd = bufferevent_getfd(c.bev);
+  if (fd >= 0) shutdown(fd, SHUT_RDWR);
+}
+
 void on_deadline(evutil_socket_t, short, void* arg) {
   Connection& c = *static_cast<Connection*>(arg);
   c.webhook->metrics.cut++;
-  evutil_socket_t fd = bufferevent_getfd(c.bev);
-  if (fd >= 0) shutdown(fd, SHUT_RDWR);
+  shut(c);
 }
 
 void free_connection(void*, void* ptr, CRYPTO_EX_DATA*, int, long, void*) {
   auto* c = static_cast<Connection*>(ptr);
   if (!c) return;
   Webhook& w = *c->webhook;
-  if (w.metrics.connections-- == w.metrics.max_connections && w.listener) evconnlistener_enable(w.listener);
+  bool was_full = w.full();
+  if (c->in_reserve)
+    w.reserve.erase(std::find(w.reserve.begin(), w.reserve.end(), c));
+  else
+    w.metrics.connections--;
+  if (was_full && w.listener) evconnlistener_enable(w.listener);
   event_free(c->deadline);
   delete c;
 }
@@ -176,6 +217,11 @@ void free_connection(void*, void* ptr, CRYPTO_EX_DATA*, int, long, void*) {
 int connection_index() {
   static const int index = SSL_get_ex_new_index(0, nullptr, nullptr, nullptr, free_connection);
   return index;
+}
+
+const Connection& connection_of(evhttp_request* req) {
+  bufferevent* bev = evhttp_connection_get_bufferevent(evhttp_request_get_connection(req));
+  return *static_cast<Connection*>(SSL_get_ex_data(bufferevent_openssl_get_ssl(bev), connection_index()));
 }
 
 double now() {
@@ -201,6 +247,11 @@ void on_mutate(evhttp_request* req, void* arg) {
     w.metrics.errors++;
     return reply(req, 405, "text/plain", "POST an AdmissionReview\n");
   }
+  if (connection_of(req).in_reserve) {
+    w.metrics.errors++;
+    w.metrics.reviews_busy++;
+    return reply(req, 503, "text/plain", "every review slot is taken; this connection is for /healthz and /metrics\n");
+  }
   evbuffer* in = evhttp_request_get_input_buffer(req);
   size_t n = evbuffer_get_length(in);
   const char* body = reinterpret_cast<const char*>(evbuffer_pullup(in, -1));  // in place, no copy
@@ -218,11 +269,14 @@ void on_healthz(evhttp_request* req, void*) { reply(req, 200, "text/plain", "ok\
 void on_unknown(evhttp_request* req, void*) { reply(req, 404, "text/plain", "/mutate, /healthz or /metrics\n"); }
 
 void on_metrics(evhttp_request* req, void* arg) {
-  reply(req, 200, "text/plain; version=0.0.4", static_cast<Webhook*>(arg)->metrics.text());
+  const Webhook& w = *static_cast<Webhook*>(arg);
+  reply(req, 200, "text/plain; version=0.0.4", w.metrics.text(w.reserve.size()));
 }
 
 // Every connection speaks TLS with the certificate of the moment, and has
-// its deadline; at --max-connections the listener stops accepting.
+// its deadline and its slot: a review slot while there is one, else the
+// health reserve's, its oldest shut when the last is taken; with every
+// slot taken the listener stops accepting.
 bufferevent* tls_connection(event_base* base, void* arg) {
   Webhook& w = *static_cast<Webhook*>(arg);
   SSL_CTX* ctx = w.tls.current();
@@ -231,11 +285,21 @@ bufferevent* tls_connection(event_base* base, void* arg) {
                                                           BEV_OPT_CLOSE_ON_FREE)
                          : nullptr;
   if (!bev) return nullptr;
-  auto* c = new Connection{&w, bev, nullptr};
+  auto* c = new Connection{&w, bev, nullptr, w.metrics.connections == w.metrics.max_connections};
   c->deadline = evtimer_new(base, on_deadline, c);
   evtimer_add(c->deadline, &kConnectionDeadline);
   SSL_set_ex_data(ssl, connection_index(), c);
-  if (++w.metrics.connections == w.metrics.max_connections) evconnlistener_disable(w.listener);
+  if (!c->in_reserve) {
+    w.metrics.connections++;
+  } else {
+    w.reserve.push_back(c);
+    if (w.reserve.size() == kHealthReserve &&
+        std::none_of(w.reserve.begin(), w.reserve.end(), [](const Connection* r) { return r->shut; })) {
+      w.metrics.health_shut++;
+      shut(*w.reserve.front());
+    }
+  }
+  if (w.full()) evconnlistener_disable(w.listener);
   return bev;
 }
 
@@ -320,6 +384,7 @@ int webhook_command(const Args& args) {
   event_base_dispatch(base);
   event_free(term);
   event_free(intr);
+  w.listener = nullptr;  // evhttp_free frees it before the connections
   evhttp_free(http);
   event_base_free(base);
   return 0;
