@@ -15,8 +15,9 @@ Refusal Flights::admit(const ClientKey& client, bool first) const {
   auto it = clients_.find(client);
   size_t holders = clients_.size() + (it == clients_.end());
   Held held = it == clients_.end() ? Held{} : it->second;
-  if (held.waiting >= client_share(limits_.waiting, holders)) return Refusal::share;
-  if (first && held.questions >= client_share(limits_.questions, holders)) return Refusal::share;
+  if (!within_share(limits_.waiting, waiting_, holders, held.waiting)) return Refusal::share;
+  if (first && !within_share(limits_.questions, flights_.size() - refreshes_, holders, held.questions))
+    return Refusal::share;
   return Refusal::none;
 }
 

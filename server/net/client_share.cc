@@ -20,13 +20,18 @@ size_t ClientKeyHash::operator()(const ClientKey& k) const {
 
 size_t client_share(size_t bound, size_t holders) { return std::max<size_t>(1, bound / (holders + 1)); }
 
+bool within_share(size_t bound, size_t held, size_t holders, size_t mine) {
+  size_t share = client_share(bound, holders);
+  return mine < share && (mine == 0 || held + share < bound);
+}
+
 ClientSlots::Refusal ClientSlots::take(const ClientKey& client, size_t bound, size_t per_client) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (held_ >= bound) return Refusal::bound;
   auto it = clients_.find(client);
   size_t holders = clients_.size() + (it == clients_.end());
   size_t mine = it == clients_.end() ? 0 : it->second;
-  if (mine >= std::min(per_client, client_share(bound, holders))) return Refusal::share;
+  if (mine >= per_client || !within_share(bound, held_, holders, mine)) return Refusal::share;
   clients_[client]++;
   held_++;
   return Refusal::none;

@@ -36,6 +36,14 @@ struct ClientKeyHash {
 // hold some: 1/(holders + 1), and 1 at least.
 size_t client_share(size_t bound, size_t holders);
 
+// Whether a client that holds `mine` of the `held` slots of `bound` may take
+// one more: while under its share, and, when it holds some already, not
+// from the last share's worth, kept for a client that holds none. Shares
+// alone fall as holders come but what was taken stays: clients that came
+// one by one, each taking its share of the time, filled the bound (1/2 +
+// 1/3 + ... passes 1 at the fourth) and the next client found none.
+bool within_share(size_t bound, size_t held, size_t holders, size_t mine);
+
 // Slots (connections) held by client address, shared by every thread: at
 // most `bound` in all, and for each address the least of `per_client` and
 // its share of `bound`.

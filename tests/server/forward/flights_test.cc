@@ -134,12 +134,12 @@ TEST(Flights, Limits) {
        {4, 100, 100},
        {{"a", 1, true, "start"}, {"b", 1, true, "start"}, {"c", 1, true, "share"}, {"a", 1, true, "join"},
         {"c", 2, true, "start"}}},
-      {"with two holding, a third still finds room",
+      {"a client holding some leaves the last share's worth: a third and a fourth find room",
        {100, 12, 100},
        {{"a", 1, true, "start"}, {"b", 1, true, "start"}, {"c", 1, true, "start"}, {"d", 1, true, "start"},
         {"e", 1, true, "start"}, {"f", 1, true, "start"}, {"g", 1, true, "share"},
-        {"h", 2, true, "start"}, {"i", 2, true, "start"}, {"j", 2, true, "start"}, {"k", 2, true, "start"},
-        {"n", 2, true, "share"}, {"l", 3, true, "start"}, {"m", 3, true, "start"}}},
+        {"h", 2, true, "start"}, {"i", 2, true, "start"}, {"j", 2, true, "share"},
+        {"l", 3, true, "start"}, {"m", 3, true, "share"}, {"n", 4, true, "start"}}},
   };
   for (const auto& c : cases) {
     Askers a(c.limits);

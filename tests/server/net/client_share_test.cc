@@ -7,6 +7,8 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace rk8s::server::test {
 namespace {
 
@@ -37,13 +39,27 @@ using Refusal = ClientSlots::Refusal;
 TEST(ClientSlots, EachNewClientFindsRoomUntilTheBound) {
   ClientSlots slots;
   EXPECT_EQ(fill(slots, client("10.0.0.1"), 12, 100), std::make_pair(size_t(6), Refusal::share)) << "alone: half";
-  EXPECT_EQ(fill(slots, client("10.0.0.2"), 12, 100), std::make_pair(size_t(4), Refusal::share)) << "two: a third";
-  EXPECT_EQ(fill(slots, client("10.0.0.3"), 12, 100), std::make_pair(size_t(2), Refusal::bound)) << "the rest";
+  EXPECT_EQ(fill(slots, client("10.0.0.2"), 12, 100), std::make_pair(size_t(2), Refusal::share))
+      << "two: up to the last third, kept";
+  EXPECT_EQ(fill(slots, client("10.0.0.3"), 12, 100), std::make_pair(size_t(1), Refusal::share))
+      << "three: one, the last quarter kept";
+  for (const char* newcomer : {"10.0.0.4", "10.0.0.5", "10.0.0.6"})
+    EXPECT_EQ(slots.take(client(newcomer), 12, 100), Refusal::none) << newcomer << " finds room";
   EXPECT_EQ(slots.held(), 12u);
   EXPECT_EQ(slots.most(), 6u);
+  EXPECT_EQ(slots.take(client("10.0.0.7"), 12, 100), Refusal::bound);
   slots.give(client("10.0.0.1"));
-  EXPECT_EQ(slots.take(client("10.0.0.1"), 12, 100), Refusal::share) << "still over its share of three";
-  EXPECT_EQ(slots.take(client("10.0.0.4"), 12, 100), Refusal::none) << "a fourth finds the room";
+  EXPECT_EQ(slots.take(client("10.0.0.1"), 12, 100), Refusal::share) << "over its share of seven";
+  EXPECT_EQ(slots.take(client("10.0.0.7"), 12, 100), Refusal::none) << "a seventh finds the room";
+}
+
+// Clients that come one by one, each taking all it may, never take the
+// room of the next: shares fall as they come, what they hold does not.
+TEST(ClientSlots, ClientsThatCameOneByOneLeaveRoomForTheNext) {
+  ClientSlots slots;
+  for (int i = 1; i <= 12; i++) fill(slots, client(("10.0.1." + std::to_string(i)).c_str()), 256, 64);
+  EXPECT_LT(slots.held(), 256u);
+  EXPECT_EQ(slots.take(client("10.0.0.99"), 256, 64), Refusal::none);
 }
 
 TEST(ClientSlots, TheCapPerClientAndWhatIsGivenBack) {
