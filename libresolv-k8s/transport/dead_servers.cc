@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A few slots, process-wide, under a spin lock: a lookup touches them once
 // per server it asks, and the lock is held for a copy.
+#include <pthread.h>
 #include <time.h>
 
 #include "transport/dead_servers.h"
@@ -15,7 +16,7 @@ struct Dead {
 
 constexpr size_t kSlots = 8;
 Dead dead[kSlots];
-bool locked;
+SpinLock guard;
 
 long now() {
   timespec ts;
@@ -23,11 +24,19 @@ long now() {
   return long(ts.tv_sec) + 1;  // never 0
 }
 
+// A child forked while another thread held the lock would spin forever: it
+// starts unlocked. The slots stay: one the other thread left half-written
+// at worst puts one server in the wrong place for kDeadServerSeconds.
+void unlock_in_child() { guard = SpinLock{}; }
+
+Once atfork_once;
+void register_atfork() { pthread_atfork(nullptr, nullptr, unlock_in_child); }
+
 void lock() {
-  while (__atomic_test_and_set(&locked, __ATOMIC_ACQUIRE)) {
-  }
+  atfork_once.run(register_atfork);
+  guard.lock();
 }
-void unlock() { __atomic_clear(&locked, __ATOMIC_RELEASE); }
+void unlock() { guard.unlock(); }
 
 Dead* slot_of(const IpAddr& server, long t) {
   for (Dead& d : dead)
