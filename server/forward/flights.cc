@@ -75,7 +75,8 @@ void Flights::land(const std::string& key, const Resolution& res) {
         waiting_--;
       }
   }
-  for (Asker& a : flight.askers) a.loop->post([res, done = std::move(a.done)] { done(&res); });
+  auto shared = std::make_shared<const Resolution>(res);
+  for (Asker& a : flight.askers) a.loop->post([shared, done = std::move(a.done)] { done(shared.get()); });
 }
 
 Flights::Counts Flights::counts() const {

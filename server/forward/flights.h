@@ -51,7 +51,7 @@ class Flights {
   // asker's query may send no more questions (`budget`).
   Refusal join(const std::string& key, const IpAddr* client, bool may_start, Loop* loop, Resolved&& done,
                bool& start);
-  // Every asker of `key` gets `res` (copied to its loop).
+  // Every asker of `key` gets `res`, one copy shared by all their loops.
   void land(const std::string& key, const Resolution& res);
 
   struct Counts {

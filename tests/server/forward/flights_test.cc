@@ -90,6 +90,22 @@ TEST(Flights, EachAskerIsAnsweredOnItsOwnLoop) {
   EXPECT_EQ(answered, (Strings{"two SERVFAIL", "one SERVFAIL"}));
 }
 
+// A big answer is not copied for each of its askers.
+TEST(Flights, EveryAskerIsGivenTheOneCopy) {
+  Flights flights(FlightLimits{});
+  Loop loop;
+  IpAddr addr = client(1);
+  std::vector<const Resolution*> given;
+  bool start;
+  for (int i = 0; i < 3; i++)
+    flights.join("q", &addr, true, &loop, [&given](const Resolution* res) { given.push_back(res); }, start);
+  flights.land("q", with_rcode(dns::kNoError));
+  loop.stop(), loop.run();
+  ASSERT_EQ(given.size(), 3u);
+  EXPECT_EQ(given[0], given[1]);
+  EXPECT_EQ(given[0], given[2]);
+}
+
 TEST(Flights, LandingWhatIsNotInFlightDoesNothing) {
   Askers a;
   a.ask("a", "a");
