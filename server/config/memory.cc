@@ -62,6 +62,7 @@ MemoryBudget memory_budget(const ServerConfig& config) {
   size_t caches = config.cache.max_bytes ? config.cache.max_bytes : b.memory / 4;
   b.packets = caches / 5;
   b.records = caches - b.packets;
+  b.waiting = b.memory / 4;
   return b;
 }
 

@@ -19,9 +19,12 @@ struct MemoryBudget {
   const char* from = "";  // "limits.memory", "the container's limit" or "assumed"
   size_t records = 0;  // the record cache: four fifths of cache.maxBytes
   size_t packets = 0;  // the packet cache: the rest
+  size_t waiting = 0;  // what queries waiting on upstreams hold: a quarter of the memory
 };
 
-// cache.maxBytes, else a quarter of the memory, split between the caches.
+// cache.maxBytes, else a quarter of the memory, split between the caches;
+// another quarter for the queries that wait (forward/held_bytes.h). The
+// rest is the process's own: its code, stacks, TCP buffers, the heap's slack.
 MemoryBudget memory_budget(const ServerConfig& config);
 
 // The lowest memory limit of this process's cgroup and those above it, as

@@ -5,7 +5,7 @@ namespace rk8s::server {
 
 const char* refusal_name(Refusal r) {
   static const char* const kNames[kRefusals] = {"", "maxConcurrent", "maxPending", "maxJoined", "share",
-                                                "maxUpstreamPerQuery"};
+                                                "maxUpstreamPerQuery", "memory"};
   return kNames[size_t(r)];
 }
 

@@ -34,9 +34,11 @@ struct FlightLimits {
 // tenth as many.
 inline size_t refresh_limit(size_t questions) { return questions / 10 ? questions / 10 : 1; }
 
-// Why an asker was turned away; `none` when it was not.
-enum class Refusal : uint8_t { none, questions, waiting, joined, share, budget };
-constexpr size_t kRefusals = 6;
+// Why an asker was turned away; `none` when it was not. `memory`: the bytes
+// its query would hold, past the budget or its client's share of it
+// (held_bytes.h).
+enum class Refusal : uint8_t { none, questions, waiting, joined, share, budget, memory };
+constexpr size_t kRefusals = 7;
 const char* refusal_name(Refusal r);  // "maxConcurrent", "maxPending", ...
 
 class Flights {
@@ -76,6 +78,13 @@ class Flights {
     bool refresh = false;  // started by the server: one of `refreshes_`
     ClientKey owner{};
   };
+
+ public:
+  // The heap an asker's place takes: its entry, and as much again that
+  // the vector's doubling leaves spare at most.
+  static constexpr size_t kAskerBytes = 2 * sizeof(Asker);
+
+ private:
 
   Refusal admit(const ClientKey& client, bool first) const;
   void release(const ClientKey& client, bool waiting, bool question);

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/forward/forwarder.h"
 
+#include <event2/event.h>
+#include <event2/event_struct.h>
+
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "server/cache/ttl.h"
 #include "server/forward/exchange.h"
@@ -94,7 +98,7 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
     shared_.cache.insert(key_, answer, ttl, Clock::now());
     if (names_nothing(*answer)) shared_.cache.insert(any_type(key_), answer, ttl, Clock::now());
     uint32_t refresh_in = caps.prefetch.enabled ? refresh_point_ms(ttl, caps.prefetch.percentage) : UINT32_MAX;
-    land(resolution_of(CacheHit{answer, ttl, 0, false, false, refresh_in}, ask_.type, caps));
+    land(resolution_of(CacheHit{answer, ttl, 0, false, false, refresh_in}, ask_.type, caps.stale.stale_ttl));
   }
 
   // No upstream answered: what the cache still has (RFC 8767), its
@@ -103,7 +107,7 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
     Clock::time_point now = Clock::now();
     shared_.cache.failed(key_, now);
     std::optional<CacheHit> hit = shared_.cache.find(key_, now, CacheFind{true});
-    land(hit ? resolution_of(*hit, ask_.type, shared_.caps) : with_rcode(dns::kServFail));
+    land(hit ? resolution_of(*hit, ask_.type, shared_.caps.stale.stale_ttl) : with_rcode(dns::kServFail));
   }
 
   void land(const Resolution& res) { shared_.flights.land(flight_, res); }
@@ -124,7 +128,7 @@ CacheKey cache_key(const Ask& ask) {
   return CacheKey{name_key(ask.name), ask.type, dns::kClassIN, ask.dnssec_ok, ask.checking_disabled};
 }
 
-Resolution resolution_of(const CacheHit& hit, uint16_t type, const CacheConfig& caps) {
+Resolution resolution_of(const CacheHit& hit, uint16_t type, uint32_t stale_ttl) {
   Resolution res;
   const CachedAnswer& answer = *hit.answer;
   // An extended rcode we cannot pass on (BADCOOKIE, ...) is a failure.
@@ -135,7 +139,7 @@ Resolution resolution_of(const CacheHit& hit, uint16_t type, const CacheConfig& 
   res.reuse.refresh_in_ms = hit.refresh_in_ms;
   res.age = hit.age;
   res.stale = hit.stale;
-  res.stale_ttl = caps.stale.stale_ttl;
+  res.stale_ttl = stale_ttl;
   // ANY: the first RRset of the answer, and nothing additional (RFC 8482 4.1).
   const CachedRecord* any = nullptr;
   for (const CachedRecord& r : answer.records) {
@@ -158,22 +162,65 @@ Resolution resolution_of(const CacheHit& hit, uint16_t type, const CacheConfig& 
 }
 
 // One query's answer, given once: by its question's flight, or stale when
-// the flight outlasts clientTimeout; a stale answer counted by why.
+// the flight outlasts clientTimeout. Until then it holds the stale entry
+// (the cache's own answer, not a copy), the timer, and the bytes charged
+// for the query; all let go as the answer is given, so that a query
+// answered stale holds nothing while its question goes on.
 class Forwarder::Asker {
  public:
-  Asker(Resolved done, ForwardMetrics& metrics) : done_(std::move(done)), metrics_(metrics) {}
+  Asker(Resolved done, ForwardMetrics& metrics, uint16_t type, uint32_t stale_ttl, std::optional<CacheHit> stale)
+      : done_(std::move(done)), metrics_(metrics), stale_(std::move(stale)), type_(type), stale_ttl_(stale_ttl) {}
+  ~Asker() { stop_timer(); }
+  Asker(const Asker&) = delete;
+  Asker& operator=(const Asker&) = delete;
+
   void give(const Resolution* res, const char* stale_reason) {
-    if (given_) return;
-    given_ = true;
+    if (!done_) return;
+    stop_timer();
+    Resolved done = std::move(done_);
+    done_ = nullptr;
+    stale_.reset();
+    charge_.release();
     if (res && res->stale) metrics_.stale(stale_reason);
-    done_(res);
+    done(res);
   }
+  // The stale entry's answer; false when there is none.
+  bool give_stale(const char* reason) {
+    if (!stale_) return false;
+    Resolution res = resolution_of(*stale_, type_, stale_ttl_);
+    give(&res, reason);
+    return true;
+  }
+  // The stale answer after `ms` on `loop`, unless an answer comes first.
+  void expire_after(Loop& loop, unsigned ms) {
+    timer_ = evtimer_new(loop.base(), expire, this);
+    timeval tv{time_t(ms / 1000), suseconds_t(ms % 1000 * 1000)};
+    evtimer_add(timer_, &tv);
+  }
+  void hold(HeldBytes::Charge charge) { charge_ = std::move(charge); }
 
  private:
+  static void expire(evutil_socket_t, short, void* self) { static_cast<Asker*>(self)->give_stale("timeout"); }
+  void stop_timer() {
+    if (timer_) event_free(std::exchange(timer_, nullptr));
+  }
+
   Resolved done_;
   ForwardMetrics& metrics_;
-  bool given_ = false;
+  std::optional<CacheHit> stale_;
+  uint16_t type_;
+  uint32_t stale_ttl_;
+  event* timer_ = nullptr;
+  HeldBytes::Charge charge_;
 };
+
+// Its asker (made shared), its timer, its place among its flight's askers,
+// and what is held above this layer for it: the handler's query and the
+// reply in the making, the query path's and the listener's closures
+// (kQueryBytes, the heap's growth over queries waiting, measured).
+constexpr size_t kQueryBytes = 2048;
+const size_t Forwarder::kWaitingBytes =
+    heap_bytes(sizeof(Forwarder::Asker) + 16) + heap_bytes(sizeof(event)) + Flights::kAskerBytes + kQueryBytes;
 
 // A fresh cached answer at once; an expired one at once too when so
 // configured (Immediate) or while its upstreams are not to be asked again
@@ -181,6 +228,7 @@ class Forwarder::Asker {
 // answer ready for clientTimeout.
 void Forwarder::resolve(const Ask& ask, Resolved done) {
   const CacheConfig& caps = shared_.caps;
+  uint32_t stale_ttl = caps.stale.stale_ttl;
   CacheKey key = cache_key(ask);
   Clock::time_point now = Clock::now();
   CacheFind how{caps.stale.max_stale > 0, &caps.prefetch, 1 + (ask.scope ? ask.scope->repeats : 0)};
@@ -189,44 +237,53 @@ void Forwarder::resolve(const Ask& ask, Resolved done) {
     if (std::optional<CacheHit> nothing = shared_.cache.find(any_type(key), now, how); nothing && (!hit || !nothing->stale))
       hit = nothing;
   if (hit && !hit->stale) {
-    Resolution res = resolution_of(*hit, ask.type, caps);
+    Resolution res = resolution_of(*hit, ask.type, stale_ttl);
     // Past the refresh point the packet cache lets queries through to here.
     if (hit->refresh) refresh(ask);  // before done(), which may end `ask`
     return done(&res);
   }
-  std::optional<Resolution> stale;
-  if (hit) stale = resolution_of(*hit, ask.type, caps);
-  if (stale && (caps.stale.mode == StaleMode::immediate || hit->since_failure < caps.stale.failure_recheck)) {
+  if (hit && (caps.stale.mode == StaleMode::immediate || hit->since_failure < caps.stale.failure_recheck)) {
     bool immediate = caps.stale.mode == StaleMode::immediate;
     shared_.metrics.stale(immediate ? "immediate" : "recheck");
     if (immediate && hit->since_failure >= caps.stale.failure_recheck) refresh(ask);
-    return done(&*stale);
+    Resolution stale = resolution_of(*hit, ask.type, stale_ttl);
+    return done(&stale);
   }
   if (looping_) {
     Resolution res = with_rcode(dns::kServFail);
     return done(&res);
   }
   Loop* loop = Loop::current();
-  auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop);
+  bool has_stale = hit.has_value();
+  auto asker = std::make_shared<Asker>(std::move(done), shared_.metrics, ask.type, stale_ttl, std::move(hit));
   QueryScope* scope = ask.scope.get();
-  auto asker = std::make_shared<Asker>(std::move(done), shared_.metrics);
+  if (scope) {
+    HeldBytes::Charge charge = shared_.held.charge(ClientKey::of(scope->client), kWaitingBytes);
+    if (!charge) return refuse(Refusal::memory, *asker);
+    asker->hold(std::move(charge));
+  }
+  auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop);
   bool start;
   Refusal why = shared_.flights.join(attempt->flight(), scope ? &scope->client : nullptr,
                                      !scope || scope->upstream_left > 0, loop,
                                      [asker](const Resolution* res) { asker->give(res, "failed"); }, start);
-  if (why != Refusal::none) return refuse(why, stale ? &*stale : nullptr, *asker);
-  if (stale && caps.stale.client_timeout_ms)
-    loop->after(caps.stale.client_timeout_ms, [asker, res = *stale] { asker->give(&res, "timeout"); });
+  if (why != Refusal::none) return refuse(why, *asker);
+  if (has_stale && caps.stale.client_timeout_ms) asker->expire_after(*loop, caps.stale.client_timeout_ms);
   if (!start) return;
   if (scope) scope->upstream_left--;
   attempt->start();
 }
 
-void Forwarder::refuse(Refusal why, const Resolution* stale, Asker& asker) {
+// RFC 8767 section 5 lets a resolver short of resources answer stale, and
+// unbound answers SERVFAIL when it has no room for a query: so stale when
+// the cache has it, else SERVFAIL; REFUSED beyond maxConcurrent alone, as
+// CoreDNS's forward.
+void Forwarder::refuse(Refusal why, Asker& asker) {
   shared_.metrics.limited(refusal_name(why));
+  if (why != Refusal::questions && why != Refusal::budget && asker.give_stale("refused")) return;
   Resolution res = with_rcode(why == Refusal::questions ? dns::kRefused : dns::kServFail);
   res.over_budget = why == Refusal::budget;
-  asker.give(stale && why != Refusal::questions && why != Refusal::budget ? stale : &res, "refused");
+  asker.give(&res, "refused");
 }
 
 // In the background, asked by no one: joins nothing in flight, and gives

@@ -7,9 +7,12 @@
 // then the next upstream. An expired answer still in the cache is served
 // as RFC 8767 says (cache.serveStale): when no upstream answers; when the
 // question outlasts clientTimeout; at once in Immediate mode, or while the
-// name's upstreams failed less than failureRecheck ago. A question Flights
-// turns away is answered at once: REFUSED beyond maxConcurrent (CoreDNS's),
-// SERVFAIL marked over_budget when its query may ask no more, else stale or
+// name's upstreams failed less than failureRecheck ago. A query that waits
+// is charged what it holds to its client (held_bytes.h); it holds the stale
+// entry itself, shared with the cache, and its clientTimeout timer ends
+// when the answer comes. A question Flights or the held bytes turn away is
+// answered at once: REFUSED beyond maxConcurrent (CoreDNS's), SERVFAIL
+// marked over_budget when its query may ask no more, else stale or
 // SERVFAIL. An ANY question is answered with its first RRset alone (RFC 8482).
 #pragma once
 
@@ -19,6 +22,7 @@
 #include "server/model/source.h"
 #include "server/cache/cache.h"
 #include "server/forward/flights.h"
+#include "server/forward/held_bytes.h"
 #include "server/forward/upstreams.h"
 
 namespace rk8s::server {
@@ -28,6 +32,7 @@ struct ForwardShared {
   Cache& cache;
   CacheConfig caps;
   Flights& flights;
+  HeldBytes& held;
   ForwardMetrics& metrics;
   Warn warn;
 };
@@ -35,6 +40,8 @@ struct ForwardShared {
 class Forwarder : public Source {
  public:
   static constexpr unsigned kReadTimeoutMs = 2000;  // CoreDNS's
+  // What a client's query is charged while it waits (held_bytes.h).
+  static const size_t kWaitingBytes;
 
   Forwarder(std::shared_ptr<Upstreams> upstreams, ForwardShared shared)
       : upstreams_(std::move(upstreams)), shared_(shared) {}
@@ -49,7 +56,7 @@ class Forwarder : public Source {
  private:
   class Asker;
   void refresh(const Ask& ask);
-  void refuse(Refusal why, const Resolution* stale, Asker& asker);
+  void refuse(Refusal why, Asker& asker);
 
   std::shared_ptr<Upstreams> upstreams_;
   ForwardShared shared_;
@@ -58,7 +65,8 @@ class Forwarder : public Source {
 
 // The cache's key for a question.
 CacheKey cache_key(const Ask& ask);
-// The resolution of a cached (or just inserted) answer for `type`.
-Resolution resolution_of(const CacheHit& hit, uint16_t type, const CacheConfig& caps);
+// The resolution of a cached (or just inserted) answer for `type`; stale,
+// its TTLs say `stale_ttl`.
+Resolution resolution_of(const CacheHit& hit, uint16_t type, uint32_t stale_ttl);
 
 }  // namespace rk8s::server

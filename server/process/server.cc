@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/process/server.h"
 
-#include <unistd.h>
-
 #include <csignal>
 #include <thread>
 
@@ -37,16 +35,6 @@ ServerConfig fitted(ServerConfig config, size_t descriptors, std::string& said) 
   return config;
 }
 
-size_t resident_bytes() {
-  FILE* f = fopen("/proc/self/statm", "r");
-  unsigned long size = 0, resident = 0;
-  if (f) {
-    if (fscanf(f, "%lu %lu", &size, &resident) != 2) resident = 0;
-    fclose(f);
-  }
-  return resident * size_t(sysconf(_SC_PAGESIZE));
-}
-
 }  // namespace
 
 struct Server::Signal {
@@ -68,6 +56,7 @@ Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
       memory_(memory_budget(config_)),
       cache_(config_.cache.capacity, memory_.records, config_.cache.stale.max_stale),
       flights_(FlightLimits{config_.limits.max_concurrent, config_.limits.max_pending, config_.limits.max_joined}),
+      held_(memory_.waiting),
       queries_(config_, memory_.packets, std::make_shared<const Runtime>(config_, forward_shared(config_), say_limited)),
       workers_(workers(), config_.listen, queries_.at_once(), queries_.serve(),
                TcpLimits{config_.limits.max_tcp_clients, config_.limits.max_tcp_per_client,
@@ -96,7 +85,7 @@ int Server::run() {
   say(queries_.runtime()->serving() + "; listening on " + listening());
   say("memory " + std::to_string(memory_.memory >> 20) + " MiB (" + memory_.from + "): cache " +
       std::to_string(memory_.records >> 10) + " KiB, packet cache " + std::to_string(memory_.packets >> 10) +
-      " KiB; " + std::to_string(descriptors_) + " descriptors" + (fitted_.empty() ? "" : "; " + fitted_));
+      " KiB, waiting queries " + std::to_string(memory_.waiting >> 10) + " KiB; " + std::to_string(descriptors_) + " descriptors" + (fitted_.empty() ? "" : "; " + fitted_));
   queries_.runtime()->probe_loops(config_.listen.front());
   main_loop_.run();
   workers_.stop();
@@ -104,7 +93,7 @@ int Server::run() {
 }
 
 ForwardShared Server::forward_shared(const ServerConfig& config) {
-  return ForwardShared{cache_, config.cache, flights_, forward_metrics_, say_limited};
+  return ForwardShared{cache_, config.cache, flights_, held_, forward_metrics_, say_limited};
 }
 
 // SIGHUP. A configuration that does not load leaves the running one serving.
@@ -139,10 +128,12 @@ std::string Server::bounds() const {
   CacheCounters cache = cache_.counters();
   Flights::Counts flights = flights_.counts();
   const Limits& l = config_.limits;
+  size_t packets = queries_.packet_bytes(), waiting = held_.used();
   std::vector<Bound> held = {
-      {"memory", memory_.memory, resident_bytes()},
+      {"memory", memory_.memory, cache.bytes + packets + waiting},
       {"cache.maxBytes", memory_.records, cache.bytes},
-      {"packetCache", memory_.packets, queries_.packet_bytes()},
+      {"packetCache", memory_.packets, packets},
+      {"waitingBytes", memory_.waiting, waiting},
       {"maxConcurrent", l.max_concurrent, flights.questions},
       {"maxPending", l.max_pending, flights.waiting},
       {"refreshes", refresh_limit(l.max_concurrent), flights.refreshes},

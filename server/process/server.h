@@ -52,6 +52,7 @@ class Server {
   // What forwarding keeps across reloads.
   Cache cache_;
   Flights flights_;
+  HeldBytes held_;
   ForwardMetrics forward_metrics_;
   QueryPath queries_;
   Workers workers_;

@@ -65,9 +65,11 @@ TEST(MemoryBudget, OnePlaceSetsEveryShare) {
   EXPECT_STREQ(b.from, "limits.memory");
   EXPECT_EQ(b.records + b.packets, size_t(32) << 20) << "a quarter";
   EXPECT_EQ(b.packets, (size_t(32) << 20) / 5);
+  EXPECT_EQ(b.waiting, size_t(32) << 20) << "another quarter for what waits";
   c.cache.max_bytes = 10 << 20;
   b = memory_budget(c);
   EXPECT_EQ(b.records + b.packets, size_t(10) << 20) << "cache.maxBytes";
+  EXPECT_EQ(b.waiting, size_t(32) << 20) << "whatever the caches take";
 }
 
 }  // namespace

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+// The forwarder (server/forward/forwarder.h) as a waiting query sees it:
+// the bytes charged to its client while it waits and given back when it is
+// answered, its clientTimeout timer ended by the answer, the stale answer
+// given from the cache's entry itself, and a query the memory budget turns
+// away answered at once, against a loopback upstream.
+#include "server/forward/forwarder.h"
+
+#include <event2/event.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "server/forward/metrics.h"
+#include "tests/server/loopback.h"
+#include "tests/server/prometheus_text.h"
+
+namespace rk8s::server::test {
+namespace {
+
+IpAddr client(uint8_t last) {
+  IpAddr a;
+  a.family = AF_INET;
+  a.addr[0] = 10, a.addr[3] = last;
+  return a;
+}
+
+// An upstream that answers every query NOERROR, `delay_ms` late.
+Responder::Respond late(unsigned delay_ms) {
+  return [delay_ms](const Message& q) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    return std::vector<Message>{reply_to(q)};
+  };
+}
+
+// A forwarder to `upstream` through a cache that holds flip.test A expired
+// a second ago (when `stale`), `budget` bytes for what waits, on a loop the
+// test runs.
+struct Forwarding {
+  Forwarding(const Upstream& upstream, size_t budget, unsigned client_timeout_ms, bool stale = true)
+      : held(budget) {
+    caps.stale.client_timeout_ms = client_timeout_ms;
+    ForwardConfig config;
+    config.upstreams = {upstream};
+    auto upstreams = std::make_shared<Upstreams>(config, metrics, ignore_warnings);
+    forwarder =
+        std::make_unique<Forwarder>(upstreams, ForwardShared{cache, caps, flights, held, metrics, ignore_warnings});
+    auto answer = std::make_shared<CachedAnswer>();
+    answer->add(N("flip.test"), Rr{dns::kTypeA, 1, {10, 9, 0, 1}}, dns::kAnswer);
+    entry = answer;
+    if (stale)
+      cache.insert(cache_key(Ask{N("flip.test"), dns::kTypeA}), entry, 1, Cache::Clock::now() - std::chrono::seconds(2));
+  }
+
+  // Asks flip.test A for `from` on the loop: "waits", or what it was
+  // answered at once.
+  std::string ask(uint8_t from) {
+    size_t before = given.size();
+    Ask a{N("flip.test"), dns::kTypeA, false, false, std::make_shared<QueryScope>(QueryScope{client(from), 16, 0})};
+    forwarder->resolve(a, [this](const Resolution* res) {
+      given.push_back(rcode_to_text(res->rcode) + (res->stale ? " stale" : "") +
+                      (res->stale && res->keep.get() == entry.get() ? " from the entry" : ""));
+    });
+    return given.size() > before ? "at once: " + given.back() : "waits";
+  }
+  // Runs `fn` on the loop, then the loop until `done` (kWaitMs at most).
+  void run(std::function<void()> fn, std::function<bool()> done) {
+    loop.post([this, fn, done] {
+      fn();
+      check(done, 0);
+    });
+    loop.run();
+  }
+  void check(std::function<bool()> done, int waited_ms) {
+    if (done() || waited_ms >= kWaitMs) return loop.stop();
+    loop.after(5, [this, done, waited_ms] { check(done, waited_ms + 5); });
+  }
+  int timers() { return event_base_get_num_events(loop.base(), EVENT_BASE_COUNT_ADDED); }
+
+  Cache cache{64, 1 << 20, 3600};
+  Flights flights{FlightLimits{}};
+  HeldBytes held;
+  ForwardMetrics metrics;
+  CacheConfig caps;
+  std::shared_ptr<const CachedAnswer> entry;
+  std::unique_ptr<Forwarder> forwarder;
+  Loop loop;
+  Strings given;
+};
+
+// The attack of issue 43: each query waited with a timer of clientTimeout
+// that outlived its answer, holding the query until it fired.
+TEST(Forwarder, TheAnswerEndsTheTimerAndGivesTheBytesBack) {
+  Responder upstream(late(0));
+  Forwarding f(upstream.upstream(), 1 << 20, 10 * kWaitMs);
+  int idle = f.timers();
+  size_t held_waiting = 0;
+  int timers_waiting = 0;
+  f.run(
+      [&] {
+        EXPECT_EQ(f.ask(1), "waits");
+        held_waiting = f.held.used();
+        timers_waiting = f.timers();
+      },
+      [&] { return !f.given.empty(); });
+  EXPECT_EQ(held_waiting, Forwarder::kWaitingBytes) << "charged while it waits";
+  EXPECT_GT(timers_waiting, idle) << "a timer and the exchange's socket";
+  EXPECT_EQ(f.given, Strings{"NOERROR"});
+  EXPECT_EQ(f.held.used(), 0u) << "given back with the answer";
+  EXPECT_EQ(f.timers(), idle + 0) << "the timer ended with the answer, not at clientTimeout";
+}
+
+// Past clientTimeout, each asker of the question is answered from the
+// cache's entry itself, and lets go of what it held while the question
+// goes on.
+TEST(Forwarder, StaleFromTheEntryAndNothingHeldWhileTheQuestionGoesOn) {
+  Responder upstream(late(300));
+  Forwarding f(upstream.upstream(), 1 << 20, 1);
+  f.run(
+      [&] {
+        EXPECT_EQ(f.ask(1), "waits");
+        EXPECT_EQ(f.ask(2), "waits") << "joined";
+        EXPECT_EQ(f.held.used(), 2 * Forwarder::kWaitingBytes);
+      },
+      [&] { return f.given.size() == 2; });
+  EXPECT_EQ(f.given, (Strings{"NOERROR stale from the entry", "NOERROR stale from the entry"}));
+  EXPECT_EQ(f.flights.counts().waiting, 2u) << "the question still in flight";
+  EXPECT_EQ(f.held.used(), 0u);
+  f.run([] {}, [&] { return f.flights.counts().questions == 0; });
+  EXPECT_EQ(f.given.size(), 2u) << "answered once";
+  EXPECT_EQ(lines_starting(f.metrics.render(), "resolv_k8s_cache_served_stale_total{reason=\"timeout\"}"),
+            Strings{"resolv_k8s_cache_served_stale_total{reason=\"timeout\"} 2"});
+}
+
+// Asks made one after another on the loop, before any answer comes: each
+// waits, or is answered at once when its bytes are past the budget or its
+// client's share of it.
+TEST(Forwarder, TheMemoryBudgetAnswersAtOnce) {
+  const size_t k = Forwarder::kWaitingBytes;
+  struct Asked {
+    uint8_t from;
+    const char* want;
+  };
+  const struct {
+    const char* rule;
+    size_t budget;
+    bool stale;
+    std::vector<Asked> asks;
+  } cases[] = {
+      {"no room: the stale entry at once", 0, true, {{1, "at once: NOERROR stale from the entry"}}},
+      {"no room and nothing cached: SERVFAIL at once", 0, false, {{1, "at once: SERVFAIL"}}},
+      {"alone, half the budget; another client finds room",
+       3 * k,
+       true,
+       {{1, "waits"}, {1, "at once: NOERROR stale from the entry"}, {2, "waits"}}},
+      {"shares fall as clients come: a fourth's is less than a query",
+       4 * k,
+       false,
+       {{1, "waits"}, {2, "waits"}, {3, "waits"}, {4, "at once: SERVFAIL"}}},
+  };
+  for (const auto& c : cases) {
+    Responder upstream(late(50));
+    Forwarding f(upstream.upstream(), c.budget, 10 * kWaitMs, c.stale);
+    Strings got, want;
+    size_t waiting = 0;
+    for (const Asked& a : c.asks) waiting += std::string(a.want) == "waits";
+    f.run(
+        [&] {
+          for (const Asked& a : c.asks) {
+            got.push_back(f.ask(a.from));
+            want.push_back(a.want);
+          }
+        },
+        [&] { return f.given.size() == c.asks.size(); });
+    EXPECT_EQ(got, want) << c.rule;
+    EXPECT_EQ(upstream.queries().size(), waiting ? 1u : 0u) << c.rule << ": asked upstream once, or not at all";
+    EXPECT_EQ(lines_starting(f.metrics.render(), "resolv_k8s_forward_limited_total{limit=\"memory\"}"),
+              Strings{"resolv_k8s_forward_limited_total{limit=\"memory\"} " +
+                      std::to_string(c.asks.size() - waiting)})
+        << c.rule;
+    EXPECT_EQ(f.held.used(), 0u) << c.rule;
+  }
+}
+
+}  // namespace
+}  // namespace rk8s::server::test
