@@ -175,6 +175,89 @@ tcp_slots_per_client() {
 }
 tcp_slots_per_client
 
+# The stale flood (issue 43): flip.test's upstream on 127.0.0.69 answers a
+# name once with TTL 1 and with TTL 0 ever after (TTL 0 is never stored, so
+# the entry stays stale for maxStale and every query for it waits on the
+# upstream); to slow.* names the TTL 0 answers come a second late, so that
+# queries pile up waiting. A pod at 127.0.0.9 floods one name as fast as
+# one socket sends, slow.flip.test then now.flip.test. The cache runs in a
+# 128 MiB cgroup of its own with the count bounds lifted (maxPending,
+# maxJoined), so that only the bytes its waiting queries hold (the bound
+# waitingBytes, a quarter of the memory) stand between the flood and the
+# OOM killer. Checked: alive and RSS under the limit after each; for the
+# slow one, the memory budget turning queries away (answered stale at
+# once), and limit_used{memory} at the flood's height within 25% of RSS
+# above the idle baseline before it (printed for both).
+stale_flood() {
+	python3 - 127.0.0.69 > "$WORK/flip.err" <<-'END' &
+	import heapq, select, socket, struct, sys, time
+	s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+	s.bind((sys.argv[1], 53))
+	print("listening", flush=True)
+	seen, due, end = set(), [], time.monotonic() + 120
+	while time.monotonic() < end:
+	    if select.select([s], [], [], max(0, due[0][0] - time.monotonic()) if due else 1)[0]:
+	        q, peer = s.recvfrom(512)
+	        i = 12
+	        while i < len(q) and q[i]:
+	            i += 1 + q[i]
+	        question, name = q[12:i + 5], q[12:i].lower()
+	        ttl = 0 if name in seen else 1
+	        seen.add(name)
+	        answers = b"".join(b"\xc0\x0c" + struct.pack(">HHIHBBBB", 1, 1, ttl, 4, 10, 9, 0, n) for n in range(16))
+	        reply = q[:2] + struct.pack(">HHHHH", 0x8180, 1, 16, 0, 0) + question + answers
+	        late = 1 if ttl == 0 and name.startswith(b"\4slow") else 0
+	        heapq.heappush(due, (time.monotonic() + late, id(reply), reply, peer))
+	    while due and due[0][0] <= time.monotonic():
+	        _, _, reply, peer = heapq.heappop(due)
+	        s.sendto(reply, peer)
+	END
+	local upstream=$! cg3 pid name flood other i used rss base most at_most
+	poll 10 grep -qs listening "$WORK/flip.err"
+	cg3=$(memory_cgroup "rk8s-abuse-stale-$$")
+	CGROUPS+=("stale:$cg3")
+	ip addr add 169.254.20.13/32 dev nodelocaldns
+	node_config "$WORK/stale.yaml" 169.254.20.13 limits='{maxPending: 1000000, maxJoined: 1000000}' \
+		servers="[$CLUSTER_SERVER, {name: flip, zones: [flip.test], forwardPlugin: {upstreams: [127.0.0.69]}}]"
+	start stale "${IN_CGROUP[@]}" "$cg3" "$SERVER" --config "$WORK/stale.yaml"
+	pid=${PID[stale]}
+	rss_bytes() { awk '$1 == "VmRSS:" { print $2 * 1024 }' "/proc/$pid/status"; }
+	for name in slow now; do ask 169.254.20.13 "$name.flip.test" > /dev/null; done
+	sleep 1.5  # both expired: stale from now on
+	for name in slow now; do
+		base=$(rss_bytes) most=0 at_most=0
+		"$FLOOD" -s 127.0.0.9 169.254.20.13 300000 "$name.flip.test" > "$WORK/stale_flood.out" &
+		flood=$!
+		for i in $(seq 1 100); do
+			kill -0 $flood 2>/dev/null || break
+			used=$(metric 'resolv_k8s_limit_used{limit="memory"}' 169.254.20.13)
+			rss=$(rss_bytes)
+			((used > most)) && most=$used at_most=$((rss - base))
+			sleep 0.1
+		done
+		other=$(ask 169.254.20.13 -b 127.0.0.3 "other$name.flip.test" A +tries=2 +time=2)
+		wait $flood
+		echo "    stale flood of $name.flip.test: $(cat "$WORK/stale_flood.out"); at its height" \
+			"limit_used{memory} $((most >> 10)) KiB, RSS $((at_most >> 10)) KiB above idle" \
+			"($((base >> 10)) KiB); RSS after $(($(rss_bytes) >> 20)) MiB"
+		alive "stale flood of $name.flip.test" "$pid" "$cg3"
+		check "stale flood of $name.flip.test: RSS under the limit" yes \
+			"$( (($(rss_bytes) < MEMORY_LIMIT)) && echo yes)"
+		check_match "stale flood of $name.flip.test: another pod's miss answered" "status: NOERROR" "$other"
+		[[ $name == slow ]] || continue
+		check "the slow stale flood: turned away at the memory budget, counted" yes \
+			"$( (($(metric 'resolv_k8s_forward_limited_total{limit="memory"}' 169.254.20.13) > 0)) && echo yes)"
+		check "and answered stale at once" yes \
+			"$( (($(metric 'resolv_k8s_cache_served_stale_total{reason="refused"}' 169.254.20.13) > 0)) && echo yes)"
+		check "limit_used{memory} within 25% of RSS above idle at the slow flood's height" yes \
+			"$( ((most > 0 && 4 * (most - at_most) <= at_most && 4 * (at_most - most) <= at_most)) && echo yes)" \
+			"$((most >> 10)) KiB accounted, RSS $((at_most >> 10)) KiB above idle"
+	done
+	kill $upstream
+	wait $upstream 2>/dev/null
+}
+stale_flood
+
 # Amplification: UDP replies of 1232 bytes at most; one option of 64
 # suffixes sends at most limits.maxUpstreamPerQuery (16) questions upstream.
 reply=$(ask 169.254.20.10 +bufsize=65000 +ignore +notcp n1.big.test A)
