@@ -19,6 +19,8 @@ namespace {
 constexpr unsigned kFirstDelay = 1, kLongestDelay = 16;  // seconds
 constexpr time_t kLivedLong = 60;  // a child that ran this long starts the delays over
 
+constexpr int kPassedOn[] = {SIGTERM, SIGINT, SIGHUP};
+
 volatile sig_atomic_t child_pid = 0;
 volatile sig_atomic_t stopping = 0;
 
@@ -66,28 +68,44 @@ int wait_checking(pid_t child, const Supervised& s) {
 }  // namespace
 
 int supervise(const Supervised& s) {
+  stopping = 0;  // from an earlier run in this process (the tests')
   struct sigaction sa = {};
   sa.sa_handler = pass_on;  // no SA_RESTART: waits return at once
-  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaction(sig, &sa, nullptr);
-  sigset_t chld, before;
+  sigset_t passed, chld, before;
+  sigemptyset(&passed);
+  for (int sig : kPassedOn) {
+    sigaction(sig, &sa, nullptr);
+    sigaddset(&passed, sig);
+  }
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);
   sigprocmask(SIG_BLOCK, &chld, &before);  // taken by sigtimedwait
   for (unsigned delay = kFirstDelay, starts = 0;; starts++) {
     time_t started = now();
+    // What is to be passed on waits from here until child_pid names the
+    // child: after fork, pass_on would find none. What came before: no child.
+    sigprocmask(SIG_BLOCK, &passed, nullptr);
+    if (stopping) {
+      sigprocmask(SIG_SETMASK, &before, nullptr);
+      return 0;
+    }
     int listening[2];
     pid_t child = pipe2(listening, O_CLOEXEC) == 0 ? fork() : -1;
     if (child < 0) {
       say(std::string("starting the server: ") + strerror(errno));
+      sigprocmask(SIG_SETMASK, &before, nullptr);
       return 1;
     }
     if (child == 0) {
+      // The defaults before the mask opens: what the supervisor passed on
+      // meanwhile is the child's, not its copy of pass_on's.
+      for (int sig : kPassedOn) signal(sig, SIG_DFL);
       sigprocmask(SIG_SETMASK, &before, nullptr);
-      for (int sig : {SIGTERM, SIGINT, SIGHUP}) signal(sig, SIG_DFL);
       close(listening[0]);
       _exit(s.serve(listening[1]));
     }
     child_pid = child;
+    sigprocmask(SIG_UNBLOCK, &passed, nullptr);
     close(listening[1]);
     wait_listening(listening[0]);
     if (!stopping && !s.check() && starts == 0) {
@@ -113,10 +131,6 @@ int supervise(const Supervised& s) {
                  : "another instance holds the node's setup") +
         "; starting it again in " + std::to_string(delay) + " s");
     for (unsigned left = delay; left > 0 && !stopping;) left = sleep(left);
-    if (stopping) {
-      sigprocmask(SIG_SETMASK, &before, nullptr);
-      return 0;
-    }
     delay = std::min(delay * 2, kLongestDelay);
   }
 }

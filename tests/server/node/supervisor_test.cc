@@ -4,11 +4,13 @@
 // exit the supervisor tears down and ends with its status. A child that
 // dies otherwise is followed by a tear-down and a new child a second later,
 // whose set-up is checked once it listens. A first set-up that fails ends
-// it all. The set-up itself (CAP_NET_ADMIN, this machine's network) is the
+// it all. A SIGTERM between fork and the child's pid noted reaches the
+// child. The set-up itself (CAP_NET_ADMIN, this machine's network) is the
 // node sandbox's: tests/node/crash_test.sh.
 #include "server/node/supervisor.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -98,6 +100,39 @@ TEST(Supervisor, AFirstSetUpThatFailsEndsItAll) {
                                     [] { return false; }, [&] { return ++tear_downs, true; }, 60});
   EXPECT_EQ(status, 1);
   EXPECT_EQ(tear_downs, 1) << "what was set up, removed";
+}
+
+// Armed, the parent's fork handler raises SIGTERM: the supervisor gets it
+// after fork, before fork returns the child's pid.
+volatile sig_atomic_t term_at_fork = 0;
+void raise_term_at_fork() {
+  if (term_at_fork) {
+    term_at_fork = 0;
+    raise(SIGTERM);
+  }
+}
+
+TEST(Supervisor, ASigtermAtForkReachesTheChild) {
+  SavedSignals saved;
+  static const bool registered = pthread_atfork(nullptr, raise_term_at_fork, nullptr) == 0;
+  ASSERT_TRUE(registered);
+  constexpr int kNeverTold = 3;
+  int checks = 0, tear_downs = 0;
+  term_at_fork = 1;
+  int status = supervise(Supervised{[](int listening) {
+                                      close(listening);
+                                      sigset_t term;
+                                      sigemptyset(&term);
+                                      sigaddset(&term, SIGTERM);
+                                      sigprocmask(SIG_BLOCK, &term, nullptr);
+                                      timespec bound{10, 0};  // a failure, not a hang
+                                      return sigtimedwait(&term, nullptr, &bound) == SIGTERM ? 0 : kNeverTold;
+                                    },
+                                    [&] { return ++checks, true; }, [&] { return ++tear_downs, true; }, 60});
+  // The child ended on it: by its default action before serve, or in serve.
+  EXPECT_NE(status, kNeverTold) << "the SIGTERM was not passed on";
+  EXPECT_EQ(checks, 0) << "no set-up for a server that is to stop";
+  EXPECT_EQ(tear_downs, 1);
 }
 
 }  // namespace
