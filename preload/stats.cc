@@ -5,12 +5,14 @@
 // the counts so far and replaces the process's last; the file keeps the
 // blocks of the kMaxBlocks processes that wrote last.
 //
-// PATH may sit in a directory others write to (an emptyDir is 0777): it is
-// never followed as a symlink, written only when it is a regular file of
-// our own with no other name, and never waited for: a write that finds the
-// file locked is skipped, and the next one carries the counts.
+// PATH may sit in a directory others write to (an emptyDir is 0777): no
+// component of it is ever followed as a symlink, it is written only when it
+// is a regular file of our own with no other name, and never waited for: a
+// write that finds the file locked is skipped, and the next one carries the
+// counts.
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,12 +76,44 @@ size_t next_header(const char* text, size_t len, size_t from) {
   return len;
 }
 
-// PATH opened to be rewritten: not through a symlink (O_NOFOLLOW), a
-// regular file (O_NONBLOCK: a FIFO or device in its place neither blocks
-// the open nor is written), ours, with one link (a hard link planted to
-// someone else's file), and locked without waiting. -1 otherwise.
+// The directory PATH's file is in, reached without following a symlink in
+// any component (O_NOFOLLOW on the file covers the last alone: a directory
+// on the way may be one a symlink replaced), and the file's name in *name.
+// -1 when it cannot be.
+int open_parent(const char* path, const char** name) {
+  int dir = open(*path == '/' ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  for (const char* p = path; dir >= 0;) {
+    while (*p == '/') p++;
+    const char* end = strchr(p, '/');
+    if (!end) {
+      *name = p;
+      return dir;
+    }
+    char component[NAME_MAX + 1];
+    int next = -1;
+    if (size_t(end - p) <= NAME_MAX) {
+      memcpy(component, p, size_t(end - p));
+      component[end - p] = 0;
+      next = openat(dir, component, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    }
+    close(dir);
+    dir = next;
+    p = end;
+  }
+  return -1;
+}
+
+// PATH opened to be rewritten: through no symlink (open_parent,
+// O_NOFOLLOW), a regular file (O_NONBLOCK: a FIFO or device in its place
+// neither blocks the open nor is written), ours, with one link (a hard link
+// planted to someone else's file), and locked without waiting. -1
+// otherwise.
 int open_own_file(const char* path) {
-  int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  const char* name;
+  int dir = open_parent(path, &name);
+  if (dir < 0) return -1;
+  int fd = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  close(dir);
   if (fd < 0) return -1;
   struct stat st;
   if (stat_fd(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1 &&

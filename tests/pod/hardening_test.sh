@@ -34,7 +34,8 @@ check "ports: at least glibc's less the kernel's chance (ours $our_ports, glibc 
 
 # The stats file sits where others may write (an emptyDir is 0777, no
 # sticky bit). A symlink `nobody` planted there to a root-owned 0600 file,
-# a file of nobody's, a FIFO: a root process leaves each as it was.
+# a file of nobody's, a FIFO, a directory on the way that is nobody's
+# symlink to a root-owned 0700 one: a root process leaves each as it was.
 dir=$WORK/shared
 mkdir -m 0777 "$dir"
 printf 'secret\n' > "$WORK/secret"
@@ -42,18 +43,21 @@ chmod 0600 "$WORK/secret"
 ln -s "$WORK/secret" "$dir/link" && chown -h nobody:nogroup "$dir/link"
 printf 'theirs\n' > "$dir/theirs" && chown nobody:nogroup "$dir/theirs"
 mkfifo "$dir/fifo"
+mkdir -m 0700 "$WORK/roots"
+ln -s "$WORK/roots" "$dir/dirlink" && chown -h nobody:nogroup "$dir/dirlink"
 stats_lookup() {
 	pod "$WORK/stats.log" on "$WORK/on.conf" -- \
 		timeout 60 env LD_PRELOAD="$SHIM" RESOLV_K8S_STATS="$1" "$PROBE" web
 }
-for f in link theirs fifo; do
+for f in link theirs fifo dirlink/stats; do
 	out=$(stats_lookup "$dir/$f" 2>&1)
-	check "stats file a $f: the lookup answers" 0 "$?" "$out"
+	check "stats file $f: the lookup answers" 0 "$?" "$out"
 done
 check "stats file a symlink to root's 0600 file: that file untouched" "secret 600 root" \
 	"$(cat "$WORK/secret") $(stat -c '%a %U' "$WORK/secret")"
 check "stats file nobody's: left as it was" "theirs nobody" "$(cat "$dir/theirs") $(stat -c %U "$dir/theirs")"
 check "stats file a FIFO: still a FIFO" fifo "$(stat -c %F "$dir/fifo")"
+check "stats file through a symlinked directory: nothing written in root's" "" "$(ls -A "$WORK/roots")"
 stats_lookup "$dir/ours" >/dev/null
 check "stats file: one of our own is written" 1 "$(grep -c '^# resolv-k8s pid=' "$dir/ours")"
 
