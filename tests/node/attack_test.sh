@@ -37,7 +37,7 @@ external_dns --zone "$WORK/big.test.zone"
 servers="[$CLUSTER_SERVER, {name: silent, zones: [silent.test], forwardPlugin: {upstreams: [127.0.0.67]}},
   {name: flip, zones: [flip.test], forwardPlugin: {upstreams: [127.0.0.68]}}]"
 
-cg=$(memory_cgroup "rk8s-attack-$$")
+cg=$(memory_cgroup rk8s-attack)
 CGROUPS+=("cache:$cg")
 node_config "$WORK/cache.yaml" 169.254.20.10 servers="$servers" \
 	listen='["169.254.20.10:53", "[fd00:ca::10]:53"]'

@@ -3,7 +3,8 @@
 # A container's memory limit for the node tests (source it after lib.sh):
 #
 #   memory_cgroup NAME       a new memory cgroup of MEMORY_LIMIT bytes (128 MiB,
-#                            the DaemonSet's limit; no swap), v2 or v1; prints its path
+#                            the DaemonSet's limit; no swap), v2 or v1, named NAME and
+#                            a random number (a sandbox's pids repeat); prints its path
 #   oom_kills DIR            how many processes the kernel killed there
 #   "${IN_CGROUP[@]}" DIR CMD...  CMD in the cgroup DIR from its first
 #                            instruction, with the same pid
@@ -16,11 +17,11 @@ MEMORY_LIMIT=$((128 << 20))
 memory_cgroup() {
 	local dir
 	if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
-		dir=/sys/fs/cgroup/$1
+		dir=/sys/fs/cgroup/$1-$SRANDOM
 		grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 		mkdir "$dir" && echo $MEMORY_LIMIT > "$dir/memory.max" && echo 0 > "$dir/memory.swap.max"
 	else
-		dir=/sys/fs/cgroup/memory/$1
+		dir=/sys/fs/cgroup/memory/$1-$SRANDOM
 		mkdir "$dir" && echo $MEMORY_LIMIT > "$dir/memory.limit_in_bytes"
 	fi
 	echo "$dir"
