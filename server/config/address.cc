@@ -43,9 +43,8 @@ bool parse_ip(std::string_view text, IpAddr& out) {
   return false;
 }
 
-bool parse_upstream(std::string_view text, Upstream& out) {
+bool parse_upstream(std::string_view text, Upstream& out, uint16_t port) {
   IpAddr ip;
-  uint16_t port = 53;
   if (!parse_ip(text, ip) && !parse_address_port(text, ip, port)) return false;
   if (port == 0) return false;
   out = upstream_at(ip, port);

@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,11 +28,19 @@ struct Endpoint {
   bool before_address = false;
 };
 
-// An upstream DNS server: "10.96.0.11" (port 53) or "10.96.0.12:5353".
+// transportConfig with transport TLS: DNS over TLS (RFC 7858).
+struct TlsConfig {
+  std::string server_name;  // tls.serverName: the name the certificate must hold, sent as SNI
+  std::string ca_bundle;    // tls.caBundle: a PEM file; empty: the system's trust store
+};
+
+// An upstream DNS server: "10.96.0.11" (port 53, 853 with TLS) or
+// "10.96.0.12:5353".
 struct Upstream {
   IpAddr address;
   uint16_t port = 53;
   std::string text;  // "10.96.0.12:5353", the metrics' label
+  std::shared_ptr<const TlsConfig> tls;  // over TLS (forward/exchange_tls.h); null: UDP and TCP
 };
 
 enum class Policy : uint8_t { random, round_robin, sequential };

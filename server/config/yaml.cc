@@ -34,6 +34,7 @@ constexpr uint64_t kMinMemory = 16 << 20;     // the process itself takes about 
 constexpr uint64_t kMinCacheBytes = 64 << 10;  // room for a few of the largest answers
 constexpr unsigned kMaxClientTimeoutMs = 60000;
 constexpr size_t kMaxHostSearch = 32;  // kubelet's limit for the whole list
+constexpr uint16_t kTlsPort = 853;  // RFC 7858
 
 // Empty when it is a regular file that can be opened for reading, else
 // why not. Nothing else is opened: a FIFO would block, a device may act.
@@ -341,39 +342,85 @@ class ConfigReader {
     return fc;
   }
 
-  static ForwardConfig forward_plugin(const Field& f) {
-    Mapping m = f.mapping({"upstreams", "policy", "protocolStrategy"});
+  ForwardConfig forward_plugin(const Field& f) const {
+    Mapping m = f.mapping({"upstreams", "policy", "protocolStrategy", "transportConfig"});
     ForwardConfig fc = forward_options(m, Policy::random);
-    for (const Field& u : m.need("upstreams").items(1, kMaxUpstreams)) fc.upstreams.push_back(upstream(u));
+    std::shared_ptr<const TlsConfig> tls = transport(m.find("transportConfig"));
+    for (const Field& u : m.need("upstreams").items(1, kMaxUpstreams)) {
+      fc.upstreams.push_back(upstream(u, tls ? kTlsPort : 53));
+      fc.upstreams.back().tls = tls;
+    }
     return fc;
   }
 
-  static Upstream upstream(const Field& f) {
+  static Upstream upstream(const Field& f, uint16_t port = 53) {
     std::string text = f.text();
     Upstream u;
-    if (!parse_upstream(text, u)) f.fail("'" + text + "' is not IP, IP:PORT or [IPV6]:PORT");
+    if (!parse_upstream(text, u, port)) f.fail("'" + text + "' is not IP, IP:PORT or [IPV6]:PORT");
     return u;
   }
 
+  // transportConfig: {transport: TLS | Cleartext | "", tls: {serverName,
+  // caBundle}}, OpenShift's; null for Cleartext. caBundle is a file (the
+  // ConfigMap OpenShift names, mounted).
+  std::shared_ptr<const TlsConfig> transport(const Field* f) const {
+    if (!f) return nullptr;
+    Mapping m = f->mapping({"transport", "tls"});
+    const Field* t = m.find("transport");
+    bool tls = t && t->choice({"", "Cleartext", "TLS"}) == 2;
+    const Field* settings = m.find("tls");
+    if (!tls) {
+      if (settings) settings->fail("is for transport TLS");
+      return nullptr;
+    }
+    if (!settings) f->fail("transport TLS needs tls.serverName");
+    Mapping s = settings->mapping({"serverName", "caBundle"});
+    auto c = std::make_shared<TlsConfig>();
+    const Field& name = s.need("serverName");
+    c->server_name = name.text();
+    if (!c->server_name.empty() && c->server_name.back() == '.') c->server_name.pop_back();
+    Name parsed;
+    if (c->server_name.empty() || !parse_name(c->server_name, parsed))
+      name.fail("'" + name.text() + "' is not a domain name");
+    if (const Field* ca = s.find("caBundle")) {
+      c->ca_bundle = readable(*ca);
+      if (!holds_certificate(c->ca_bundle)) ca->fail(c->ca_bundle + ": no PEM certificate in it");
+    }
+    return c;
+  }
+
+  // Whether the file has a PEM certificate block; OpenSSL reads it whole
+  // when a connection is made (forward/exchange_tls.cc).
+  static bool holds_certificate(const std::string& path) {
+    FileBytes file;
+    if (!read_file(path.c_str(), file)) return false;
+    bool found = std::string_view(file.data, file.size).find("-----BEGIN CERTIFICATE-----") != std::string_view::npos;
+    free(file.data);
+    return found;
+  }
+
   ForwardConfig upstream_resolvers(const Field& f) const {
-    Mapping m = f.mapping({"upstreams", "policy", "protocolStrategy"});
+    Mapping m = f.mapping({"upstreams", "policy", "protocolStrategy", "transportConfig"});
     ForwardConfig fc = forward_options(m, Policy::sequential);
+    std::shared_ptr<const TlsConfig> tls = transport(m.find("transportConfig"));
     const Field& list = m.need("upstreams");
-    for (const Field& u : list.items(1, kMaxUpstreams)) add_resolver(u, fc.upstreams);
+    for (const Field& u : list.items(1, kMaxUpstreams)) add_resolver(u, tls ? kTlsPort : 53, fc.upstreams);
     if (fc.upstreams.size() > kMaxUpstreams)
       list.fail(std::to_string(fc.upstreams.size()) + " upstreams with resolv.conf's: at most " +
                 std::to_string(kMaxUpstreams));
+    for (Upstream& u : fc.upstreams) u.tls = tls;
     return fc;
   }
 
-  // {type: SystemResolvConf} or {type: Network, address: IP, port: N}.
-  void add_resolver(const Field& f, std::vector<Upstream>& out) const {
+  // {type: SystemResolvConf} or {type: Network, address: IP, port: N}; an
+  // upstream without a port is on `port`.
+  void add_resolver(const Field& f, uint16_t port, std::vector<Upstream>& out) const {
     Mapping m = f.mapping({"type", "address", "port"});
     const Field& type = m.need("type");
     if (type.choice({"SystemResolvConf", "Network"}) == 0) {
       if (m.find("address") || m.find("port")) f.fail("address and port are for type Network");
       try {
-        for (const Upstream& u : system_resolv_conf_upstreams(resolv_conf_)) out.push_back(u);
+        for (const Upstream& u : system_resolv_conf_upstreams(resolv_conf_)) out.push_back(upstream_at(u.address, port));
       } catch (const std::runtime_error& e) {
         type.fail(e.what());
       }
@@ -383,8 +430,8 @@ class ConfigReader {
     std::string text = address.text();
     IpAddr ip;
     if (!parse_ip(text, ip)) address.fail("'" + text + "' is not an IP address");
-    const Field* port = m.find("port");
-    out.push_back(upstream_at(ip, port ? uint16_t(port->number(1, 65535)) : 53));
+    const Field* given = m.find("port");
+    out.push_back(upstream_at(ip, given ? uint16_t(given->number(1, 65535)) : port));
   }
 
   const std::string& base_dir_;

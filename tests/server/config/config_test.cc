@@ -438,8 +438,8 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:5: policy: 'random' is not one of Random, RoundRobin, Sequential"},
       {kListen + server + "  forwardPlugin: {upstreams: [10.0.0.1], protocolStrategy: UDP}\n",
        "c.yaml:5: protocolStrategy: 'UDP' is not one of \"\", TCP"},
-      {kListen + server + "  forwardPlugin: {upstreams: [10.0.0.1], transportConfig: {}}\n",
-       "c.yaml:5: forwardPlugin: unknown key 'transportConfig'"},
+      {kListen + server + "  forwardPlugin: {upstreams: [10.0.0.1], transport: TLS}\n",
+       "c.yaml:5: forwardPlugin: unknown key 'transport' (known: upstreams, policy, protocolStrategy, transportConfig)"},
       // upstreamResolvers.
       {kListen + "upstreamResolvers: []\n", "c.yaml:2: upstreamResolvers: expected a mapping"},
       {kListen + "upstreamResolvers: {policy: Random}\n",
