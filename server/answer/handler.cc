@@ -4,10 +4,26 @@
 #include "server/forward/loop_guard.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 
 namespace rk8s::server {
 namespace {
+
+constexpr uint16_t kTypeTsig = 250, kTypeAxfr = 252, kTypeIxfr = 251;
+constexpr uint16_t kClassAny = 255;
+constexpr uint8_t kNotAuth = 9;
+constexpr uint16_t kBadKey = 17;
+constexpr uint16_t kEdnsDo = 0x8000;
+
+// What a reply to a signed query echoes of its TSIG (RFC 8945 5.3.2): the
+// key's and the algorithm's names, the time and fudge, the original ID.
+struct Tsig {
+  Name key;
+  Name algorithm;
+  uint8_t time_fudge[8];
+  uint16_t original_id = 0;
+};
 
 struct Query {
   dns::Header header;
@@ -15,6 +31,8 @@ struct Query {
   bool has_question = false;
   bool has_edns = false;
   dns::Edns edns;
+  bool has_tsig = false;
+  Tsig tsig;
 };
 
 // An EDNS option owned by the response (the query's bytes are gone by then).
@@ -45,26 +63,47 @@ struct Pending {
   ReplyFn reply;
 };
 
-// FORMERR for anything after the header that does not parse, or a second OPT.
-// After the header.
-bool read_query(dns::Reader& reader, Query& q, uint8_t& rcode) {
-  rcode = dns::kFormErr;
-  if (q.header.qdcount != 1 || !reader.question(q.question)) return false;
-  q.has_question = true;
+// A TSIG's rdata (RFC 8945 4.2): the algorithm's name, uncompressed, the
+// time and fudge, the MAC, the original ID, the error, the other data.
+// False when it does not hold exactly those.
+bool read_tsig(const dns::Reader& reader, const dns::Record& r, Tsig& out) {
+  Bytes rdata = reader.rdata(r);
+  size_t off = 0;
+  if (!dns::name_from_wire(rdata, off, out.algorithm) || rdata.size - off < 10) return false;
+  memcpy(out.time_fudge, rdata.data + off, 8);
+  size_t mac = load16(rdata.data + off + 8);
+  off += 10;
+  if (rdata.size - off < mac + 6) return false;
+  off += mac;
+  out.original_id = load16(rdata.data + off);
+  size_t other = load16(rdata.data + off + 4);
+  out.key = r.name;
+  return rdata.size - off - 6 == other;
+}
+
+// The rcode a query gets before any lookup: NOTIMP for an opcode other
+// than QUERY, whatever follows (RFC 8906 8.1.4); FORMERR for a question
+// count but 1, anything that does not parse, an OPT twice or outside the
+// additional section (RFC 6891 6.1.1), a TSIG anywhere but last or one
+// that cannot be read (RFC 8945 5.2); else NOERROR. Every record is read
+// whatever fails before it, so that a FORMERR carries the query's OPT
+// (RFC 6891 7).
+uint8_t read_query(dns::Reader& reader, Query& q) {
+  q.has_question = q.header.qdcount == 1 && reader.question(q.question);
+  bool formed = q.has_question;
   dns::Record r;
   while (reader.record(r)) {
-    if (r.type != dns::kTypeOPT) continue;
-    if (q.has_edns || r.section != dns::kAdditional || !dns::edns_from_record(reader, r, q.edns))
-      return false;
-    q.has_edns = true;
+    if (q.has_tsig) formed = false;  // a record after the TSIG
+    if (r.type == dns::kTypeOPT) {
+      if (q.has_edns || r.section != dns::kAdditional) formed = false;
+      else if (!(q.has_edns = dns::edns_from_record(reader, r, q.edns))) formed = false;
+    } else if (r.type == kTypeTsig) {
+      if (r.section != dns::kAdditional || !read_tsig(reader, r, q.tsig)) formed = false;
+      q.has_tsig = true;
+    }
   }
-  if (!reader.ok()) return false;
-  if (q.header.flags & dns::kOpcodeMask) {
-    rcode = dns::kNotImp;
-    return false;
-  }
-  rcode = dns::kNoError;
-  return true;
+  if (q.header.flags & dns::kOpcodeMask) return dns::kNotImp;
+  return formed && reader.ok() ? dns::kNoError : dns::kFormErr;
 }
 
 std::vector<Option> all_options(Bytes options) {
@@ -76,18 +115,53 @@ std::vector<Option> all_options(Bytes options) {
   return out;
 }
 
-void write_section(dns::Writer& w, dns::Section section, const std::vector<RrRef>& records,
-                   const Resolution& from, uint16_t only_type = 0) {
+// One record of a reply, in the order it is written.
+struct Out {
+  dns::Section section;
+  const Name* owner;
+  const Rr* rr;
+  uint32_t ttl;
+};
+
+void add_section(std::vector<Out>& out, dns::Section section, const std::vector<RrRef>& records,
+                 const Resolution& from, uint16_t only_type = 0) {
   for (const RrRef& x : records)
-    if (!only_type || x.rr->type == only_type) write_rr(w, section, x.owner, *x.rr, from.ttl_of(*x.rr));
+    if (!only_type || x.rr->type == only_type) out.push_back({section, &x.owner, x.rr, from.ttl_of(*x.rr)});
 }
 
-std::vector<uint8_t> encode(const Query& q, const Response& r, size_t limit) {
+std::vector<Out> records_of(const Query& q, const Response& r) {
+  std::vector<Out> out;
+  if (r.alias) out.push_back({dns::kAnswer, &q.question.name, &*r.alias, r.alias->ttl});
+  add_section(out, dns::kAnswer, r.answer.records, r.answer);
+  add_section(out, dns::kAuthority, r.answer.authority, r.answer);
+  add_section(out, dns::kAdditional, r.answer.additional, r.answer);
+  add_section(out, dns::kAdditional, r.both.records, r.both, dns::kTypeAAAA);
+  return out;
+}
+
+bool same_rrset(const Out& a, const Out& b) {
+  return a.section == b.section && a.rr->type == b.rr->type && dns::name_equal(*a.owner, *b.owner);
+}
+
+// The TSIG of a reply to a query signed with a key we do not hold: BADKEY,
+// unsigned (RFC 8945 5.2.1, 5.3.2).
+bool write_badkey(dns::Writer& w, const Tsig& t) {
+  uint8_t mac_size[2] = {0, 0}, tail[6];
+  store16(tail, t.original_id);
+  store16(tail + 2, kBadKey);
+  store16(tail + 4, 0);
+  return w.begin_record(dns::kAdditional, t.key, kTypeTsig, 0, kClassAny) && w.rdata_name(t.algorithm) &&
+         w.rdata_bytes(Bytes{t.time_fudge, 8}) && w.rdata_bytes(Bytes{mac_size, 2}) &&
+         w.rdata_bytes(Bytes{tail, 6}) && w.end_record();
+}
+
+// The first `count` of `records`, and then the OPT and the TSIG the
+// reply must carry. `count` becomes the records written before the RRset
+// of the first one that did not fit.
+std::vector<uint8_t> write_reply(const Query& q, const Response& r, const std::vector<Out>& records,
+                                 size_t& count, size_t limit, uint16_t flags) {
   std::vector<uint8_t> out(limit);
   dns::Writer w(out.data(), out.size());
-  uint16_t flags = dns::kFlagQR | (q.header.flags & (dns::kOpcodeMask | dns::kFlagRD | dns::kFlagCD));
-  if (r.authoritative) flags |= dns::kFlagAA;
-  if (r.recursive) flags |= dns::kFlagRA;
   w.header(q.header.id, uint16_t(flags | (r.rcode & dns::kRcodeMask)));
   if (q.has_question) w.question(q.question.name, q.question.type, q.question.klass);
   std::vector<dns::EdnsOption> options;
@@ -97,17 +171,33 @@ std::vector<uint8_t> encode(const Query& q, const Response& r, size_t limit) {
     opt_size += 4 + o.value.size();
   }
   if (r.opt) w.reserve(opt_size);
-  if (r.alias) write_rr(w, dns::kAnswer, q.question.name, *r.alias, r.alias->ttl);
-  write_section(w, dns::kAnswer, r.answer.records, r.answer);
-  write_section(w, dns::kAuthority, r.answer.authority, r.answer);
-  write_section(w, dns::kAdditional, r.answer.additional, r.answer);
-  write_section(w, dns::kAdditional, r.both.records, r.both, dns::kTypeAAAA);
+  for (size_t i = 0; i < count; i++) {
+    const Out& x = records[i];
+    if (write_rr(w, x.section, *x.owner, *x.rr, x.ttl)) continue;
+    while (i > 0 && same_rrset(records[i - 1], x)) i--;
+    count = i;
+    break;
+  }
   if (r.opt) {
     w.release(opt_size);
-    w.opt(dns::kEdnsUdpSize, uint8_t(r.rcode >> 4), 0, options.data(), options.size());
+    w.opt(dns::kEdnsUdpSize, uint8_t(r.rcode >> 4), q.edns.flags & kEdnsDo, options.data(), options.size());
   }
+  if (r.rcode == kNotAuth) write_badkey(w, q.tsig);
   out.resize(w.size());
   return out;
+}
+
+// A reply cut short keeps whole RRsets only (RFC 2181 section 9 lets a
+// partial one stay; a client that ignores TC would take it for the whole).
+std::vector<uint8_t> encode(const Query& q, const Response& r, size_t limit) {
+  uint16_t flags = dns::kFlagQR | (q.header.flags & (dns::kOpcodeMask | dns::kFlagRD | dns::kFlagCD));
+  if (r.authoritative) flags |= dns::kFlagAA;
+  if (r.recursive) flags |= dns::kFlagRA;
+  std::vector<Out> records = records_of(q, r);
+  size_t whole = records.size(), all = whole;
+  std::vector<uint8_t> out = write_reply(q, r, records, whole, limit, flags);
+  if (whole == all) return out;
+  return write_reply(q, r, records, whole, limit, flags | dns::kFlagTC);
 }
 
 void finish(Pending& p) {
@@ -183,8 +273,7 @@ void handle_query(const HandlerConfig& config, Bytes query, const QueryFrom& fro
     return p->reply(none, p->info);
   }
   Response& r = p->response;
-  uint8_t rcode;
-  bool good = read_query(reader, q, rcode);
+  uint8_t rcode = read_query(reader, q);
   QueryInfo& info = p->info;
   info.has_question = q.has_question;
   info.qname = q.question.name;
@@ -196,22 +285,30 @@ void handle_query(const HandlerConfig& config, Bytes query, const QueryFrom& fro
 
   Bytes value;
   info.has_option = q.has_edns && dns::edns_option(q.edns.options, config.option_code, value);
-  if (!good) {
+  bool recursion_desired = q.header.flags & dns::kFlagRD;
+  if (rcode != dns::kNoError) {
     r.rcode = rcode;
+  } else if (q.has_tsig) {
+    r.rcode = kNotAuth;  // we hold no key (RFC 8945 5.2.1)
   } else if (q.has_edns && q.edns.version != 0) {
     r.rcode = dns::kBadVers;
   } else if (config.mode == AutopathMode::formerr && q.has_edns && q.edns.options.size > 0) {
     r.rcode = dns::kFormErr;
     r.opt = false;
-  } else if (q.question.klass != dns::kClassIN) {
+  } else if (q.question.klass != dns::kClassIN || q.question.type == kTypeAxfr ||
+             q.question.type == kTypeIxfr) {
     r.rcode = dns::kRefused;
+  } else if (!recursion_desired && config.router->recursive(q.question.name)) {
+    r.rcode = dns::kRefused;  // as unbound's `access-control: allow`: no cache snooping
   } else {
     if (config.mode == AutopathMode::echo && q.has_edns) r.options = all_options(q.edns.options);
     if (config.loops) config.loops->arrived(q.question.name);
     Ask ask{q.question.name, q.question.type, q.has_edns && (q.edns.flags & 0x8000),
             bool(q.header.flags & dns::kFlagCD),
             std::make_shared<QueryScope>(QueryScope{from.client, config.max_upstream, from.repeats})};
-    if (!info.has_option || config.mode != AutopathMode::on) return answer_plainly(config, p, ask);
+    // A walk is recursion, which RD=0 does not ask for.
+    if (!info.has_option || config.mode != AutopathMode::on || !recursion_desired)
+      return answer_plainly(config, p, ask);
     autopath::QueryOption option;
     if (autopath::decode_query(value, option) == autopath::QueryDecode::ok)
       return answer_walk(config, p, ask, option);

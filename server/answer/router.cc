@@ -5,18 +5,18 @@
 
 namespace rk8s::server {
 
-bool Router::add(const Name& zone, Source* source) {
+bool Router::add(const Name& zone, Source* source, bool recursive) {
   for (const Zone& z : zones_)
     if (dns::name_equal(z.apex, zone)) return false;
-  zones_.push_back(Zone{zone, source});
+  zones_.push_back(Zone{zone, source, recursive});
   return true;
 }
 
-Source* Router::route(const Name& name) const {
+const Router::Zone& Router::find(const Name& name) const {
   const Zone* best = nullptr;
   for (const Zone& z : zones_)
     if (dns::name_ends_with(name, z.apex) && (!best || z.apex.len > best->apex.len)) best = &z;
-  return best ? best->source : fallback_;
+  return best ? *best : fallback_;
 }
 
 void resolve_routed(const Router& router, const Ask& ask, Resolved done) {

@@ -12,19 +12,23 @@ namespace rk8s::server {
 
 class Router {
  public:
-  // False when `zone` already has a source.
-  bool add(const Name& zone, Source* source);
-  void set_fallback(Source* source) { fallback_ = source; }
+  // False when `zone` already has a source. `recursive`: the source asks
+  // upstreams (a forwarder, the marker's walk), not data of its own.
+  bool add(const Name& zone, Source* source, bool recursive = false);
+  void set_fallback(Source* source, bool recursive = false) { fallback_ = Zone{Name{}, source, recursive}; }
   // nullptr: no source.
-  Source* route(const Name& name) const;
+  Source* route(const Name& name) const { return find(name).source; }
+  bool recursive(const Name& name) const { return find(name).recursive; }
 
  private:
   struct Zone {
     Name apex;
-    Source* source;
+    Source* source = nullptr;
+    bool recursive = false;
   };
+  const Zone& find(const Name& name) const;
   std::vector<Zone> zones_;
-  Source* fallback_ = nullptr;
+  Zone fallback_;
 };
 
 // Resolves through the router, an upstream's CNAME chain completed

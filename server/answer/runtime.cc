@@ -36,15 +36,15 @@ Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const 
       sources_.push_back(std::move(world));
     }
     for (const Name& zone : s.zones)
-      if (!router_.add(zone, source))
+      if (!router_.add(zone, source, bool(s.forward)))
         throw std::runtime_error("zone " + name_text(zone) + " is served twice");
   }
-  if (config_.upstream_resolvers) router_.set_fallback(add_forwarder(*config_.upstream_resolvers, Name{}));
+  if (config_.upstream_resolvers) router_.set_fallback(add_forwarder(*config_.upstream_resolvers, Name{}), true);
   if (config_.marker) {
     Name zone;
     if (!marker_zone(*config_.marker, zone)) throw std::runtime_error("the marker zone is over 255 bytes");
     sources_.push_back(std::make_unique<MarkerSource>(*config_.marker, zone, router_));
-    if (!router_.add(zone, sources_.back().get()))
+    if (!router_.add(zone, sources_.back().get(), true))
       throw std::runtime_error("zone " + name_text(zone) + " is the marker's and a server's");
   }
   handler_ = HandlerConfig{&router_, config_.autopath, config_.autopath_code, &loops_,

@@ -84,7 +84,7 @@ TEST(HandlerEdns, PayloadSizeAndTruncation) {
                   c.tcp);
     Parsed p = parse(*s);
     EXPECT_EQ(p.header.tc(), c.truncated) << c.rule;
-    EXPECT_EQ(p.answers == 40, !c.truncated) << c.rule;
+    EXPECT_EQ(p.answers, c.truncated ? 0u : 40u) << c.rule << ": no part of an RRset";
     EXPECT_EQ(p.has_opt, c.udp_size != 0) << c.rule << ": OPT survives truncation";
     EXPECT_LE(s->bytes.size(), c.tcp ? 65535u : std::max<size_t>(512, c.udp_size)) << c.rule;
   }
@@ -135,6 +135,140 @@ TEST(HandlerMalformed, FormerrOrSilence) {
   }
   Parsed badvers = parse(*send(cases[6].bytes));
   EXPECT_EQ(badvers.edns.ext_rcode, 1) << "BADVERS is extended rcode 16";
+}
+
+// `good` (a question and an OPT) with its question written twice.
+std::vector<uint8_t> two_questions(const std::vector<uint8_t>& good) {
+  std::vector<uint8_t> b(good.begin(), good.end() - 11);
+  b.insert(b.end(), good.begin() + 12, good.end());
+  b[5] = 2;
+  return b;
+}
+
+// `query` with a TSIG record of `key` appended: hmac-sha256, time 1, fudge
+// 300, a 32-byte MAC, original ID 0x1234.
+std::vector<uint8_t> signed_with(std::vector<uint8_t> query, const char* key) {
+  Name k = N(key), alg = N("hmac-sha256");
+  query.insert(query.end(), k.wire, k.wire + k.len);
+  std::vector<uint8_t> rdata(alg.wire, alg.wire + alg.len);
+  const uint8_t fixed[] = {0, 0, 0, 0, 0, 1, 0x01, 0x2c, 0, 32};
+  rdata.insert(rdata.end(), fixed, fixed + sizeof fixed);
+  rdata.resize(rdata.size() + 32, 0xab);
+  const uint8_t tail[] = {0x12, 0x34, 0, 0, 0, 0};
+  rdata.insert(rdata.end(), tail, tail + sizeof tail);
+  const uint8_t head[] = {0, 250, 0, 255, 0, 0, 0, 0, uint8_t(rdata.size() >> 8), uint8_t(rdata.size())};
+  query.insert(query.end(), head, head + sizeof head);
+  query.insert(query.end(), rdata.begin(), rdata.end());
+  query[11]++;
+  return query;
+}
+
+TEST(HandlerConformance, ErrorsKeepTheQuerysOpt) {
+  std::vector<uint8_t> good = query_for("web.shop.svc.cluster.local", dns::kTypeA, 0x1234, 1232);
+  const std::vector<uint8_t> opt(good.end() - 11, good.end());
+  const struct {
+    const char* rule;
+    std::vector<uint8_t> bytes;
+    int rcode;
+    bool has_opt;
+  } cases[] = {
+      {"two questions: FORMERR with OPT (RFC 6891 7)", two_questions(good), dns::kFormErr, true},
+      {"no question: FORMERR with OPT",
+       [&] { auto b = std::vector<uint8_t>(good.begin(), good.begin() + 12); b.insert(b.end(), opt.begin(), opt.end()); b[5] = 0; return b; }(),
+       dns::kFormErr, true},
+      {"opcode 15 with no question: NOTIMP (RFC 8906 8.1.4)",
+       {0x12, 0x34, 0x78, 0x00, 0, 0, 0, 0, 0, 0, 0, 0}, dns::kNotImp, false},
+      {"opcode 15 with OPT: NOTIMP with OPT", [&] { auto b = good; b[2] |= 15 << 3; return b; }(), dns::kNotImp,
+       true},
+      {"a second OPT: FORMERR (RFC 6891 6.1.1)",
+       [&] { auto b = good; b.insert(b.end(), opt.begin(), opt.end()); b[11] = 2; return b; }(), dns::kFormErr,
+       true},
+      {"TSIG before the OPT: FORMERR (RFC 8945 5.2)",
+       [&] {
+         auto b = signed_with(query_for("web.shop.svc.cluster.local"), "k");
+         b.insert(b.end(), opt.begin(), opt.end());
+         b[11]++;
+         return b;
+       }(),
+       dns::kFormErr, true},
+  };
+  for (const auto& c : cases) {
+    auto s = send(c.bytes);
+    ASSERT_GE(s->bytes.size(), 12u) << c.rule;
+    Parsed p = parse(*s);
+    EXPECT_EQ(p.header.rcode(), c.rcode) << c.rule;
+    EXPECT_EQ(p.header.id, 0x1234) << c.rule;
+    EXPECT_EQ(p.has_opt, c.has_opt) << c.rule;
+  }
+}
+
+// RFC 3225 3: DO copied; RFC 6891 6.1.4: other flags are not.
+TEST(HandlerConformance, DoCopiedUnknownFlagsNot) {
+  for (uint16_t flags : {uint16_t(0x8000), uint16_t(0x8040), uint16_t(0x0040), uint16_t(0)}) {
+    std::vector<uint8_t> q = query_for("web.shop.svc.cluster.local", dns::kTypeA, 0x1234, 1232);
+    q[q.size() - 4] = uint8_t(flags >> 8);
+    q[q.size() - 3] = uint8_t(flags);
+    Parsed p = parse(*send(q));
+    ASSERT_TRUE(p.has_opt) << flags;
+    EXPECT_EQ(p.edns.flags, flags & 0x8000) << flags;
+  }
+}
+
+// RFC 8945 5.2.1, 5.3.2: NOTAUTH, and a TSIG saying BADKEY with no MAC.
+TEST(HandlerConformance, UnknownTsigKeyIsBadkey) {
+  auto s = send(signed_with(query_for("web.shop.svc.cluster.local"), "some-key"));
+  ASSERT_GE(s->bytes.size(), 12u);
+  dns::Reader r(s->bytes.data(), s->bytes.size());
+  dns::Header h;
+  ASSERT_TRUE(r.header(h));
+  EXPECT_EQ(h.rcode(), 9) << "NOTAUTH";
+  EXPECT_EQ(h.ancount, 0);
+  ASSERT_EQ(h.arcount, 1);
+  dns::Record rec;
+  ASSERT_TRUE(r.record(rec));
+  EXPECT_EQ(rec.type, 250);
+  EXPECT_EQ(rec.klass, 255);
+  EXPECT_TRUE(dns::name_equal(rec.name, N("some-key")));
+  Bytes rdata = r.rdata(rec);
+  Name alg = N("hmac-sha256");
+  ASSERT_EQ(rdata.size, alg.len + 16u);
+  const uint8_t* p = rdata.data + alg.len;
+  EXPECT_EQ(load16(p + 4), 1) << "time signed copied";
+  EXPECT_EQ(load16(p + 8), 0) << "no MAC";
+  EXPECT_EQ(load16(p + 10), 0x1234) << "original ID";
+  EXPECT_EQ(load16(p + 12), 17) << "BADKEY";
+}
+
+TEST(HandlerConformance, RefusedQuestions) {
+  const struct {
+    const char* rule;
+    std::vector<uint8_t> bytes;
+  } cases[] = {
+      {"AXFR", query_for("example.com", 252)},
+      {"IXFR", query_for("example.com", 251)},
+      {"class ANY", [] { auto b = query_for("example.com", dns::kTypeSOA); b[b.size() - 1] = 255; return b; }()},
+      {"class CH", [] { auto b = query_for("version.bind", 16); b[b.size() - 1] = 3; return b; }()},
+  };
+  for (const auto& c : cases) EXPECT_EQ(parse(*send(c.bytes)).header.rcode(), dns::kRefused) << c.rule;
+}
+
+// RD=0 is refused where the answer would come from upstreams, as unbound's
+// `access-control: allow` refuses it; data of our own answers it.
+TEST(HandlerConformance, NoRecursionDesired) {
+  Faults none;
+  test::FixtureWorld w(none);
+  Router recursive;
+  recursive.add(Name{}, &w.world, true);
+  std::vector<uint8_t> q = query_for("web.shop.svc.cluster.local");
+  q[2] &= ~0x01;
+  for (const Router* router : {&w.router, &recursive}) {
+    std::vector<uint8_t> reply;
+    handle_query(HandlerConfig{router, AutopathMode::on, kCode}, Bytes{q.data(), q.size()}, QueryFrom{},
+                 [&](std::vector<uint8_t>& r, const QueryInfo&) { reply = r; });
+    Parsed p = parse(Sent{reply, {}});
+    EXPECT_EQ(p.header.rcode(), router == &recursive ? dns::kRefused : dns::kNoError);
+    EXPECT_FALSE(p.header.flags & dns::kFlagRD);
+  }
 }
 
 TEST(HandlerModes, WhatEachModeDoesWithTheOption) {
