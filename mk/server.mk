@@ -4,9 +4,10 @@
 SERVER_BIN := $(B)/bin/resolv-k8s-server
 SERVER_SRC := $(wildcard server/*/*.cc)
 # yaml-cpp reads --config, jsoncpp the cluster file; libevent runs the loops
-# and the HTTP endpoints; libnl and libnftables set up the node's interface
+# and the HTTP endpoints, and with OpenSSL the upstreams' TLS; libnl and
+# libnftables set up the node's interface
 # and NOTRACK rules; libcap-ng drops the serving process's capabilities.
-SERVER_LIBS := $(call DEV_LIBS,-lyaml-cpp -ljsoncpp -levent_pthreads -levent -lnl-route-3 -lnl-3 -lnftables -lcap-ng)
+SERVER_LIBS := $(call DEV_LIBS,-lyaml-cpp -ljsoncpp -levent_pthreads -levent_openssl -levent -lssl -lcrypto -lnl-route-3 -lnl-3 -lnftables -lcap-ng)
 $(patsubst %.cc,$(B)/obj/host/%.o,$(wildcard server/node/*.cc)): HOST_FLAGS += -isystem /usr/include/libnl3
 $(patsubst %.cc,$(B)/obj/fuzz/%.o,$(wildcard server/node/*.cc)): FUZZ_FLAGS += -isystem /usr/include/libnl3
 SERVER_OBJ := $(SERVER_SRC:%.cc=$(B)/obj/host/%.o)

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "server/config/config.h"
@@ -19,10 +20,12 @@ struct ExchangeResult {
   // memory), no fault of the upstream's.
   enum Status : uint8_t { ok, timeout, error, no_socket } status = error;
   std::vector<uint8_t> reply;
+  std::string why;  // a connection's failure, for the log: "certificate not accepted: ..."
 };
 using ExchangeDone = std::function<void(ExchangeResult& result)>;
 
-// `query` to `to` over TCP or UDP; `done` is called once, on `loop`.
+// `query` to `to` over TCP or UDP, or over TLS when `to` says so (`tcp`
+// then does not matter); `done` is called once, on `loop`.
 void exchange(Loop& loop, const Upstream& to, bool tcp, std::vector<uint8_t> query,
               unsigned timeout_ms, ExchangeDone done);
 

@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// One query to one upstream over TCP: a connection per loop and upstream,
-// kept while it is used and for a while after (CoreDNS keeps its pooled
-// connections 10 s), with every query in flight on it matched to its reply
-// by ID and question. An upstream may close a connection whenever it likes
-// (RFC 7766 section 6.2.3): the queries it leaves unanswered on one that
-// had served go again, once, on a new connection.
+// One query to one upstream over TCP, or over TLS (RFC 7858; the TLS side
+// in exchange_tls.h). A loop keeps its connections to each upstream while
+// they are used and for a while after (CoreDNS keeps its pooled
+// connections 10 s): up to kMaxConnections, each with up to kMaxInFlight
+// queries written and unanswered (more wait their turn on it), every reply
+// matched to its query by ID and question, in any order (RFC 7766 section
+// 6.2.1.1). A new connection is opened when every one is full. One that
+// fails to open (refused, its handshake failed or outlasted the first
+// query's timeout) holds the upstream's next back, 100 ms doubling to 5 s
+// while they keep failing; meanwhile its queries fail at once with why.
+// An upstream may close a connection whenever it likes (RFC 7766 section
+// 6.2.3): the queries it leaves unanswered on one that had served go
+// again, once, on a new connection. A query that times out on a
+// connection that read nothing since it was written takes the connection
+// out of use: it serves what it holds, then closes.
 #pragma once
 
 #include "server/forward/exchange.h"

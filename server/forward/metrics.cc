@@ -71,6 +71,51 @@ std::string ForwardMetrics::render() const {
   for (const auto& [limit, n] : limited_) out += sample("forward_limited_total", "limit=\"" + limit + "\"", n);
   out += family("cache_served_stale_total", "counter", "Expired answers served (RFC 8767), by why.");
   for (const auto& [reason, n] : stale_) out += sample("cache_served_stale_total", "reason=\"" + reason + "\"", n);
+  return out + tls_metrics().render();
+}
+
+TlsMetrics& tls_metrics() {
+  static TlsMetrics metrics;
+  return metrics;
+}
+
+void TlsMetrics::opened(const std::string& to) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  upstreams_[to].opened++;
+}
+
+void TlsMetrics::handshake(const std::string& to, bool resumed) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Counts& c = upstreams_[to];
+  c.handshakes++;
+  c.resumed += resumed;
+}
+
+void TlsMetrics::failed(const std::string& to, const std::string& reason) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  upstreams_[to].failures[reason]++;
+}
+
+void TlsMetrics::reused(const std::string& to) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  upstreams_[to].reused++;
+}
+
+std::string TlsMetrics::render() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::string out = family("forward_tls_connections_total", "counter", "TLS connections opened, by upstream.");
+  for (const auto& [to, c] : upstreams_) out += sample("forward_tls_connections_total", "to=\"" + to + "\"", c.opened);
+  out += family("forward_tls_handshakes_total", "counter", "TLS handshakes done, by upstream and whether resumed.");
+  for (const auto& [to, c] : upstreams_) {
+    out += sample("forward_tls_handshakes_total", "to=\"" + to + "\",resumed=\"false\"", c.handshakes - c.resumed);
+    out += sample("forward_tls_handshakes_total", "to=\"" + to + "\",resumed=\"true\"", c.resumed);
+  }
+  out += family("forward_tls_failures_total", "counter", "TLS connections failed, by upstream and reason.");
+  for (const auto& [to, c] : upstreams_)
+    for (const auto& [reason, n] : c.failures)
+      out += sample("forward_tls_failures_total", "to=\"" + to + "\",reason=\"" + reason + "\"", n);
+  out += family("forward_tls_reused_total", "counter", "Queries sent on a TLS connection already open, by upstream.");
+  for (const auto& [to, c] : upstreams_) out += sample("forward_tls_reused_total", "to=\"" + to + "\"", c.reused);
   return out;
 }
 

@@ -53,4 +53,27 @@ class ForwardMetrics {
   std::atomic<uint64_t> limited_total_{0};
 };
 
+// DNS over TLS, by upstream (exchange_tcp.cc): the connections opened, the
+// handshakes done (whole or resumed), those that failed by reason
+// (verification, timeout, refused, handshake; closed: a connection the
+// upstream closed with queries unanswered), and the queries sent on a
+// connection already open. One for the process, in ForwardMetrics' text.
+class TlsMetrics {
+ public:
+  void opened(const std::string& to);
+  void handshake(const std::string& to, bool resumed);
+  void failed(const std::string& to, const std::string& reason);
+  void reused(const std::string& to);
+  std::string render() const;
+
+ private:
+  struct Counts {
+    uint64_t opened = 0, handshakes = 0, resumed = 0, reused = 0;
+    std::map<std::string, uint64_t> failures;
+  };
+  mutable std::mutex mutex_;
+  std::map<std::string, Counts> upstreams_;
+};
+TlsMetrics& tls_metrics();
+
 }  // namespace rk8s::server

@@ -33,7 +33,31 @@ TEST(ForwardMetrics, EmptyFamiliesSayZero) {
             "# HELP resolv_k8s_forward_limited_total Questions turned away, by the limit they met.\n"
             "# TYPE resolv_k8s_forward_limited_total counter\n"
             "# HELP resolv_k8s_cache_served_stale_total Expired answers served (RFC 8767), by why.\n"
-            "# TYPE resolv_k8s_cache_served_stale_total counter\n");
+            "# TYPE resolv_k8s_cache_served_stale_total counter\n"
+            "# HELP resolv_k8s_forward_tls_connections_total TLS connections opened, by upstream.\n"
+            "# TYPE resolv_k8s_forward_tls_connections_total counter\n"
+            "# HELP resolv_k8s_forward_tls_handshakes_total TLS handshakes done, by upstream and whether resumed.\n"
+            "# TYPE resolv_k8s_forward_tls_handshakes_total counter\n"
+            "# HELP resolv_k8s_forward_tls_failures_total TLS connections failed, by upstream and reason.\n"
+            "# TYPE resolv_k8s_forward_tls_failures_total counter\n"
+            "# HELP resolv_k8s_forward_tls_reused_total Queries sent on a TLS connection already open, by upstream.\n"
+            "# TYPE resolv_k8s_forward_tls_reused_total counter\n");
+}
+
+TEST(TlsMetrics, ByUpstreamAndReason) {
+  TlsMetrics m;
+  for (int i = 0; i < 3; i++) m.opened("10.0.0.1:853");
+  m.handshake("10.0.0.1:853", false);
+  m.handshake("10.0.0.1:853", true);
+  m.failed("10.0.0.1:853", "verification");
+  for (int i = 0; i < 5; i++) m.reused("10.0.0.1:853");
+  std::string text = m.render();
+  for (const char* line : {"resolv_k8s_forward_tls_connections_total{to=\"10.0.0.1:853\"} 3\n",
+                           "resolv_k8s_forward_tls_handshakes_total{to=\"10.0.0.1:853\",resumed=\"false\"} 1\n",
+                           "resolv_k8s_forward_tls_handshakes_total{to=\"10.0.0.1:853\",resumed=\"true\"} 1\n",
+                           "resolv_k8s_forward_tls_failures_total{to=\"10.0.0.1:853\",reason=\"verification\"} 1\n",
+                           "resolv_k8s_forward_tls_reused_total{to=\"10.0.0.1:853\"} 5\n"})
+    EXPECT_NE(text.find(line), std::string::npos) << line << "--- in:\n" << text;
 }
 
 TEST(ForwardMetrics, ByUpstreamAndRcode) {
