@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/answer/autopath_walk.h"
 
+#include "server/cache/reply.h"
+
 #include <algorithm>
 #include <memory>
 
@@ -38,9 +40,16 @@ class Walker : public std::enable_shared_from_this<Walker> {
 
   // `query`: the one the walker was made with (a walk in flight keeps its
   // candidates, not the option's 64 slots).
-  void start(const autopath::QueryOption& query) {
+  void start(const autopath::QueryOption& query, HeldBytes* held) {
     if (!dns::name_strip_suffix(ask_.name, query.suffix[0], base_) || base_.len <= 1)
       return finish();
+    // The walk's state, the largest a client's query holds while it waits
+    // (its candidates' names and answers: 40 KB for 64 suffixes).
+    if (held && ask_.scope) {
+      size_t bytes = heap_bytes(sizeof(Walker)) + heap_bytes(query.count * sizeof(Candidate));
+      charge_ = held->charge(ClientKey::of(ask_.scope->client), bytes);
+      if (!charge_) return finish();
+    }
     candidates_.reserve(query.count);
     for (size_t i = 0; i < query.count; i++) {
       Name n;
@@ -269,13 +278,14 @@ class Walker : public std::enable_shared_from_this<Walker> {
   AutopathWalk w_;
   Resolution own_;
   uint32_t skipped_ttl_ = UINT32_MAX;
+  HeldBytes::Charge charge_;
 };
 
 }  // namespace
 
 void walk_candidates(const Router& router, const Ask& qname, const autopath::QueryOption& query,
-                     std::function<void(AutopathWalk&)> done) {
-  std::make_shared<Walker>(router, qname, query, std::move(done))->start(query);
+                     std::function<void(AutopathWalk&)> done, HeldBytes* held) {
+  std::make_shared<Walker>(router, qname, query, std::move(done))->start(query, held);
 }
 
 }  // namespace rk8s::server

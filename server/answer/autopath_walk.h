@@ -10,6 +10,7 @@
 
 #include "libresolv-k8s/dns/autopath.h"
 #include "server/answer/router.h"
+#include "server/forward/held_bytes.h"
 
 namespace rk8s::server {
 
@@ -30,7 +31,9 @@ struct AutopathWalk {
 // an empty base, or the walk cannot finish (a dropped candidate, or one the
 // query's upstream budget could not ask, Resolution::over_budget); the
 // caller then answers QNAME plainly and the client walks on itself.
+// With `held`, the walk's state is charged to the asking client while it
+// lasts, and REJECTED when the budget or the client's share has no room.
 void walk_candidates(const Router& router, const Ask& qname, const autopath::QueryOption& query,
-                     std::function<void(AutopathWalk&)> done);
+                     std::function<void(AutopathWalk&)> done, HeldBytes* held = nullptr);
 
 }  // namespace rk8s::server

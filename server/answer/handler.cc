@@ -248,7 +248,7 @@ void answer_plainly(const HandlerConfig& config, std::shared_ptr<Pending> p, con
 
 void answer_walk(const HandlerConfig& config, std::shared_ptr<Pending> p, const Ask& ask,
                  const autopath::QueryOption& option) {
-  walk_candidates(*config.router, ask, option, [config, p, ask](AutopathWalk& w) {
+  auto answer = [config, p, ask](AutopathWalk& w) {
     p->info.autopath = w.option;
     p->info.walked = w.walked;
     if (w.option.status == autopath::kRejected) return answer_plainly(config, p, ask);
@@ -258,7 +258,8 @@ void answer_walk(const HandlerConfig& config, std::shared_ptr<Pending> p, const 
     p->response.both = w.both;
     add_reply_option(*p, config.option_code);
     finish(*p);
-  });
+  };
+  walk_candidates(*config.router, ask, option, std::move(answer), config.held);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@ struct HandlerConfig {
   LoopGuard* loops = nullptr;  // told every question's name
   size_t max_udp_size = 1232;  // limits.maxUDPSize
   unsigned max_upstream = 16;  // limits.maxUpstreamPerQuery
+  HeldBytes* held = nullptr;   // what autopath walks hold, charged to their clients
 };
 
 // Who asked: fair shares of upstream work are by address.

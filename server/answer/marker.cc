@@ -125,7 +125,7 @@ void MarkerSource::resolve(const Ask& ask, Resolved done) {
     Resolution out = negative(dns::kNxDomain, zone_, kMalformedTtl, Reuse{});
     return done(&out);
   }
-  walk_candidates(router_, first, option, [ask, done, zone = zone_](AutopathWalk& w) {
+  auto answer = [ask, done, zone = zone_](AutopathWalk& w) {
     if (w.drop) return done(nullptr);
     Resolution out;
     if (w.option.status == autopath::kMatched && w.resolution.has_data) {
@@ -141,7 +141,8 @@ void MarkerSource::resolve(const Ask& ask, Resolved done) {
     out.marker_status = w.option.status;
     out.marker_walked = w.walked;
     done(&out);
-  });
+  };
+  walk_candidates(router_, first, option, std::move(answer), held_);
 }
 
 }  // namespace rk8s::server

@@ -34,15 +34,17 @@ void marker_search(const MarkerConfig& config, const Name& ns, autopath::QueryOp
 
 class MarkerSource : public Source {
  public:
-  // `router` resolves the candidates; both outlive the source.
-  MarkerSource(const MarkerConfig& config, const Name& zone, const Router& router)
-      : config_(config), zone_(zone), router_(router) {}
+  // `router` resolves the candidates; both outlive the source, and so does
+  // `held`, what the walks are charged to (autopath_walk.h).
+  MarkerSource(const MarkerConfig& config, const Name& zone, const Router& router, HeldBytes* held = nullptr)
+      : config_(config), zone_(zone), router_(router), held_(held) {}
   void resolve(const Ask& ask, Resolved done) override;
 
  private:
   const MarkerConfig& config_;
   const Name zone_;
   const Router& router_;
+  HeldBytes* held_;
 };
 
 }  // namespace rk8s::server

@@ -228,6 +228,30 @@ TEST(AutopathWalk, OverBudgetCandidateRejects) {
   EXPECT_EQ(w.walked, 2u);
 }
 
+// A walk's state is charged to its client while it lasts; with no room in
+// the budget for it the walk is REJECTED, and the client walks on itself.
+TEST(AutopathWalk, ItsStateIsChargedToItsClient) {
+  Faults none;
+  test::FixtureWorld world(none);
+  Ask ask{N("www.example.com.shop.svc.cluster.local"), dns::kTypeA};
+  ask.scope = std::make_shared<QueryScope>();
+  for (size_t budget : {size_t(1000), size_t(1) << 20}) {
+    HeldBytes held(budget);
+    AutopathWalk w;
+    size_t during = 0;
+    walk_candidates(
+        world.router, ask, option(kShopSearch, 0),
+        [&](AutopathWalk& done) {
+          w = done;
+          during = held.used();
+        },
+        &held);
+    EXPECT_EQ(w.option.status, budget == 1000 ? autopath::kRejected : autopath::kMatched) << budget;
+    EXPECT_EQ(during > 0, budget != 1000) << budget;
+    EXPECT_EQ(held.used(), 0u) << "given back as the walk ends";
+  }
+}
+
 TEST(AutopathWalk, CountsCandidatesWalked) {
   Faults none;
   AutopathWalk w = test::walk(none,
