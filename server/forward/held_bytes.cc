@@ -29,6 +29,7 @@ HeldBytes::Charge HeldBytes::charge(const ClientKey& client, size_t bytes) {
   if (mine + bytes > client_share(budget_, holders) || !within_share(budget_, used, holders, mine)) return {};
   clients_[client] = mine + bytes;
   used_.store(used + bytes, std::memory_order_relaxed);
+  if (used + bytes > peak_.load(std::memory_order_relaxed)) peak_.store(used + bytes, std::memory_order_relaxed);
   Charge c;
   c.held_ = this;
   c.client_ = client;

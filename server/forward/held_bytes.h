@@ -48,6 +48,9 @@ class HeldBytes {
 
   size_t budget() const { return budget_; }
   size_t used() const { return used_.load(std::memory_order_relaxed); }
+  // The most used has been: waiting queries come and go between two reads
+  // of used(), and RSS keeps their high-water mark.
+  size_t peak() const { return peak_.load(std::memory_order_relaxed); }
 
  private:
   void give_back(const ClientKey& client, size_t bytes);
@@ -56,6 +59,7 @@ class HeldBytes {
   std::mutex mutex_;
   std::unordered_map<ClientKey, size_t, ClientKeyHash> clients_;
   std::atomic<size_t> used_{0};  // written under mutex_, read without it
+  std::atomic<size_t> peak_{0};  // likewise
 };
 
 }  // namespace rk8s::server

@@ -8,10 +8,12 @@ namespace rk8s::server {
 std::string render_bounds(const std::vector<Bound>& bounds, const TurnedAway& turned) {
   std::string limits = family("limit", "gauge", "Each bound's setting, by its knob.");
   std::string used = family("limit_used", "gauge", "What each bound holds now, by its knob.");
+  std::string peaks = family("limit_used_peak", "gauge", "The most a bound has held since the start, where kept.");
   for (const Bound& b : bounds) {
     std::string label = "limit=\"" + std::string(b.name) + "\"";
     limits += sample("limit", label, b.limit);
     used += sample("limit_used", label, b.used);
+    if (b.peak) peaks += sample("limit_used_peak", label, b.peak);
   }
   struct Counter {
     const char* name;
@@ -30,7 +32,7 @@ std::string render_bounds(const std::vector<Bound>& bounds, const TurnedAway& tu
       {"log_lines_held_back_total", "Log lines held back, like one said in the last 10 s.",
        turned.log_lines_held_back},
   };
-  std::string out = limits + used;
+  std::string out = limits + used + peaks;
   for (const Counter& c : counters) out += family(c.name, "counter", c.help) + sample(c.name, "", c.value);
   return out;
 }

@@ -15,6 +15,7 @@ struct Bound {
   const char* name;  // the knob's: "maxPending", "cache.maxBytes", ...
   uint64_t limit;
   uint64_t used;
+  uint64_t peak = 0;  // the most it has held, where that is kept (limit_used_peak)
 };
 
 struct TurnedAway {

@@ -133,7 +133,7 @@ std::string Server::bounds() const {
       {"memory", memory_.memory, cache.bytes + packets + waiting},
       {"cache.maxBytes", memory_.records, cache.bytes},
       {"packetCache", memory_.packets, packets},
-      {"waitingBytes", memory_.waiting, waiting},
+      {"waitingBytes", memory_.waiting, waiting, held_.peak()},
       {"maxConcurrent", l.max_concurrent, flights.questions},
       {"maxPending", l.max_pending, flights.waiting},
       {"refreshes", refresh_limit(l.max_concurrent), flights.refreshes},

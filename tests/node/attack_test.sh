@@ -42,11 +42,11 @@ CGROUPS+=("cache:$cg")
 node_config "$WORK/cache.yaml" 169.254.20.10 servers="$servers" \
 	listen='["169.254.20.10:53", "[fd00:ca::10]:53"]'
 start cache "${IN_CGROUP[@]}" "$cg" "$SERVER" --config "$WORK/cache.yaml"
-baseline=$(rss_mib "${PID[cache]}")
+idle_kib=$(awk '$1 == "VmRSS:" { print $2 }' "/proc/${PID[cache]}/status")
 
 for seed in $SEEDS; do
 	lines=$(wc -l < "$WORK/cache.err")
-	/usr/bin/python3 "$ATTACK" run "$seed" "$SECONDS_EACH" "${PID[cache]}" v6 > "$WORK/attack.out" 2>&1
+	/usr/bin/python3 "$ATTACK" run "$seed" "$SECONDS_EACH" "${PID[cache]}" "$idle_kib" v6 > "$WORK/attack.out" 2>&1
 	status=$?
 	said=$(($(wc -l < "$WORK/cache.err") - lines))
 	echo "    seed $seed: $(head -1 "$WORK/attack.out"); $said log lines"
@@ -57,5 +57,5 @@ for seed in $SEEDS; do
 	check "seed $seed: the log bounded" yes "$( ((said <= 10 * (SECONDS_EACH / 10 + 1))) && echo yes)" \
 		"$said lines: $(tail -n "$said" "$WORK/cache.err" | cut -c1-120 | sort | uniq -c | sort -rn | head -5)"
 done
-echo "    RSS at idle $baseline MiB, after the attacks $(rss_mib "${PID[cache]}") MiB"
+echo "    RSS at idle $((idle_kib >> 10)) MiB, after the attacks $(rss_mib "${PID[cache]}") MiB"
 summary

@@ -79,7 +79,9 @@ TEST(HeldBytes, AChargeIsGivenBackOnceWhenReleasedOrEnded) {
     EXPECT_EQ(held.used(), 100u) << "the charge replaced is given back";
   }
   EXPECT_EQ(held.used(), 0u) << "given back as it ends";
+  EXPECT_EQ(held.peak(), 300u) << "the most it held";
   EXPECT_TRUE(held.charge(client(1), 500)) << "alone again: half of it";
+  EXPECT_EQ(held.peak(), 500u);
 }
 
 }  // namespace
