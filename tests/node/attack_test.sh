@@ -11,11 +11,14 @@
 # each ATTACK_SECONDS (10) long; a broken invariant names its seed, and
 # `ATTACK_SEEDS=N make test-node-attack` replays it.
 set -uo pipefail
+SEEDS=${ATTACK_SEEDS:-1 2 3}
+SECONDS_EACH=${ATTACK_SECONDS:-10}
+# lib.sh's bound on a hung test counts the attacks' time.
+read -ra seeds <<<"$SEEDS"
+export SOAK_SECONDS=${SOAK_SECONDS:-$((${#seeds[@]} * (SECONDS_EACH + 10)))}
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/cgroup.sh"
 ATTACK=$NODE_ROOT/tests/node/attack.py
-SEEDS=${ATTACK_SEEDS:-1 2 3}
-SECONDS_EACH=${ATTACK_SECONDS:-10}
 
 # The attackers' addresses, and the cache's on IPv6.
 for i in $(seq 1 12); do ip -6 addr add "fd00:ca::1:$(printf %x "$i")/128" dev lo nodad; done
