@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                   : hit->refresh_in_ms == UINT32_MAX);
   }
   CacheHit served = hit && hit->answer == answer ? *hit : CacheHit{answer, ttl, 0, false};
-  Resolution res = resolution_of(served, uint16_t(size), caps);
+  Resolution res = resolution_of(served, uint16_t(size), caps.stale.stale_ttl);
 
   dns::Writer w(out, sizeof out);
   w.header(0x1234, uint16_t(dns::kFlagQR | (answer->truncated ? dns::kFlagTC : 0) |
