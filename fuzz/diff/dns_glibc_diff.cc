@@ -41,7 +41,7 @@ class Slots : public server::Source {
     server::Resolution res;
     res.rcode = dns::kServFail;  // as the forwarder answers a reply it cannot read
     if (n && server::read_upstream_reply(Bytes{msg, n}, *answer))
-      res = server::resolution_of(server::CacheHit{answer, 60}, ask.type, server::CacheConfig{});
+      res = server::resolution_of(server::CacheHit{answer, 60}, ask.type, server::ServeStaleConfig{}.stale_ttl);
     done(&res);
   }
 };
