@@ -530,6 +530,10 @@ check "a Job without containers" "1 0 resolv-k8s: inject: $work/empty.yaml:4: do
 printf 'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n    - name: LD_PRELOAD\n      valueFrom: {configMapKeyRef: {name: c, key: k}}\n' > "$work/from.yaml"
 check_match "LD_PRELOAD from valueFrom" "^1 0 resolv-k8s: inject: $work/from.yaml:7: document 1: spec.containers\[0\]: LD_PRELOAD is set by valueFrom" \
 	"$(refused "$work/from.yaml")"
+printf 'apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: a\n    envFrom:\n    - secretRef: {name: s}\n' > "$work/envfrom.yaml"
+check_match "LD_PRELOAD perhaps from an envFrom without a prefix" \
+	"^1 0 resolv-k8s: inject: $work/envfrom.yaml:7: document 1: spec.containers\[0\]: LD_PRELOAD may be set by envFrom" \
+	"$(refused "$work/envfrom.yaml")"
 check "a file that is not there" "1 0 resolv-k8s: inject: $work/nosuch.yaml: No such file or directory" "$(refused "$work/nosuch.yaml")"
 for bad in "" "--libc uclibc x" "--nameserver node x" "--bogus x" "a b" "--image"; do
 	# shellcheck disable=SC2086 # each case is a list of words
