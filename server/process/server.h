@@ -51,8 +51,10 @@ class Server {
   const MemoryBudget memory_;
   // What forwarding keeps across reloads.
   Cache cache_;
-  Flights flights_;
+  // Before what holds its charges (the flights' askers, the loops'
+  // queries), so it outlives them.
   HeldBytes held_;
+  Flights flights_;
   ForwardMetrics forward_metrics_;
   QueryPath queries_;
   Workers workers_;
