@@ -21,6 +21,7 @@ build=$(cd "${1:?usage: chart_test.sh BUILD_DIR}" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$here/lib.sh"
+source "$root/tests/lib/dot.sh"
 cd "$root" || exit 1
 version=$(mk/version.sh)
 chart=container/chart
@@ -304,6 +305,70 @@ check "knobs: ... the query log where queryLog puts it, at logLevel Debug denial
 	"denials 0" "$(grep -q ' NXDOMAIN ' "$work/queries.log" && echo denials) $(grep -c ' NOERROR ' "$work/queries.log")" \
 	"$(cat "$work/queries.log")"
 
+# DNS over TLS to the upstreams (operator guide): each caBundle given as
+# OpenShift's ConfigMap reference, mounted read-only where config.yaml names
+# it; the real server runs the result against unbound serving DoT with a
+# throwaway CA (tests/lib/dot.sh), the ConfigMaps' volumes stood in for by
+# that CA under their mount points.
+cat > "$work/dot-values.yaml" <<'EOF'
+nodeCache:
+  config:
+    upstreamResolvers:
+      upstreams: [{type: Network, address: 127.0.0.60}]
+      transportConfig: {transport: TLS, tls: {serverName: dns.test, caBundle: {name: upstream-ca}}}
+  extraServers:
+    - name: example
+      zones: [example.com]
+      forwardPlugin:
+        upstreams: ["127.0.0.60"]
+        transportConfig: {transport: TLS, tls: {serverName: dns.test, caBundle: {name: example-ca, key: ca.crt}}}
+EOF
+render dot -f "$work/dot-values.yaml"
+check "dot: render, valid" "0 $work/dot.yaml: 10 valid" "$?$(cat "$work/dot.err") $(models check "$work/dot.yaml")"
+object "$work/dot.yaml" ConfigMap resolv-k8s-node | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/dot-config.yaml"
+check "dot: config.yaml names each bundle in its ConfigMap's volume, read-only (key ca-bundle.crt unless given)" \
+	"/etc/resolv-k8s-ca/upstream-ca/ca-bundle.crt upstream-ca ro
+/etc/resolv-k8s-ca/example-ca/ca.crt example-ca ro" \
+	"$(python3 - "$work/dot-config.yaml" "$(object "$work/dot.yaml" DaemonSet)" <<-'EOF'
+		import json, os, sys, yaml
+		c, pod = yaml.safe_load(open(sys.argv[1])), json.loads(sys.argv[2])["spec"]["template"]["spec"]
+		mounts = {m["mountPath"]: m for m in pod["containers"][0]["volumeMounts"]}
+		volumes = {v["name"]: v for v in pod["volumes"]}
+		for f in [c["upstreamResolvers"]] + [s["forwardPlugin"] for s in c["servers"] if s["name"] == "example"]:
+		    path = f["transportConfig"]["tls"]["caBundle"]
+		    m = mounts.get(os.path.dirname(path), {})
+		    print(path, volumes.get(m.get("name"), {}).get("configMap", {}).get("name"), "ro" if m.get("readOnly") else "rw")
+	EOF
+	)"
+check "dot: without a caBundle ConfigMap, no volume of one" "config node-lock" \
+	"$(field "$work/bare.yaml" "$pod.volumes" DaemonSet | python3 -c 'import json, sys; print(" ".join(v["name"] for v in json.load(sys.stdin)))')"
+mkdir "$work/dot" "$work/ca-volume"
+dot_certs "$work/dot"
+cp "$work/dot/ca.pem" "$work/ca-volume/ca-bundle.crt"
+cp "$work/dot/ca.pem" "$work/ca-volume/ca.crt"
+dot_unbound_conf "$work/dot" dot good 127.0.0.60
+printf 'forward-zone:\n  name: "."\n  forward-addr: 127.0.0.53\n' >> "$work/dot/dot.conf"
+# In the sandbox: /etc under an overlay (its upper layer in the sandbox's
+# /run, nothing on the host's disk) for the mount points, the volumes bound
+# there as kubelet would, the node's resolv.conf again, and unbound serving
+# DoT.
+served=$(SERVE_SETUP='mkdir /run/etc /run/etc-work
+	mount -t overlay dot -o lowerdir=/etc,upperdir=/run/etc,workdir=/run/etc-work /etc
+	mount --bind -o ro '"$work/resolv.conf"' /etc/resolv.conf
+	for ca in upstream-ca example-ca; do
+		mkdir -p /etc/resolv-k8s-ca/$ca && mount --bind -o ro '"$work/ca-volume"' /etc/resolv-k8s-ca/$ca
+	done
+	unbound -d -c '"$work/dot/dot.conf"' 2> '"$work/dot/dot.err"' &
+	for _ in $(seq 100); do grep -qs "start of service" '"$work/dot/dot.log"' && break; sleep 0.1; done' \
+	serve dot 169.254.53.10)
+check "dot: the server runs the chart's config; the probes answer, a name resolves through DoT" "200
+200
+93.184.216.34
+counted" "$served" "$(cat "$work/dot.err" "$work/dot/dot.err")"
+check_match "dot: ... over TLS, unbound asked it" \
+	'resolv_k8s_forward_tls_handshakes_total\{to="127\.0\.0\.60:853",resumed="false"\} [1-9].*www\.example\.com\. A' \
+	"$(cat "$work/dot.err.metrics" "$work/dot/dot.log")"
+
 # Monitoring behind its values: the ServiceMonitors, each through a
 # headless Service of its pods' port; the alerts and the dashboard as
 # monitoring/ holds them.
@@ -369,6 +434,8 @@ check_match "the probes' address is config.health's: an httpGet of their own ref
 	"$(refused --set nodeCache.livenessProbe.httpGet.port=9000)"
 check_match "a health address without a port: refused" 'nodeCache.config: "127.0.0.1" is not ADDR:PORT' \
 	"$(refused --set nodeCache.config.health=127.0.0.1)"
+check_match "a caBundle ConfigMap without a name: refused" 'transportConfig.tls.caBundle.name: "" is not a ConfigMap' \
+	"$(refused --set-json 'nodeCache.config.upstreamResolvers.transportConfig={"transport":"TLS","tls":{"serverName":"a.example","caBundle":{"key":"ca.crt"}}}')"
 check_match "a digest that is none: refused" "images.node.digest: Does not match pattern" \
 	"$(refused --set images.node.digest=latest)"
 

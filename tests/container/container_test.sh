@@ -54,7 +54,7 @@ done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -path 'container
 
 # Rendered, each with kubectl's own kustomize (BUILD_DIR/bin/kubectl, 1.31:
 # mk/container.mk), which has nothing to warn of.
-for dir in base overlays/example overlays/from-nodelocaldns; do
+for dir in base overlays/example overlays/from-nodelocaldns overlays/upstream-tls; do
 	out=$work/$(basename "$dir").yaml
 	"$build/bin/kubectl" kustomize "container/node-cache/$dir" > "$out" 2> "$work/err"
 	check "kustomize $dir: renders, no warning" "0" "$?$(cat "$work/err")"
@@ -106,6 +106,23 @@ check "from-nodelocaldns: NodeLocal's address, nothing else changed" "$(env_of "
 	"$(env_of "$work/from-nodelocaldns.yaml")"
 check "from-nodelocaldns: ... the configuration is the base's" "$(cat "$work/base-config.yaml")" \
 	"$(cat "$work/from-nodelocaldns-config.yaml")"
+
+# DNS over TLS to the upstreams: the base's configuration but
+# upstreamResolvers, whose caBundle is the ConfigMap upstream-ca mounted
+# read-only.
+tls=$work/upstream-tls.yaml
+check "upstream-tls: the configuration is the base's but upstreamResolvers" "True" \
+	"$(python3 -c 'import sys, yaml
+a, b = (yaml.safe_load(open(f)) for f in sys.argv[1:])
+a.pop("upstreamResolvers"), b.pop("upstreamResolvers")
+print(a == b or (a, b))' "$work/base-config.yaml" "$work/upstream-tls-config.yaml")"
+check "upstream-tls: upstreamResolvers over TLS, the bundle in the ConfigMap upstream-ca's read-only volume" \
+	'"TLS" "/etc/resolv-k8s-ca/upstream-ca/ca-bundle.crt" true "upstream-ca"' \
+	"$(field "$work/upstream-tls-config.yaml" upstreamResolvers.transportConfig.transport) $(field "$work/upstream-tls-config.yaml" upstreamResolvers.transportConfig.tls.caBundle) $(
+	   field "$tls" "$pod.containers[0].volumeMounts[mountPath=/etc/resolv-k8s-ca/upstream-ca].readOnly" DaemonSet) $(
+	   field "$tls" "$pod.volumes[name=upstream-ca].configMap.name" DaemonSet)"
+check "upstream-tls: the base's volumes kept" '"/etc/resolv-k8s" "/run/resolv-k8s"' \
+	"$(field "$tls" "$pod.containers[0].volumeMounts[name=config].mountPath" DaemonSet) $(field "$tls" "$pod.containers[0].volumeMounts[name=node-lock].mountPath" DaemonSet)"
 
 example=$work/example.yaml
 check "overlay: the image from the registry" '"registry.example.com/dns/resolv-k8s-node:0.1"' \

@@ -12,6 +12,7 @@
 #   webhook_args FILE      the webhook's arguments, expanded from its settings
 #   serve NAME ADDRESS [UPSTREAM...]
 #                          work/NAME.yaml's cache run with work/NAME-config.yaml
+#                          (SERVE_SETUP: shell run in the sandbox before it)
 
 pod=spec.template.spec
 models() { node "$root/tests/container/validate.mjs" "$build" "$@"; }
@@ -53,14 +54,16 @@ probe_url() {
 # port and the DNS port are the DaemonSet's. Prints the probes' HTTP
 # statuses, the answer for www.example.com asked at ADDRESS, and "counted"
 # when the metrics count it; the server's stderr in work/NAME.err, its
-# metrics in work/NAME.err.metrics.
+# metrics in work/NAME.err.metrics. SERVE_SETUP, when set, is run in the
+# sandbox first (what the node would hold besides: a volume, a DoT server).
 serve() {
 	local rendering=$work/$1.yaml settings
 	mapfile -t settings < <(RESOLV_K8S_UPSTREAM_SERVICE_HOST=127.0.0.53 env_of "$rendering")
 	echo 'nameserver 127.0.0.53' > "$work/resolv.conf"
 	# shellcheck disable=SC2016 # expanded in the sandbox
-	"$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- env "${settings[@]}" bash -c '
+	"$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- env "${settings[@]}" SERVE_SETUP="${SERVE_SETUP:-}" bash -c '
 		mount -t tmpfs run /run
+		eval "$SERVE_SETUP"
 		listen=(--listen 127.0.0.53:53)
 		for up in "${@:9}"; do ip addr add "$up/32" dev lo && listen+=(--listen "$up:53"); done
 		"$1" "${listen[@]}" --zone tests/fixtures/example.com.zone 2> "$3.node" &
