@@ -152,6 +152,7 @@ struct ServerConfig {
   std::vector<Endpoint> listen;   // UDP and TCP each
   std::optional<Endpoint> health;   // GET /health, GET /ready
   std::optional<Endpoint> metrics;  // GET /metrics
+  bool coredns_metrics = true;      // corednsMetrics: CoreDNS's families beside ours
   AutopathMode autopath = AutopathMode::on;  // autopath: {enabled: false} is off
   uint16_t autopath_code = autopath::kDefaultCode;
   std::optional<MarkerConfig> marker;  // with autopath on

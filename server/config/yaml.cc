@@ -66,13 +66,14 @@ class ConfigReader {
       : base_dir_(base_dir), resolv_conf_(resolv_conf) {}
 
   ServerConfig read(const Field& document) {
-    Mapping m = document.mapping({"listen", "health", "metrics", "autopath", "cache", "limits",
+    Mapping m = document.mapping({"listen", "health", "metrics", "corednsMetrics", "autopath", "cache", "limits",
                                   "nodeSetup", "servers", "stubDomains", "upstreamResolvers",
                                   "logLevel", "queryLog"});
     ServerConfig c;
     for (const Field& e : m.need("listen").items(1, SIZE_MAX)) c.listen.push_back(dns_endpoint(e));
     if (const Field* f = m.find("health")) c.health = endpoint(*f);
     if (const Field* f = m.find("metrics")) c.metrics = endpoint(*f);
+    if (const Field* f = m.find("corednsMetrics")) c.coredns_metrics = f->boolean();
     read_autopath(m.find("autopath"), c);
     if (const Field* f = m.find("cache")) c.cache = cache(*f);
     if (const Field* f = m.find("limits")) c.limits = limits(*f);

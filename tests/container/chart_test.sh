@@ -409,6 +409,17 @@ check "monitoring: the alerts and the dashboard, monitoring/'s" "True True" \
 		print(rules == files, json.loads(board["data"]["resolv-k8s-node.json"]) == json.load(open(sys.argv[2] + "/dashboard.json")))
 	EOF
 	)"
+check "monitoring: every panel of the dashboard filtered by cluster and node" "cluster node: 0 unfiltered" \
+	"$(python3 - "$chart/monitoring/dashboard.json" <<-'EOF'
+		import json, re, sys
+		board = json.load(open(sys.argv[1]))
+		names = " ".join(v["name"] for v in board["templating"]["list"] if v["type"] == "query")
+		exprs = [t["expr"] for p in board["panels"] for t in p.get("targets", [])]
+		selectors = [s for e in exprs for s in re.findall(r"\b(?:resolv_k8s|process|coredns)_\w+(?:\{[^}]*\})?", e)]
+		bare = [s for s in selectors if 'cluster=~"$cluster"' not in s or 'node=~"$node"' not in s]
+		print(f"{names}: {len(bare)} unfiltered", *bare)
+	EOF
+	)"
 
 # The webhook optional.
 render alone --set webhook.enabled=false,prometheusRule.enabled=true

@@ -292,7 +292,7 @@ TEST(ConfigErrors, FileLineAndWhat) {
       {",", "c.yaml:1: one YAML document only"},  // yaml-cpp's LoadAll never ends here
       {kListen + "servers:\n- name: s\n\tzones: [s.test]\n", "c.yaml:4: a tab in the indentation (YAML indents with spaces)"},
       {kListen + kResolver + "lisen: 1\n",
-       "c.yaml:3: unknown key 'lisen' (known: listen, health, metrics, autopath, cache, limits, "
+       "c.yaml:3: unknown key 'lisen' (known: listen, health, metrics, corednsMetrics, autopath, cache, limits, "
        "nodeSetup, servers, stubDomains, upstreamResolvers, logLevel, queryLog)"},
       {kListen + kResolver + "logLevel: debug\n",
        "c.yaml:3: logLevel: 'debug' is not one of Normal, Debug, Trace"},
