@@ -246,6 +246,9 @@ d = yaml.safe_load(open("container/webhook/base/deployment.yaml"))
 e = m["spec"]["podMetricsEndpoints"][0]
 print(m["kind"], m["spec"]["selector"]["matchLabels"]["app.kubernetes.io/name"], e["port"], e["scheme"], r["kind"], len(r["spec"]["groups"][0]["rules"]),
       d["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/name"], d["spec"]["template"]["spec"]["containers"][0]["ports"][0]["name"])')"
+check "monitoring: no namespace of their own (applied in the cache's and the webhook's, whichever they are)" "absent absent absent absent" \
+	"$(python3 -c 'import sys, yaml; print(" ".join(yaml.safe_load(open(f))["metadata"].get("namespace", "absent") for f in sys.argv[1:]))' \
+		container/chart/monitoring/{podmonitor,prometheusrule,webhook-podmonitor,webhook-prometheusrule}.yaml)"
 check "monitoring: each alert names only labels its series carry (its aggregation's, or its targets' with the PodMonitors' node)" "" \
 	"$(python3 - container/chart/monitoring <<-'EOF'
 		import re, sys, yaml
