@@ -444,6 +444,18 @@ check_match "NOTES.txt: ... the webhook's nameservers without the webhook, the s
 check "NOTES.txt: kubeDNSAddress, or the webhook's nameservers, and no warning" "0 0 1" \
 	"$(notes --set nodeCache.kubeDNSAddress=10.96.0.10 | grep -c WARNING) $(notes --set 'webhook.nameservers={169.254.53.10,10.96.0.10}' | grep -c WARNING) $(notes | grep -c 'rollout status')"
 
+# Servers that no longer hold the cluster domain (the list replaced, the
+# cluster's server left out): the server refuses the chart's config, saying
+# which domain and what the servers hold, before it serves anything.
+render uncovered --set-json 'nodeCache.config.servers=[{"name":"corp","zones":["corp.example"],"forwardPlugin":{"upstreams":["10.32.9.53"]}}]'
+object "$work/uncovered.yaml" ConfigMap | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/uncovered-config.yaml"
+mapfile -t settings < <(RESOLV_K8S_UPSTREAM_SERVICE_HOST=127.0.0.53 env_of "$work/uncovered.yaml")
+echo 'nameserver 127.0.0.53' > "$work/resolv.conf"
+check_match "servers without the cluster domain: the server refuses the chart's config, saying why" \
+	"config.yaml:[0-9]+: clusterDomain: no server holds the cluster domain cluster.local., .*the servers hold corp.example. \('corp'\): add cluster.local. to the zones .* exit 1" \
+	"$("$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- env "${settings[@]}" \
+		"$build/bin/resolv-k8s-server" --config "$work/uncovered-config.yaml" 2>&1 | tr '\n' ' '; echo "exit ${PIPESTATUS[0]}")"
+
 # Bad values: refused before anything is rendered, naming the value.
 refused() { helm template resolv-k8s "$chart" --namespace kube-system "$@" 2>&1 > /dev/null | tr '\n' ' '; }
 check_match "a value of no such name: refused, named" "Additional property locaAddress is not allowed" \
