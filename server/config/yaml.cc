@@ -257,8 +257,15 @@ class ConfigReader {
   }
 
   static NodeSetupConfig node_setup(const Field& f) {
-    Mapping m = f.mapping({"interface", "checkInterval", "lockFile", "keepLinkLocal"});
+    Mapping m = f.mapping({"interface", "checkInterval", "lockFile", "keepLinkLocal", "daemonSet"});
     NodeSetupConfig n;
+    if (const Field* d = m.find("daemonSet")) {
+      n.daemon_set = d->text();
+      size_t slash = n.daemon_set.find('/');
+      if (slash == 0 || slash == std::string::npos || slash + 1 == n.daemon_set.size() ||
+          n.daemon_set.find('/', slash + 1) != std::string::npos)
+        d->fail("'" + n.daemon_set + "' is not NAMESPACE/NAME");
+    }
     if (const Field* k = m.find("keepLinkLocal")) n.keep_link_local = k->boolean();
     if (const Field* i = m.find("interface")) {
       n.interface = i->text();

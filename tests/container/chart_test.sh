@@ -79,9 +79,9 @@ check "helm lint --strict: a registry, the ServiceMonitors, alerts and dashboard
 render registry --set registry=registry.example.com:5000/dns/
 check "template with a registry: renders, no warning" "0" "$?$(cat "$work/registry.err")"
 check "template with a registry: the cache's objects and the webhook's" \
-	"ConfigMap DaemonSet Deployment MutatingWebhookConfiguration PodDisruptionBudget Secret Service Service Service Service ServiceAccount ServiceAccount" \
+	"ConfigMap DaemonSet Deployment MutatingWebhookConfiguration PodDisruptionBudget Role RoleBinding Secret Service Service Service Service ServiceAccount ServiceAccount" \
 	"$(kinds "$work/registry.yaml")"
-check "template with a registry: valid" "$work/registry.yaml: 12 valid" "$(models check "$work/registry.yaml")"
+check "template with a registry: valid" "$work/registry.yaml: 14 valid" "$(models check "$work/registry.yaml")"
 check "template with a registry: every image under it, the init image the webhook writes too" \
 	"INIT_IMAGE registry.example.com:5000/dns/libresolv-k8s-init:$version
 registry.example.com:5000/dns/resolv-k8s-node:$version
@@ -178,7 +178,7 @@ check "deploy: the node's search domains the marker path's too, after the cache'
 check "deploy: CERT_MANAGER=1, cert-manager's Issuer and Certificate, the CA injected; no Secret" \
 	"Certificate Issuer \"kube-system/resolv-k8s-webhook\" absent 0" \
 	"$(kinds "$work/deploy.yaml" | grep -o 'Certificate\|Issuer' | xargs) $(field "$work/deploy.yaml" 'metadata.annotations[cert-manager.io/inject-ca-from]' MutatingWebhookConfiguration) $(field "$work/deploy.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration) $(grep -c '^kind: Secret' "$work/deploy.yaml")"
-check "deploy: valid, cert-manager's two of another API" "$work/deploy.yaml: 11 valid, 2 of other APIs" "$(models check "$work/deploy.yaml")"
+check "deploy: valid, cert-manager's two of another API" "$work/deploy.yaml: 13 valid, 2 of other APIs" "$(models check "$work/deploy.yaml")"
 
 # The webhook's certificate. Made by Helm: the CA in caBundle signed the
 # Secret's certificate, for the Service's names; the real webhook serves it.
@@ -272,7 +272,7 @@ webhook:
   maxConnections: 20
 EOF
 render knobs -f "$work/knobs-values.yaml"
-check "knobs: render, valid" "0 $work/knobs.yaml: 12 valid" "$?$(cat "$work/knobs.err") $(models check "$work/knobs.yaml")"
+check "knobs: render, valid" "0 $work/knobs.yaml: 14 valid" "$?$(cat "$work/knobs.err") $(models check "$work/knobs.yaml")"
 object "$work/knobs.yaml" ConfigMap | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/knobs-config.yaml"
 # shellcheck disable=SC2016 # the setting's reference, as config.yaml holds it
 check "knobs: in config.yaml, the base's keys kept beside them" \
@@ -309,7 +309,7 @@ check "knobs: ... the query log where queryLog puts it, at logLevel Debug denial
 # monitoring/ holds them.
 render monitoring "${monitoring[@]}"
 check "monitoring: valid, the ServiceMonitors and PrometheusRules of another API" \
-	"$work/monitoring.yaml: 13 valid, 4 of other APIs" "$(models check "$work/monitoring.yaml")"
+	"$work/monitoring.yaml: 15 valid, 4 of other APIs" "$(models check "$work/monitoring.yaml")"
 check "monitoring: with ServiceMonitors, no prometheus.io annotations on the pods" "absent absent" \
 	"$(field "$work/monitoring.yaml" 'spec.template.metadata.annotations[prometheus.io/scrape]' DaemonSet) $(field "$work/monitoring.yaml" 'spec.template.metadata.annotations[prometheus.io/scrape]' Deployment)"
 check "monitoring: each ServiceMonitor finds its Service, whose port is its pods'" \
@@ -347,7 +347,7 @@ check "monitoring: the alerts and the dashboard, monitoring/'s" "True True" \
 
 # The webhook optional.
 render alone --set webhook.enabled=false,prometheusRule.enabled=true
-check "webhook.enabled=false: the cache alone, its alerts alone" "ConfigMap DaemonSet PrometheusRule Service Service ServiceAccount" \
+check "webhook.enabled=false: the cache alone, its alerts alone" "ConfigMap DaemonSet PrometheusRule Role RoleBinding Service Service ServiceAccount" \
 	"$(kinds "$work/alone.yaml")"
 
 # A subchart: an umbrella chart's global values pass the schema, its values
@@ -424,6 +424,19 @@ check "hostNetwork false: the server runs its config, on the pod's every address
 93.184.216.34
 counted" "$(serve cilium 127.0.0.1)" "$(cat "$work/cilium.err")"
 check "hostNetwork false: ... and sets up nothing on the node" "" "$(grep -i 'interface\|nftables' "$work/cilium.err")"
+
+# Uninstall leaves every node as it was: the cache asks whether its
+# DaemonSet is still there at its last exit (tests/node/uninstall_test.sh
+# plays it on a node), with a token of its ServiceAccount allowed that alone.
+# shellcheck disable=SC2016 # the setting's reference, as config.yaml holds it
+check "uninstall: nodeSetup.daemonSet names the release's DaemonSet, in the pod's namespace" \
+	'"${POD_NAMESPACE}/resolv-k8s-node" {"fieldRef":{"fieldPath":"metadata.namespace"}} true' \
+	"$(object "$work/bare.yaml" ConfigMap | python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(json.load(sys.stdin)["data"]["config.yaml"])["nodeSetup"]["daemonSet"]))') $(field "$work/bare.yaml" "$pod.containers[0].env[name=POD_NAMESPACE].valueFrom" DaemonSet) $(field "$work/bare.yaml" "$pod.automountServiceAccountToken" DaemonSet)"
+check "uninstall: its ServiceAccount may get that DaemonSet, nothing else" \
+	'[{"apiGroups":["apps"],"resourceNames":["resolv-k8s-node"],"resources":["daemonsets"],"verbs":["get"]}] [{"kind":"ServiceAccount","name":"resolv-k8s-node","namespace":"kube-system"}] "resolv-k8s-node"' \
+	"$(field "$work/bare.yaml" rules Role) $(field "$work/bare.yaml" subjects RoleBinding) $(field "$work/bare.yaml" roleRef.name RoleBinding)"
+check "uninstall: off the node's network, no token and no Role" "absent 0" \
+	"$(field "$work/cilium.yaml" "$pod.automountServiceAccountToken" DaemonSet) $(grep -c '^kind: Role' "$work/cilium.yaml")"
 
 # NOTES.txt (what `helm install` prints), rendered as a ConfigMap of a copy
 # of the chart: a warning when nothing sends pods to the cache.

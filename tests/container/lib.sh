@@ -25,6 +25,9 @@ env_of() {
 for d in yaml.safe_load_all(open(sys.argv[1])):
     if d and d["kind"] == "DaemonSet":
         for e in d["spec"]["template"]["spec"]["containers"][0]["env"]:
+            if "valueFrom" in e:  # the namespace, as kubelet gives it
+                assert e["valueFrom"] == {"fieldRef": {"fieldPath": "metadata.namespace"}}, e
+                e["value"] = d["metadata"].get("namespace", "kube-system")
             print(e["name"] + "=" + re.sub(r"\$\((\w+)\)", lambda m: os.environ.get(m.group(1), m.group(0)), e["value"]))' "$1" | sort
 }
 
