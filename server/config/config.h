@@ -123,6 +123,10 @@ struct NodeSetupConfig {
   // keepLinkLocal: the link-local listen addresses stay on the interface,
   // with their NOTRACK rules, when the last instance exits (node/setup.h).
   bool keep_link_local = true;
+  // daemonSet: "NAMESPACE/NAME", the DaemonSet the cache runs under; when
+  // set, the link-local addresses are kept only while the API server says
+  // it is there (node/owner.h): an uninstall leaves nothing on the node.
+  std::string daemon_set;
 };
 
 enum class AutopathMode : uint8_t {

@@ -1,7 +1,12 @@
 {{/* SPDX-License-Identifier: Apache-2.0 */}}
 
-{{/* The labels of every object: Helm's, and the component's name. */}}
+{{/* The labels of every object: Helm's, and the component's name; the
+cache's also k8s-app, as NodeLocal DNSCache's objects, which the operator
+guide's rollback check selects them by. */}}
 {{- define "resolv-k8s.labels" -}}
+{{- if eq .name "resolv-k8s-node" -}}
+k8s-app: resolv-k8s-node
+{{ end -}}
 app.kubernetes.io/name: {{ .name }}
 app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
