@@ -14,6 +14,7 @@
 #include "server/config/yaml.h"
 #include "server/util/dns_text.h"
 #include "server/util/names.h"
+#include "tests/server/fixture.h"
 
 namespace rk8s::server {
 namespace {
@@ -221,12 +222,7 @@ struct ErrorCase {
 };
 
 std::string error_of(const std::string& yaml) {
-  try {
-    parse(yaml);
-  } catch (const LoadError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::load_error([&] { parse(yaml); });
 }
 
 // ${NAME}: the environment's value (the DaemonSet's settings, kubelet's
