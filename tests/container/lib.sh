@@ -55,7 +55,8 @@ probe_url() {
 # on each UPSTREAM (the stub zones' and extra servers': an upstream that
 # never answers would make the cache not ready). The probes, the metrics
 # port and the DNS port are the DaemonSet's. Prints the probes' HTTP
-# statuses, the answer for www.example.com asked at ADDRESS, and "counted"
+# statuses, the answer for www.example.com asked at ADDRESS (nosuch.example.com
+# is asked too, and prints nothing: NXDOMAIN), and "counted"
 # when the metrics count it; the server's stderr in work/NAME.err, its
 # metrics in work/NAME.err.metrics. SERVE_SETUP, when set, is run in the
 # sandbox first (what the node would hold besides: a volume, a DoT server).
@@ -78,6 +79,7 @@ serve() {
 		curl -s -o /dev/null -w "%{http_code}\n" "$4"
 		curl -s -o /dev/null -w "%{http_code}\n" "$5"
 		dig +short +tries=1 +time=5 -p "$7" @"$8" www.example.com
+		dig +short +tries=1 +time=5 -p "$7" @"$8" nosuch.example.com  # a denial, in any query log
 		curl -s "http://127.0.0.1:$6/metrics" > "$3.metrics"
 		grep -q "^resolv_k8s_queries_total{type=\"A\"" "$3.metrics" && echo counted' - \
 		"$build/bin/resolv-k8s-server" "$work/$1-config.yaml" "$work/$1.err" "$(probe_url "$rendering" livenessProbe)" \
