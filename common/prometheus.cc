@@ -5,16 +5,17 @@
 
 namespace rk8s {
 
-std::string family(const std::string& name, const char* type, const char* help) {
-  return "# HELP resolv_k8s_" + name + " " + help + "\n# TYPE resolv_k8s_" + name + " " + type + "\n";
+std::string family(const std::string& name, const char* type, const char* help, const char* prefix) {
+  return std::string("# HELP ") + prefix + name + " " + help + "\n# TYPE " + prefix + name + " " + type + "\n";
 }
 
-std::string sample(const std::string& name, const std::string& labels, const std::string& value) {
-  return "resolv_k8s_" + name + (labels.empty() ? "" : "{" + labels + "}") + " " + value + "\n";
+std::string sample(const std::string& name, const std::string& labels, const std::string& value,
+                   const char* prefix) {
+  return prefix + name + (labels.empty() ? "" : "{" + labels + "}") + " " + value + "\n";
 }
 
-std::string sample(const std::string& name, const std::string& labels, uint64_t value) {
-  return sample(name, labels, std::to_string(value));
+std::string sample(const std::string& name, const std::string& labels, uint64_t value, const char* prefix) {
+  return sample(name, labels, std::to_string(value), prefix);
 }
 
 namespace {
@@ -36,15 +37,26 @@ void Histogram::observe(double seconds) {
   sum += seconds;
 }
 
-std::string Histogram::samples(const std::string& name, const std::string& labels) const {
+void Histogram::add(const Histogram& other) {
+  for (int i = 0; i <= kBuckets; i++) counts[i] += other.counts[i];
+  sum += other.sum;
+}
+
+uint64_t Histogram::count() const {
+  uint64_t n = 0;
+  for (uint64_t c : counts) n += c;
+  return n;
+}
+
+std::string Histogram::samples(const std::string& name, const std::string& labels, const char* prefix) const {
   std::string out, sep = labels.empty() ? "" : ",";
   uint64_t cumulative = 0;
   for (int i = 0; i <= kBuckets; i++) {
     cumulative += counts[i];
     std::string le = i < kBuckets ? number(bound(i)) : "+Inf";
-    out += sample(name + "_bucket", labels + sep + "le=\"" + le + "\"", cumulative);
+    out += sample(name + "_bucket", labels + sep + "le=\"" + le + "\"", cumulative, prefix);
   }
-  return out + sample(name + "_sum", labels, number(sum)) + sample(name + "_count", labels, cumulative);
+  return out + sample(name + "_sum", labels, number(sum), prefix) + sample(name + "_count", labels, cumulative, prefix);
 }
 
 }  // namespace rk8s

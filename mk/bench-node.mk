@@ -12,3 +12,8 @@ $(B)/tests/rtt-probe: tests/bench/rtt-probe.c
 bench-node: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl $(B)/tests/go-probe $(B)/tests/ares-probe \
     $(B)/tests/res-probe $(B)/tests/rtt-probe
 	tests/bench/node_bench.sh $(B)
+
+# The misses over TLS alone (the server, unbound, dnsperf): $(B)/bench-node-tls.md.
+.PHONY: bench-node-tls
+bench-node-tls: $(SERVER_BIN)
+	BENCH_ONLY=tls tests/bench/node_bench.sh $(B)

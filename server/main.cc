@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "server/config/flags.h"
+#include "server/node/owner.h"
 #include "server/node/setup.h"
 #include "server/node/supervisor.h"
 #include "server/process/privileges.h"
@@ -48,8 +49,19 @@ int run(int argc, char** argv) {
       return 1;
     }
   };
-  return supervise(Supervised{serve_child, check, [&] { return node.teardown(); }, config.node_setup->check_seconds,
-                              node.kept()});
+  // With daemonSet, the link-local address is kept only for a cache that
+  // comes back: not once the DaemonSet is deleted (an uninstall).
+  const std::string& owner = config.node_setup->daemon_set;
+  auto wanted = [&] {
+    OwnerAnswer a = daemon_set_state(owner);
+    if (a.state == OwnerState::gone)
+      say("the DaemonSet " + owner + " is gone (" + a.why + "): " + node.kept() + " removed too, nothing left");
+    else if (a.state == OwnerState::unknown)
+      say("the DaemonSet " + owner + ": no answer from the API server (" + a.why + "): " + node.kept() + " kept");
+    return a.state != OwnerState::gone;
+  };
+  auto tear_down = [&] { return owner.empty() ? node.teardown() : node.teardown(wanted); };
+  return supervise(Supervised{serve_child, check, tear_down, config.node_setup->check_seconds, node.kept()});
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "server/answer/handler.h"
 
 #include "server/forward/loop_guard.h"
+#include "server/util/dns_text.h"
 
 #include <algorithm>
 #include <cstring>
@@ -52,6 +53,7 @@ struct Response {
   bool opt = false;
   std::vector<Option> options;
   Reuse reuse;  // that of what it was made of
+  QueryInfo::By by = QueryInfo::By::server;  // who wrote the answer
 };
 
 // One query being answered.
@@ -203,6 +205,8 @@ std::vector<uint8_t> encode(const Query& q, const Response& r, size_t limit) {
 void finish(Pending& p) {
   const Response& r = p.response;
   p.info.rcode = r.rcode;
+  p.info.by = r.by;
+  p.info.denial = r.rcode == dns::kNxDomain || (r.rcode == dns::kNoError && r.answer.records.empty());
   if (r.rcode == dns::kNoError || r.rcode == dns::kNxDomain) {
     p.info.reusable = r.reuse.kept;
     p.info.refresh_in_ms = r.reuse.refresh_in_ms;
@@ -224,6 +228,10 @@ void take(Response& r, const Resolution& res) {
   r.recursive = res.recursive;
   r.answer = res;
   r.reuse = res.reuse;
+  r.by = res.from_cache  ? QueryInfo::By::cache
+         : res.recursive ? QueryInfo::By::upstream
+         : res.authoritative ? QueryInfo::By::data
+                             : QueryInfo::By::server;
 }
 
 // The reply option of an autopath walk; none when it was not asked for.
@@ -279,6 +287,7 @@ void handle_query(const HandlerConfig& config, Bytes query, const QueryFrom& fro
   info.has_question = q.has_question;
   info.qname = q.question.name;
   info.qtype = q.question.type;
+  if (q.has_question) info.zone = name_text(config.router->zone(q.question.name));
   r.opt = q.has_edns;
   p->limit = from.tcp       ? 65535
              : q.has_edns ? std::clamp<size_t>(q.edns.udp_size, 512, std::max<size_t>(512, config.max_udp_size))

@@ -19,6 +19,8 @@ class Router {
   // nullptr: no source.
   Source* route(const Name& name) const { return find(name).source; }
   bool recursive(const Name& name) const { return find(name).recursive; }
+  // The zone that answers `name`; the root for the fallback.
+  const Name& zone(const Name& name) const { return find(name).apex; }
 
  private:
   struct Zone {

@@ -20,6 +20,15 @@ using std::chrono::seconds;
 constexpr size_t kMaxShards = 32;
 constexpr size_t kMinShardCapacity = 64;
 
+// CoreDNS's cache type "denial": NXDOMAIN, or no record in the answer
+// section (NODATA); else "success".
+bool denial(const CachedAnswer& a) {
+  if (a.rcode == dns::kNxDomain) return true;
+  for (const CachedRecord& r : a.records)
+    if (r.section == dns::kAnswer) return false;
+  return true;
+}
+
 struct KeyHash {
   size_t operator()(const CacheKey& k) const {
     uint64_t rest = uint64_t(k.type) << 32 | uint64_t(k.klass) << 16 | k.dnssec_ok << 1 |
@@ -59,13 +68,15 @@ struct alignas(64) Cache::Shard {
   Map entries;
   std::list<const CacheKey*> lru;  // the most recently used first
   // Written under `mutex`, read without it by counters().
+  size_t denials_held = 0;
   std::atomic<uint64_t> hits{0}, misses{0}, evictions{0}, size{0}, bytes{0}, too_big{0}, prefetches{0},
-      served_refreshing{0};
+      served_refreshing{0}, denials{0};
 
   // Returns the entry's answer, so that it is freed once the mutex is released.
   std::shared_ptr<const CachedAnswer> remove(Map::iterator it) {
     std::shared_ptr<const CachedAnswer> answer = std::move(it->second.answer);
     used_bytes -= it->second.cost;
+    denials_held -= denial(*answer);
     lru.erase(it->second.used);
     entries.erase(it);
     publish();
@@ -84,6 +95,7 @@ struct alignas(64) Cache::Shard {
   void publish() {
     size.store(entries.size(), std::memory_order_relaxed);
     bytes.store(used_bytes, std::memory_order_relaxed);
+    denials.store(denials_held, std::memory_order_relaxed);
   }
 };
 
@@ -166,6 +178,8 @@ void Cache::insert(const CacheKey& key, std::shared_ptr<const CachedAnswer> answ
   } else {
     shard.lru.splice(shard.lru.begin(), shard.lru, e.used);
   }
+  shard.denials_held += denial(*answer);
+  if (!added) shard.denials_held -= denial(*e.answer);
   freed.push_back(std::exchange(e.answer, std::move(answer)));
   shard.used_bytes += cost - e.cost;
   e.cost = cost;
@@ -190,6 +204,7 @@ CacheCounters Cache::counters() const {
     c.misses += read(s.misses);
     c.evictions += read(s.evictions);
     c.entries += read(s.size);
+    c.denials += read(s.denials);
     c.bytes += read(s.bytes);
     c.too_big += read(s.too_big);
     c.prefetches += read(s.prefetches);

@@ -57,6 +57,7 @@ struct CacheCounters {
   uint64_t misses = 0;
   uint64_t evictions = 0;  // least recently used entries dropped for room
   uint64_t entries = 0;
+  uint64_t denials = 0;    // entries that are NXDOMAIN or hold no answer records
   uint64_t bytes = 0;      // what the entries are charged
   uint64_t too_big = 0;    // answers not kept: larger than a shard's budget
   uint64_t prefetches = 0;         // hits that asked for a refresh

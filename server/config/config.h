@@ -123,6 +123,10 @@ struct NodeSetupConfig {
   // keepLinkLocal: the link-local listen addresses stay on the interface,
   // with their NOTRACK rules, when the last instance exits (node/setup.h).
   bool keep_link_local = true;
+  // daemonSet: "NAMESPACE/NAME", the DaemonSet the cache runs under; when
+  // set, the link-local addresses are kept only while the API server says
+  // it is there (node/owner.h): an uninstall leaves nothing on the node.
+  std::string daemon_set;
 };
 
 enum class AutopathMode : uint8_t {
@@ -152,6 +156,7 @@ struct ServerConfig {
   std::vector<Endpoint> listen;   // UDP and TCP each
   std::optional<Endpoint> health;   // GET /health, GET /ready
   std::optional<Endpoint> metrics;  // GET /metrics
+  bool coredns_metrics = true;      // corednsMetrics: CoreDNS's families beside ours
   AutopathMode autopath = AutopathMode::on;  // autopath: {enabled: false} is off
   uint16_t autopath_code = autopath::kDefaultCode;
   std::optional<MarkerConfig> marker;  // with autopath on

@@ -66,13 +66,14 @@ class ConfigReader {
       : base_dir_(base_dir), resolv_conf_(resolv_conf) {}
 
   ServerConfig read(const Field& document) {
-    Mapping m = document.mapping({"listen", "health", "metrics", "autopath", "cache", "limits",
+    Mapping m = document.mapping({"listen", "health", "metrics", "corednsMetrics", "autopath", "cache", "limits",
                                   "nodeSetup", "servers", "stubDomains", "upstreamResolvers",
                                   "logLevel", "queryLog"});
     ServerConfig c;
     for (const Field& e : m.need("listen").items(1, SIZE_MAX)) c.listen.push_back(dns_endpoint(e));
     if (const Field* f = m.find("health")) c.health = endpoint(*f);
     if (const Field* f = m.find("metrics")) c.metrics = endpoint(*f);
+    if (const Field* f = m.find("corednsMetrics")) c.coredns_metrics = f->boolean();
     read_autopath(m.find("autopath"), c);
     if (const Field* f = m.find("cache")) c.cache = cache(*f);
     if (const Field* f = m.find("limits")) c.limits = limits(*f);
@@ -99,6 +100,7 @@ class ConfigReader {
     }
     if (c.servers.empty() && !c.upstream_resolvers)
       document.fail("no servers and no upstreamResolvers: nothing to answer with");
+    refuse_uncovered_cluster_domain(c.servers);
     for (size_t i = 0; i < c.servers.size(); i++)
       if (c.servers[i].forward) refuse_loop(server_fields_[i], *c.servers[i].forward, c.listen);
     return c;
@@ -125,19 +127,22 @@ class ConfigReader {
 
   // The marker path is on with autopath; hostSearch absent: the search
   // line of the node's resolv.conf.
-  void read_autopath(const Field* f, ServerConfig& c) const {
+  void read_autopath(const Field* f, ServerConfig& c) {
     std::optional<Mapping> m;
     if (f) m = f->mapping({"enabled", "code", "marker", "clusterDomain", "hostSearch", "resolvConf"});
     auto find = [&](std::string_view key) { return m ? m->find(key) : nullptr; };
     if (const Field* e = find("enabled")) c.autopath = e->boolean() ? AutopathMode::on : AutopathMode::off;
     if (const Field* code = find("code"))
       c.autopath_code = uint16_t(code->number(autopath::kMinCode, autopath::kMaxCode));
+    // The cluster domain, when the file names it, whatever autopath says:
+    // some server must hold it (refuse_uncovered_cluster_domain).
+    const Field* cluster = find("clusterDomain");
+    if (cluster) cluster_domain_.emplace(*cluster, domain(*cluster));
     if (c.autopath != AutopathMode::on) return;
     MarkerConfig marker;
     const Field* name = find("marker");
-    const Field* cluster = find("clusterDomain");
     marker.marker = name ? domain(*name) : named(kDefaultMarker);
-    marker.cluster_domain = cluster ? domain(*cluster) : named("cluster.local");
+    marker.cluster_domain = cluster ? cluster_domain_->second : named("cluster.local");
     const Field* search = find("hostSearch");
     const Field* path = find("resolvConf");
     if (search && path) path->fail("is read only without hostSearch");
@@ -155,6 +160,26 @@ class ConfigReader {
     if (!dns::name_concat(marker.cluster_domain, marker.marker, zone))
       (cluster ? cluster : name ? name : f)->fail("clusterDomain.marker is over 255 bytes");
     c.marker = std::move(marker);
+  }
+
+  // A cluster domain (autopath.clusterDomain) that no server's zone holds
+  // would be asked of upstreamResolvers, the node's resolvers, which know
+  // no Service: every cluster name NXDOMAIN. A zone holds it when it is the
+  // domain or one of its parents.
+  void refuse_uncovered_cluster_domain(const std::vector<ZoneServer>& servers) const {
+    if (!cluster_domain_) return;
+    const auto& [field, domain] = *cluster_domain_;
+    for (Name n = domain;; n = name_parent(n)) {
+      if (zone_servers_.count(name_key(n))) return;
+      if (n.len <= 1) break;
+    }
+    std::string zones;
+    for (const ZoneServer& s : servers)
+      for (const Name& z : s.zones) zones += (zones.empty() ? "" : ", ") + name_text(z) + " ('" + s.name + "')";
+    field.fail("no server holds the cluster domain " + name_text(domain) + ", so every name under it would go to " +
+               "upstreamResolvers, which know no Service (NXDOMAIN); the servers hold " +
+               (zones.empty() ? std::string("nothing") : zones) + ": add " + name_text(domain) +
+               " to the zones of the server forwarding to the cluster's DNS");
   }
 
   static Name named(const char* text) {
@@ -233,8 +258,15 @@ class ConfigReader {
   }
 
   static NodeSetupConfig node_setup(const Field& f) {
-    Mapping m = f.mapping({"interface", "checkInterval", "lockFile", "keepLinkLocal"});
+    Mapping m = f.mapping({"interface", "checkInterval", "lockFile", "keepLinkLocal", "daemonSet"});
     NodeSetupConfig n;
+    if (const Field* d = m.find("daemonSet")) {
+      n.daemon_set = d->text();
+      size_t slash = n.daemon_set.find('/');
+      if (slash == 0 || slash == std::string::npos || slash + 1 == n.daemon_set.size() ||
+          n.daemon_set.find('/', slash + 1) != std::string::npos)
+        d->fail("'" + n.daemon_set + "' is not NAMESPACE/NAME");
+    }
     if (const Field* k = m.find("keepLinkLocal")) n.keep_link_local = k->boolean();
     if (const Field* i = m.find("interface")) {
       n.interface = i->text();
@@ -439,6 +471,7 @@ class ConfigReader {
   std::vector<Field> server_fields_;  // of c.servers, for errors found later
   std::set<std::string> server_names_;
   std::map<std::string, std::string> zone_servers_;  // name_key -> server name
+  std::optional<std::pair<Field, Name>> cluster_domain_;  // autopath.clusterDomain, when given
 };
 
 // Whether line `n` (from 0) of `text` or the one before it starts with

@@ -188,6 +188,7 @@ class Forwarder::Asker {
   bool give_stale(const char* reason) {
     if (!stale_) return false;
     Resolution res = resolution_of(*stale_, type_, stale_ttl_);
+    res.from_cache = true;
     give(&res, reason);
     return true;
   }
@@ -238,6 +239,7 @@ void Forwarder::resolve(const Ask& ask, Resolved done) {
       hit = nothing;
   if (hit && !hit->stale) {
     Resolution res = resolution_of(*hit, ask.type, stale_ttl);
+    res.from_cache = true;
     // Past the refresh point the packet cache lets queries through to here.
     if (hit->refresh) refresh(ask);  // before done(), which may end `ask`
     return done(&res);
@@ -247,6 +249,7 @@ void Forwarder::resolve(const Ask& ask, Resolved done) {
     shared_.metrics.stale(immediate ? "immediate" : "recheck");
     if (immediate && hit->since_failure >= caps.stale.failure_recheck) refresh(ask);
     Resolution stale = resolution_of(*hit, ask.type, stale_ttl);
+    stale.from_cache = true;
     return done(&stale);
   }
   if (looping_) {

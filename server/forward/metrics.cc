@@ -74,6 +74,31 @@ std::string ForwardMetrics::render() const {
   return out + tls_metrics().render();
 }
 
+std::string ForwardMetrics::render_coredns() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto replied = [](const std::string& rcode) { return rcode != "timeout" && rcode != "error"; };
+  std::map<std::string, uint64_t> requests;
+  for (const auto& [key, h] : durations_) requests[key.first] += h.count();
+  std::string out = family("forward_requests_total", "counter", "Questions sent upstream, by upstream.", kCoredns);
+  for (const auto& [to, n] : requests) out += sample("forward_requests_total", "to=\"" + to + "\"", n, kCoredns);
+  out += family("forward_responses_total", "counter", "Upstream replies, by upstream and rcode.", kCoredns);
+  for (const auto& [key, h] : durations_)
+    if (replied(key.second))
+      out += sample("forward_responses_total", "rcode=\"" + key.second + "\",to=\"" + key.first + "\"", h.count(),
+                    kCoredns);
+  const std::string duration = "forward_request_duration_seconds";
+  out += family(duration, "histogram", "Upstream round trips that got a reply, by upstream and rcode.", kCoredns);
+  for (const auto& [key, h] : durations_)
+    if (replied(key.second)) out += h.samples(duration, "to=\"" + key.first + "\",rcode=\"" + key.second + "\"", kCoredns);
+  std::map<std::string, uint64_t> failures = health_failures_;
+  for (const auto& [to, s] : upstreams_) failures[to];
+  out += family("forward_healthcheck_failures_total", "counter", "Failed health checks, by upstream.", kCoredns);
+  for (const auto& [to, n] : failures)
+    out += sample("forward_healthcheck_failures_total", "to=\"" + to + "\"", n, kCoredns);
+  return out + family("forward_healthcheck_broken_total", "counter", "Times every upstream of a zone was down.", kCoredns) +
+         sample("forward_healthcheck_broken_total", "", broken_, kCoredns);
+}
+
 TlsMetrics& tls_metrics() {
   static TlsMetrics metrics;
   return metrics;

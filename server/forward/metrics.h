@@ -35,6 +35,11 @@ class ForwardMetrics {
   // immediate, recheck, refused.
   void stale(const std::string& reason);
   std::string render() const;
+  // The same counts in CoreDNS 1.8's forward families (coredns_forward_*):
+  // requests by upstream (those that got no reply too), replies and
+  // their round trips by upstream and rcode, failed health checks (0 for
+  // every upstream known), the times every upstream was down.
+  std::string render_coredns() const;
 
  private:
   mutable std::mutex mutex_;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "libresolv-k8s/dns/autopath.h"
 #include "server/util/names.h"
@@ -18,6 +19,12 @@ struct QueryInfo {
   bool has_option = false;  // the autopath option was in the query
   bool dropped = false;
   uint8_t rcode = 0;
+  // CoreDNS's labels (answer/coredns_metrics.h): the zone of the server
+  // that answered ("." past every server's), who wrote the reply, and
+  // whether it was a denial (NXDOMAIN, or an empty answer section).
+  std::string zone;
+  enum class By : uint8_t { server, data, cache, upstream } by = By::server;
+  bool denial = false;
   std::optional<autopath::ReplyOption> autopath;  // the reply option sent
   size_t walked = 0;
   // A marker name's answer (Resolution::marker_*): 0 candidates for others.

@@ -53,6 +53,7 @@ struct Resolution {
   bool stale = false;
   uint32_t stale_ttl = 30;  // what a stale answer's TTLs say (serveStale.staleTTL)
   bool recursive = false;  // from an upstream: RA
+  bool from_cache = false;  // a cached answer, not asked upstream for this question
   // The marker path's (answer/marker.h): its walk's autopath status and the
   // candidates it looked at; 0 candidates for any other answer.
   uint8_t marker_status = 0;

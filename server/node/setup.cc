@@ -81,7 +81,7 @@ void NodeSetup::check() {
   rules_kept_ = false;
 }
 
-bool NodeSetup::teardown() {
+bool NodeSetup::teardown(const std::function<bool()>& wanted) {
   // Exclusive only when no other instance holds its shared lock; shared
   // again after, so that an instance starting beside this one is not held up,
   // and so that one ending after this one sees it.
@@ -100,6 +100,9 @@ bool NodeSetup::teardown() {
     } catch (const std::runtime_error&) {  // then as without keepLinkLocal
     }
   }
+  // Asked once the rest is gone: kube-dns's address back to kube-proxy
+  // first, whatever the answer's wait.
+  if (kept && wanted && !wanted()) kept = false;
   if (!kept) {
     rules_.remove();
     interface_.remove();

@@ -14,6 +14,7 @@
 // nameserver without waiting out its timeout.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "server/config/config.h"
@@ -35,9 +36,11 @@ class NodeSetup {
   // std::runtime_error when the interface or the rules cannot be had.
   void check();
   // Removes interface and rules when no other instance holds the lock, but
-  // for the link-local addresses with keepLinkLocal, left with their rules;
-  // false when another instance holds it. check() puts them back.
-  bool teardown();
+  // for the link-local addresses with keepLinkLocal, left with their rules
+  // while `wanted` (asked then, when given) says the cache is to come back:
+  // not when its DaemonSet is gone (node/owner.h). False when another
+  // instance holds the lock. check() puts them back.
+  bool teardown(const std::function<bool()>& wanted = nullptr);
   // What teardown leaves: "169.254.53.10", "" for nothing.
   std::string kept() const;
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/process/query_path.h"
 
+#include <netinet/in.h>
+
 #include <chrono>
 #include <utility>
 
@@ -20,7 +22,8 @@ QueryPath::QueryPath(const ServerConfig& config, size_t packet_bytes, std::share
       // Delayed replies are all served the long way.
       packets_(config.delay_ms ? 0 : config.cache.capacity, packet_bytes),
       rate_(config.limits.client_qps),
-      server_label_("dns://" + config.listen.front().text) {
+      server_label_("dns://" + config.listen.front().text),
+      coredns_(server_label_) {
   if (!config.query_log.empty()) test_log_ = std::make_unique<QueryLog>(config.query_log);
   reload(std::move(runtime));
 }
@@ -42,6 +45,11 @@ void QueryPath::answered(const Client& client, const QueryInfo& info,
                          const std::vector<uint8_t>& reply, double seconds) {
   metrics_.count(info);
   metrics_.duration(server_label_, info.rcode, seconds);
+  const sockaddr_in6& from = reinterpret_cast<const sockaddr_in6&>(client.addr);
+  // CoreDNS's family: 2 for IPv6, 1 for IPv4, an IPv4 client on a
+  // dual-stack socket included.
+  bool ipv6 = from.sin6_family == AF_INET6 && !IN6_IS_ADDR_V4MAPPED(&from.sin6_addr);
+  coredns_.count(info, client.tcp, ipv6, seconds);
   query_log_.write(client.addr, info, reply, seconds);
   if (test_log_) test_log_->write(client.addr, info, reply, seconds);
 }
@@ -58,6 +66,7 @@ ServeAtOnce QueryPath::at_once() {
       passed_repeats = info.repeats;  // for serve(), called next on this thread
       return false;
     }
+    info.by = QueryInfo::By::cache;  // the packet cache is the cache's to CoreDNS's counters
     answered(client, info, reply, 0);
     return true;
   };

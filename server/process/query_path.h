@@ -15,6 +15,7 @@
 #include "server/process/client_rate.h"
 #include "server/answer/runtime.h"
 #include "server/answer/metrics.h"
+#include "server/answer/coredns_metrics.h"
 #include "server/process/query_log.h"
 #include "server/net/serve.h"
 
@@ -38,6 +39,11 @@ class QueryPath {
   size_t answering() const { return answering_; }
   // The Prometheus text of the queries and the packet cache's hits.
   std::string render_metrics() const { return metrics_.render(); }
+  // CoreDNS's query and cache families (answer/coredns_metrics.h), the
+  // cache holding `entries`, `denials` of them negative.
+  std::string render_coredns_metrics(uint64_t entries, uint64_t denials) const {
+    return coredns_.render(entries, denials);
+  }
   uint64_t packet_hits() const { return packets_.hits(); }
   size_t packet_bytes() const { return packets_.bytes(); }
   uint64_t rate_limited() const { return rate_.dropped(); }
@@ -54,6 +60,7 @@ class QueryPath {
   ClientRate rate_;
   QueryMetrics metrics_;
   const std::string server_label_;  // CoreDNS's: the first listen address stands for all
+  CorednsQueries coredns_;
   QueryLog query_log_;
   std::unique_ptr<QueryLog> test_log_;  // --query-log
   std::atomic<size_t> answering_{0};

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "server/cache/metrics.h"
+#include "server/metrics/process.h"
 #include "server/net/tcp.h"
 #include "server/process/bounds.h"
 #include "server/process/descriptors.h"
@@ -75,6 +76,12 @@ Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
   metrics_.add([this] { return forward_metrics_.render(); });
   metrics_.add([this] { return render_cache_metrics(cache_.counters(), queries_.packet_hits()); });
   metrics_.add([this] { return bounds(); });
+  metrics_.add([] { return render_process_metrics(process_stats()); });
+  if (!config_.coredns_metrics) return;
+  metrics_.add([this] {
+    CacheCounters cache = cache_.counters();
+    return queries_.render_coredns_metrics(cache.entries, cache.denials) + forward_metrics_.render_coredns();
+  });
 }
 
 Server::~Server() = default;

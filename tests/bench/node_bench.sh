@@ -15,6 +15,8 @@
 #   127.0.0.11  unbound -d, the same forward zones and caps (cache-max-ttl 30,
 #               cache-max-negative-ttl 5), num-threads 2, no validation (as
 #               CoreDNS), private reverse zones forwarded, other keys default
+#   127.0.0.60  a DoT server (unbound, tls-service-key) in front of the
+#               stand-ins, for the misses over TLS (BENCH_ONLY=tls: those alone)
 # Both stand-ins keep a query log: what reaches them is counted per lookup.
 # A pod is a process in its own mount namespace whose /etc/resolv.conf names
 # one cache (ndots:5, shop's four search domains, as bench.sh): glibc's
@@ -24,15 +26,18 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../pod/lib.sh"
 source "$here/lib.sh"
+source "$here/../lib/dot.sh"
 
 if [[ ${1:-} != --inside ]]; then
-	for tool in unbound dnsperf curl; do
+	for tool in unbound dnsperf curl openssl nft; do
 		command -v $tool > /dev/null || { echo "node_bench: no $tool (mk/packages.sh)" >&2; exit 1; }
 	done
+	# shellcheck disable=SC2034 # pod_init's: no pod looks up in that section
+	[[ ${BENCH_ONLY:-} == tls ]] && POD_SHIM=
 	pod_init "${1:?usage: node_bench.sh BUILD_DIR}"
 	BUILD=$(cd "$1" && pwd)
 	MACHINE=$(machine)  # the load before the run
-	export BUILD WORK PROBE SHIM POD_SERVER MACHINE
+	export BUILD WORK PROBE SHIM POD_SERVER MACHINE BENCH_ONLY
 	echo 'nameserver 127.0.0.10' > "$WORK/node.conf"  # not the host's, should anything read it
 	"$POD_ROOT/tests/pod/sandbox.sh" --resolv "$WORK/node.conf" --hosts "$WORK/hosts" \
 		--nsswitch "$WORK/nsswitch.conf" -- "$0" --inside
@@ -153,6 +158,100 @@ for n in {web,db,queue}.shop.svc.cluster.local {kubernetes.default,kube-dns.kube
 done > "$WORK/hits"
 seq -f "n%g.wild.example.com A" "$FILL" > "$WORK/fill"
 
+# Each measure of each round goes to raw["MEASURE CACHE"]; med: its median.
+declare -A raw
+add() { raw["$1 $2"]+="$3 "; }
+med() { tr ' ' '\n' <<<"${raw["$1 $2"]}" | grep . | median; }
+
+# cpu_ticks PID: the user and system time the process has used, in clock ticks.
+TICKS=$(getconf CLK_TCK)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# DNS over TLS to the upstream (issue 44): TLS_N distinct misses (the
+# upstream's wildcard) with TLS_INFLIGHT in flight (dnsperf -q), through each
+# cache forwarding all but the cluster's zones over TLS to one DoT server on
+# DOT (tests/lib/dot.sh: unbound with tls-service-key, in front of the
+# stand-ins, as tests/node/tls_test.sh sets it up): ours with
+# transportConfig, unbound with forward-tls-upstream: yes; the DoT server and
+# the cache restarted before each run, the two caches taking turns. Time:
+# dnsperf's run time; connections: the SYNs to port 853 from the cache's
+# start (its health probes' too) to the run's end (an nftables counter, the
+# same for both); CPU: the cache's user and system
+# time over the run. BENCH_ONLY=tls runs this section alone.
+TLS_N=${BENCH_TLS_N:-2000} TLS_INFLIGHT=${BENCH_TLS_INFLIGHT:-50} DOT=127.0.0.60
+mkdir "$WORK/dot"
+dot_certs "$WORK/dot" || exit 1
+dot_unbound_conf "$WORK/dot" dot good $DOT
+printf 'forward-zone:\n  name: "%s"\n  forward-addr: %s\n' cluster.local. $CLUSTER . $UPSTREAM >> "$WORK/dot/dot.conf"
+sed "s|^  upstreams: \[{type: Network, address: $UPSTREAM}\]\$|  upstreams: [{type: Network, address: $DOT}]\n  transportConfig: {transport: TLS, tls: {serverName: dns.test, caBundle: $WORK/dot/ca.pem}}|" \
+	"$WORK/ours.yaml" > "$WORK/ours-tls.yaml"
+sed "s|^server:\$|server:\n  tls-cert-bundle: \"$WORK/dot/ca.pem\"|; s|^  forward-addr: $UPSTREAM\$|  forward-addr: $DOT@853#dns.test\n  forward-tls-upstream: yes|" \
+	"$WORK/unbound.conf" > "$WORK/unbound-tls.conf"
+seq -f "t%g.wild.example.com A" "$TLS_N" > "$WORK/tls-misses"
+nft -f - <<END
+table inet bench {
+	counter dot_syn {}
+	chain output { type filter hook output priority 0; tcp dport 853 tcp flags & (syn | ack) == syn counter name dot_syn; }
+}
+END
+dot_syns() { nft list counter inet bench dot_syn | sed -n 's/.*packets \([0-9]*\).*/\1/p'; }
+# restart_dot: the DoT server, empty, once it says it serves.
+restart_dot() {
+	if [[ ${pid[dot]:-} ]]; then
+		kill "${pid[dot]}"
+		wait "${pid[dot]}" 2>/dev/null
+	fi
+	: > "$WORK/dot/dot.log"
+	unbound -d -c "$WORK/dot/dot.conf" 2> "$WORK/dot/dot.err" &
+	pid[dot]=$!
+	for ((tries = 0; tries < 200; tries++)); do
+		grep -qs 'start of service' "$WORK/dot/dot.log" && return
+		sleep 0.05
+	done
+	echo "node_bench: the DoT server did not start:" >&2
+	cat "$WORK/dot/dot.err" "$WORK/dot/dot.log" >&2
+	exit 1
+}
+for ((r = 0; r < RUNS; r++)); do
+	for c in ours unbound; do
+		restart_dot
+		s0=$(dot_syns)
+		restart "$c" tls
+		t0=$(cpu_ticks "${pid[$c]}")
+		dnsperf -s "${addr[$c]}" -d "$WORK/tls-misses" -n 1 -c 1 -q "$TLS_INFLIGHT" -t 5 > "$WORK/tls.$c.out" 2>&1
+		add tls_cpu $c $((($(cpu_ticks "${pid[$c]}") - t0) * 1000 / TICKS))
+		add tls_conns $c $(($(dot_syns) - s0))
+		read -r secs answered <<<"$(awk '/Run time \(s\)/ { t = $4 } /Queries completed/ { n = $3 } END { print t, n }' "$WORK/tls.$c.out")"
+		add tls_ms $c "$(bc <<<"$secs * 1000 / 1")"
+		add tls_answered $c "$answered"
+	done
+done
+kill "${pid[dot]}"
+wait "${pid[dot]}" 2>/dev/null
+# tls_rows: the section's rows of the report.
+tls_rows() {
+	row "$TLS_N distinct misses over TLS, $TLS_INFLIGHT in flight: ms (answered)" \
+		"$(med tls_ms ours) ($(med tls_answered ours))" "$(med tls_ms unbound) ($(med tls_answered unbound))" \
+		"$(ratio "$(med tls_ms unbound)" "$(med tls_ms ours)")x" "unbound / ours >= 1"
+	row "... TLS connections opened to the DoT server" "$(med tls_conns ours)" "$(med tls_conns unbound)" \
+		"$(ratio "$(med tls_conns ours)" "$(med tls_conns unbound)")" "ours <= 20"
+	row "... CPU time of the cache (ms)" "$(med tls_cpu ours)" "$(med tls_cpu unbound)" \
+		"$(ratio "$(med tls_cpu unbound)" "$(med tls_cpu ours)")x less" -
+}
+tls_note="- Over TLS: $TLS_N distinct names of the upstream's wildcard (tN.wild.example.com A), dnsperf -c 1 -q $TLS_INFLIGHT, each cache and the DoT server (unbound with tls-service-key on $DOT, one thread, forwarding to the stand-ins) restarted before each run; ours with upstreamResolvers over TLS (transportConfig), unbound with forward-tls-upstream: yes and tls-cert-bundle; connections: SYNs to port 853 from the cache's start to the run's end (nftables); CPU: the cache's user and system time during the run."
+if [[ ${BENCH_ONLY:-} == tls ]]; then
+	{
+		echo "$MACHINE at the start; tree $(git -C "$POD_ROOT" describe --always --dirty 2>/dev/null). Medians of $RUNS rounds, the two caches taking turns."
+		echo
+		row measure ours unbound ratio target
+		row --- --- --- --- ---
+		tls_rows
+		echo
+		echo "$tls_note"
+	} | tee "$BUILD/bench-node-tls.md"
+	exit
+fi
+
 # The warm pass's floor: the queries it sends, recorded once through a
 # relay (rtt-probe relay, RELAY) in front of the cache, then replayed bare
 # (rtt-probe replay): the same exchanges from a minimal client, each on a
@@ -171,10 +270,6 @@ record_queries() {
 	wait "${pid[relay]}" 2>/dev/null
 }
 
-# Each measure of each round goes to raw["MEASURE CACHE"]; med: its median.
-declare -A raw
-add() { raw["$1 $2"]+="$3 "; }
-med() { tr ' ' '\n' <<<"${raw["$1 $2"]}" | grep . | median; }
 # per N LOOKUPS: N / LOOKUPS to 2 decimals.
 per() { printf '%.2f' "$(bc <<<"scale=4; $1 / $2")"; }
 
@@ -215,9 +310,6 @@ pods_lps() {
 	echo $((PROCS * PROC_N * lookups * 1000000000 / ($(date +%s%N) - start)))
 }
 
-# cpu_ticks PID: the user and system time the process has used, in clock ticks.
-TICKS=$(getconf CLK_TCK)
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 differ=  # rounds whose answers differed
 for ((r = 0; r < RUNS; r++)); do
@@ -413,6 +505,7 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 		"$(ratio "$(med lps ours)" "$(med lps unbound)")x" "ours / unbound >= 5x"
 	row "RSS with the cache full" "$(mib "${rss[ours]}") ($entries entries)" "$(mib "${rss[unbound]}")" \
 		"$(ratio "${rss[ours]}" "${rss[unbound]}")" "ours <= 25 MiB"
+	tls_rows
 	echo
 	for ttl in $TAIL_TTLS; do
 		echo "The tail across TTL expiry: $TAIL_NAMES names, each asked $TAIL_RATE times a second for" \
@@ -497,6 +590,7 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 	echo "- RSS: VmRSS of each cache, restarted, after dnsperf asked $FILL distinct names" \
 		"(nN.wild.example.com A, answered by the upstream's wildcard); ours at its default capacity," \
 		"unbound at its default cache sizes."
+	echo "$tls_note"
 	echo "- The upstream stand-in answers a name outside its zone files (NAME.ec2.internal, nosuch.)" \
 		"NXDOMAIN with the root's SOA, as a recursive resolver does, so both caches may keep it" \
 		"(RFC 2308; without an SOA ours, like CoreDNS's cache, would not)."

@@ -21,6 +21,7 @@ build=$(cd "${1:?usage: chart_test.sh BUILD_DIR}" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$here/lib.sh"
+source "$root/tests/lib/dot.sh"
 cd "$root" || exit 1
 version=$(mk/version.sh)
 chart=container/chart
@@ -79,9 +80,9 @@ check "helm lint --strict: a registry, the ServiceMonitors, alerts and dashboard
 render registry --set registry=registry.example.com:5000/dns/
 check "template with a registry: renders, no warning" "0" "$?$(cat "$work/registry.err")"
 check "template with a registry: the cache's objects and the webhook's" \
-	"ConfigMap DaemonSet Deployment MutatingWebhookConfiguration PodDisruptionBudget Secret Service Service ServiceAccount ServiceAccount" \
+	"ConfigMap DaemonSet Deployment MutatingWebhookConfiguration PodDisruptionBudget Role RoleBinding Secret Service Service Service Service ServiceAccount ServiceAccount" \
 	"$(kinds "$work/registry.yaml")"
-check "template with a registry: valid" "$work/registry.yaml: 10 valid" "$(models check "$work/registry.yaml")"
+check "template with a registry: valid" "$work/registry.yaml: 14 valid" "$(models check "$work/registry.yaml")"
 check "template with a registry: every image under it, the init image the webhook writes too" \
 	"INIT_IMAGE registry.example.com:5000/dns/libresolv-k8s-init:$version
 registry.example.com:5000/dns/resolv-k8s-node:$version
@@ -178,7 +179,7 @@ check "deploy: the node's search domains the marker path's too, after the cache'
 check "deploy: CERT_MANAGER=1, cert-manager's Issuer and Certificate, the CA injected; no Secret" \
 	"Certificate Issuer \"kube-system/resolv-k8s-webhook\" absent 0" \
 	"$(kinds "$work/deploy.yaml" | grep -o 'Certificate\|Issuer' | xargs) $(field "$work/deploy.yaml" 'metadata.annotations[cert-manager.io/inject-ca-from]' MutatingWebhookConfiguration) $(field "$work/deploy.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration) $(grep -c '^kind: Secret' "$work/deploy.yaml")"
-check "deploy: valid, cert-manager's two of another API" "$work/deploy.yaml: 9 valid, 2 of other APIs" "$(models check "$work/deploy.yaml")"
+check "deploy: valid, cert-manager's two of another API" "$work/deploy.yaml: 13 valid, 2 of other APIs" "$(models check "$work/deploy.yaml")"
 
 # The webhook's certificate. Made by Helm: the CA in caBundle signed the
 # Secret's certificate, for the Service's names; the real webhook serves it.
@@ -272,7 +273,7 @@ webhook:
   maxConnections: 20
 EOF
 render knobs -f "$work/knobs-values.yaml"
-check "knobs: render, valid" "0 $work/knobs.yaml: 10 valid" "$?$(cat "$work/knobs.err") $(models check "$work/knobs.yaml")"
+check "knobs: render, valid" "0 $work/knobs.yaml: 14 valid" "$?$(cat "$work/knobs.err") $(models check "$work/knobs.yaml")"
 object "$work/knobs.yaml" ConfigMap | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/knobs-config.yaml"
 # shellcheck disable=SC2016 # the setting's reference, as config.yaml holds it
 check "knobs: in config.yaml, the base's keys kept beside them" \
@@ -304,12 +305,76 @@ check "knobs: ... the query log where queryLog puts it, at logLevel Debug denial
 	"denials 0" "$(grep -q ' NXDOMAIN ' "$work/queries.log" && echo denials) $(grep -c ' NOERROR ' "$work/queries.log")" \
 	"$(cat "$work/queries.log")"
 
+# DNS over TLS to the upstreams (operator guide): each caBundle given as
+# OpenShift's ConfigMap reference, mounted read-only where config.yaml names
+# it; the real server runs the result against unbound serving DoT with a
+# throwaway CA (tests/lib/dot.sh), the ConfigMaps' volumes stood in for by
+# that CA under their mount points.
+cat > "$work/dot-values.yaml" <<'EOF'
+nodeCache:
+  config:
+    upstreamResolvers:
+      upstreams: [{type: Network, address: 127.0.0.60}]
+      transportConfig: {transport: TLS, tls: {serverName: dns.test, caBundle: {name: upstream-ca}}}
+  extraServers:
+    - name: example
+      zones: [example.com]
+      forwardPlugin:
+        upstreams: ["127.0.0.60"]
+        transportConfig: {transport: TLS, tls: {serverName: dns.test, caBundle: {name: example-ca, key: ca.crt}}}
+EOF
+render dot -f "$work/dot-values.yaml"
+check "dot: render, valid" "0 $work/dot.yaml: 10 valid" "$?$(cat "$work/dot.err") $(models check "$work/dot.yaml")"
+object "$work/dot.yaml" ConfigMap resolv-k8s-node | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/dot-config.yaml"
+check "dot: config.yaml names each bundle in its ConfigMap's volume, read-only (key ca-bundle.crt unless given)" \
+	"/etc/resolv-k8s-ca/upstream-ca/ca-bundle.crt upstream-ca ro
+/etc/resolv-k8s-ca/example-ca/ca.crt example-ca ro" \
+	"$(python3 - "$work/dot-config.yaml" "$(object "$work/dot.yaml" DaemonSet)" <<-'EOF'
+		import json, os, sys, yaml
+		c, pod = yaml.safe_load(open(sys.argv[1])), json.loads(sys.argv[2])["spec"]["template"]["spec"]
+		mounts = {m["mountPath"]: m for m in pod["containers"][0]["volumeMounts"]}
+		volumes = {v["name"]: v for v in pod["volumes"]}
+		for f in [c["upstreamResolvers"]] + [s["forwardPlugin"] for s in c["servers"] if s["name"] == "example"]:
+		    path = f["transportConfig"]["tls"]["caBundle"]
+		    m = mounts.get(os.path.dirname(path), {})
+		    print(path, volumes.get(m.get("name"), {}).get("configMap", {}).get("name"), "ro" if m.get("readOnly") else "rw")
+	EOF
+	)"
+check "dot: without a caBundle ConfigMap, no volume of one" "config node-lock" \
+	"$(field "$work/bare.yaml" "$pod.volumes" DaemonSet | python3 -c 'import json, sys; print(" ".join(v["name"] for v in json.load(sys.stdin)))')"
+mkdir "$work/dot" "$work/ca-volume"
+dot_certs "$work/dot"
+cp "$work/dot/ca.pem" "$work/ca-volume/ca-bundle.crt"
+cp "$work/dot/ca.pem" "$work/ca-volume/ca.crt"
+dot_unbound_conf "$work/dot" dot good 127.0.0.60
+printf 'forward-zone:\n  name: "."\n  forward-addr: 127.0.0.53\n' >> "$work/dot/dot.conf"
+# In the sandbox: /etc under an overlay (its upper layer in the sandbox's
+# /run, nothing on the host's disk) for the mount points, the volumes bound
+# there as kubelet would, the node's resolv.conf again, and unbound serving
+# DoT.
+served=$(SERVE_SETUP='mkdir /run/etc /run/etc-work
+	mount -t overlay dot -o lowerdir=/etc,upperdir=/run/etc,workdir=/run/etc-work /etc
+	mount --bind -o ro '"$work/resolv.conf"' /etc/resolv.conf
+	for ca in upstream-ca example-ca; do
+		mkdir -p /etc/resolv-k8s-ca/$ca && mount --bind -o ro '"$work/ca-volume"' /etc/resolv-k8s-ca/$ca
+	done
+	unbound -d -c '"$work/dot/dot.conf"' 2> '"$work/dot/dot.err"' &
+	for _ in $(seq 100); do grep -qs "start of service" '"$work/dot/dot.log"' && break; sleep 0.1; done' \
+	serve dot 169.254.53.10)
+check "dot: the server runs the chart's config; the probes answer, a name resolves through DoT" "200
+200
+93.184.216.34
+counted" "$served" "$(cat "$work/dot.err" "$work/dot/dot.err")"
+check_match "dot: ... over TLS, unbound asked it" \
+	'resolv_k8s_forward_tls_handshakes_total\{to="127\.0\.0\.60:853",resumed="false"\} [1-9].*www\.example\.com\. A' \
+	"$(cat "$work/dot.err.metrics" "$work/dot/dot.log")"
+
 # Monitoring behind its values: the ServiceMonitors, each through a
 # headless Service of its pods' port; the alerts and the dashboard as
 # monitoring/ holds them.
 render monitoring "${monitoring[@]}"
 check "monitoring: valid, the ServiceMonitors and PrometheusRules of another API" \
-	"$work/monitoring.yaml: 13 valid, 4 of other APIs" "$(models check "$work/monitoring.yaml")"
+	"$work/monitoring.yaml: 15 valid, 4 of other APIs" "$(models check "$work/monitoring.yaml")"
 check "monitoring: with ServiceMonitors, no prometheus.io annotations on the pods" "absent absent" \
 	"$(field "$work/monitoring.yaml" 'spec.template.metadata.annotations[prometheus.io/scrape]' DaemonSet) $(field "$work/monitoring.yaml" 'spec.template.metadata.annotations[prometheus.io/scrape]' Deployment)"
 check "monitoring: each ServiceMonitor finds its Service, whose port is its pods'" \
@@ -344,11 +409,141 @@ check "monitoring: the alerts and the dashboard, monitoring/'s" "True True" \
 		print(rules == files, json.loads(board["data"]["resolv-k8s-node.json"]) == json.load(open(sys.argv[2] + "/dashboard.json")))
 	EOF
 	)"
+check "monitoring: every panel of the dashboard filtered by cluster and node" "cluster node: 0 unfiltered" \
+	"$(python3 - "$chart/monitoring/dashboard.json" <<-'EOF'
+		import json, re, sys
+		board = json.load(open(sys.argv[1]))
+		names = " ".join(v["name"] for v in board["templating"]["list"] if v["type"] == "query")
+		exprs = [t["expr"] for p in board["panels"] for t in p.get("targets", [])]
+		selectors = [s for e in exprs for s in re.findall(r"\b(?:resolv_k8s|process|coredns)_\w+(?:\{[^}]*\})?", e)]
+		bare = [s for s in selectors if 'cluster=~"$cluster"' not in s or 'node=~"$node"' not in s]
+		print(f"{names}: {len(bare)} unfiltered", *bare)
+	EOF
+	)"
 
 # The webhook optional.
 render alone --set webhook.enabled=false,prometheusRule.enabled=true
-check "webhook.enabled=false: the cache alone, its alerts alone" "ConfigMap DaemonSet PrometheusRule Service ServiceAccount" \
+check "webhook.enabled=false: the cache alone, its alerts alone" "ConfigMap DaemonSet PrometheusRule Role RoleBinding Service Service ServiceAccount" \
 	"$(kinds "$work/alone.yaml")"
+
+# A subchart: an umbrella chart's global values pass the schema, its values
+# for us reach us.
+mkdir -p "$work/umbrella/charts"
+cp -r "$chart" "$work/umbrella/charts/resolv-k8s"
+printf '%s\n' 'apiVersion: v2' 'name: platform' 'version: 1.0.0' > "$work/umbrella/Chart.yaml"
+printf '%s\n' 'global: {imageRegistry: registry.example.com, storageClass: fast}' \
+	'resolv-k8s: {registry: registry.example.com/dns}' > "$work/umbrella/values.yaml"
+helm template platform "$work/umbrella" --namespace kube-system -f "$work/umbrella/values.yaml" > "$work/umbrella.yaml" 2> "$work/umbrella.err"
+check "an umbrella chart with global values: renders us, our values from it" "0 registry.example.com/dns/resolv-k8s-node:$version" \
+	"$?$(cat "$work/umbrella.err") $(images_of "$work/umbrella.yaml" | grep resolv-k8s-node)"
+
+# The PodDisruptionBudget never blocks a drain.
+check "pdb: one replica at a time, whatever their number" '1 absent' \
+	"$(field "$work/bare.yaml" spec.maxUnavailable PodDisruptionBudget) $(field "$work/bare.yaml" spec.minAvailable PodDisruptionBudget)"
+render one --set webhook.replicas=1
+check "pdb: webhook.replicas 1, none (a minAvailable 1 would block every drain)" "0 0" \
+	"$?$(cat "$work/one.err") $(grep -c '^kind: PodDisruptionBudget' "$work/one.yaml")"
+render three --set webhook.replicas=3,webhook.pdb.minAvailable=2
+check "pdb: a minAvailable below the replicas, as given" "2 absent" \
+	"$(field "$work/three.yaml" spec.minAvailable PodDisruptionBudget) $(field "$work/three.yaml" spec.maxUnavailable PodDisruptionBudget)"
+
+# The metrics Services, with or without the ServiceMonitors; the cache's
+# objects all found by the operator guide's rollback check.
+check "metrics Services without a ServiceMonitor: each selects its pods, its port theirs" \
+	"resolv-k8s-node-metrics None metrics 9254
+resolv-k8s-webhook-metrics None https 8443" \
+	"$(python3 - "$work/bare.yaml" <<-'EOF'
+		import sys, yaml
+		docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+		for svc in (d for d in docs if d["kind"] == "Service" and d["metadata"]["name"].endswith("-metrics")):
+		    pods = [d for d in docs if d["kind"] in ("DaemonSet", "Deployment") and all(d["spec"]["template"]["metadata"]["labels"].get(k) == v for k, v in svc["spec"]["selector"].items())]
+		    port = svc["spec"]["ports"][0]
+		    named = [p for d in pods for p in d["spec"]["template"]["spec"]["containers"][0]["ports"] if p["name"] == port["targetPort"] and p["containerPort"] == port["port"]]
+		    print(svc["metadata"]["name"], svc["spec"]["clusterIP"], named[0]["name"] if len(pods) == 1 and named else "-", port["port"])
+	EOF
+	)"
+render nometrics --set metricsService.enabled=false
+check "metricsService.enabled=false: no metrics Service" "0" "$(grep -c 'name: resolv-k8s-.*-metrics' "$work/nometrics.yaml")"
+# by_label FILE: kind/name of each DaemonSet, Service, ConfigMap and
+# ServiceAccount that `-l k8s-app=resolv-k8s-node` finds, then "left:" and
+# those it does not find that are not the webhook's.
+by_label() {
+	python3 - "$1" <<-'EOF'
+		import sys, yaml
+		docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["kind"] in ("DaemonSet", "Service", "ConfigMap", "ServiceAccount")]
+		labels = lambda d: d["metadata"].get("labels") or {}
+		print(" ".join(sorted(d["kind"] + "/" + d["metadata"]["name"] for d in docs if labels(d).get("k8s-app") == "resolv-k8s-node")), "left:",
+		      " ".join(sorted(d["kind"] + "/" + d["metadata"]["name"] for d in docs if labels(d).get("k8s-app") != "resolv-k8s-node"
+		                      and "webhook" not in labels(d).get("app.kubernetes.io/name", d["metadata"]["name"]))))
+	EOF
+}
+check "the rollback check's label (k8s-app=resolv-k8s-node): on every object of the cache's" \
+	"ConfigMap/resolv-k8s-node DaemonSet/resolv-k8s-node Service/resolv-k8s-node-metrics Service/resolv-k8s-upstream ServiceAccount/resolv-k8s-node left: " \
+	"$(by_label "$work/bare.yaml")"
+"$build/bin/kubectl" kustomize "$work/deploy/node-cache" > "$work/deploy-node.yaml"
+check "... and on every object of the kustomize base's, through an overlay (the ConfigMap's name hashed)" \
+	"ConfigMap/resolv-k8s-node-HASH DaemonSet/resolv-k8s-node Service/resolv-k8s-upstream ServiceAccount/resolv-k8s-node left: " \
+	"$(by_label "$work/deploy-node.yaml" | sed 's|ConfigMap/resolv-k8s-node-[a-z0-9]*|ConfigMap/resolv-k8s-node-HASH|')"
+
+# Off the node's network (Cilium's Local Redirect Policy): the pod's
+# address, no node set-up, the probes on it; the real server runs it.
+printf '%s\n' 'nodeCache:' '  hostNetwork: false' '  podLabels: {resolv-k8s.io/redirect: node-local}' \
+	'  config: {listen: ["0.0.0.0"], health: "0.0.0.0:9255", nodeSetup: null}' > "$work/cilium-values.yaml"
+render cilium -f "$work/cilium-values.yaml"
+check "hostNetwork false: renders, valid" "0 $work/cilium.yaml: 12 valid" "$?$(cat "$work/cilium.err") $(models check "$work/cilium.yaml")"
+check "hostNetwork false: off the node's network, no node lock, the probes on the pod's address, its label for the policy" \
+	'false ["config"] absent absent "node-local"' \
+	"$(field "$work/cilium.yaml" "$pod.hostNetwork" DaemonSet) $(field "$work/cilium.yaml" "$pod.volumes" DaemonSet | python3 -c 'import json, sys; print(json.dumps([v["name"] for v in json.load(sys.stdin)]))') $(field "$work/cilium.yaml" "$pod.containers[0].livenessProbe.httpGet.host" DaemonSet) $(field "$work/cilium.yaml" "$pod.containers[0].readinessProbe.httpGet.host" DaemonSet) $(field "$work/cilium.yaml" 'spec.template.metadata.labels[resolv-k8s.io/redirect]' DaemonSet)"
+object "$work/cilium.yaml" ConfigMap | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/cilium-config.yaml"
+check "hostNetwork false: the server runs its config, on the pod's every address; the probes, DNS and metrics ports answer" "200
+200
+93.184.216.34
+counted" "$(serve cilium 127.0.0.1)" "$(cat "$work/cilium.err")"
+check "hostNetwork false: ... and sets up nothing on the node" "" "$(grep -i 'interface\|nftables' "$work/cilium.err")"
+
+# Uninstall leaves every node as it was: the cache asks whether its
+# DaemonSet is still there at its last exit (tests/node/uninstall_test.sh
+# plays it on a node), with a token of its ServiceAccount allowed that alone.
+# shellcheck disable=SC2016 # the setting's reference, as config.yaml holds it
+check "uninstall: nodeSetup.daemonSet names the release's DaemonSet, in the pod's namespace" \
+	'"${POD_NAMESPACE}/resolv-k8s-node" {"fieldRef":{"fieldPath":"metadata.namespace"}} true' \
+	"$(object "$work/bare.yaml" ConfigMap | python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(json.load(sys.stdin)["data"]["config.yaml"])["nodeSetup"]["daemonSet"]))') $(field "$work/bare.yaml" "$pod.containers[0].env[name=POD_NAMESPACE].valueFrom" DaemonSet) $(field "$work/bare.yaml" "$pod.automountServiceAccountToken" DaemonSet)"
+check "uninstall: its ServiceAccount may get that DaemonSet, nothing else" \
+	'[{"apiGroups":["apps"],"resourceNames":["resolv-k8s-node"],"resources":["daemonsets"],"verbs":["get"]}] [{"kind":"ServiceAccount","name":"resolv-k8s-node","namespace":"kube-system"}] "resolv-k8s-node"' \
+	"$(field "$work/bare.yaml" rules Role) $(field "$work/bare.yaml" subjects RoleBinding) $(field "$work/bare.yaml" roleRef.name RoleBinding)"
+check "uninstall: off the node's network, no token and no Role" "absent 0" \
+	"$(field "$work/cilium.yaml" "$pod.automountServiceAccountToken" DaemonSet) $(grep -c '^kind: Role' "$work/cilium.yaml")"
+
+# NOTES.txt (what `helm install` prints), rendered as a ConfigMap of a copy
+# of the chart: a warning when nothing sends pods to the cache.
+notes() {
+	rm -rf "$work/notes" && cp -r "$chart" "$work/notes" &&
+		{ echo '{{- define "test.notes" -}}'; cat "$chart/templates/NOTES.txt"; echo '{{- end }}'; } > "$work/notes/templates/_notes.tpl" &&
+		rm "$work/notes/templates/NOTES.txt" &&
+		printf '%s\n' 'apiVersion: v1' 'kind: ConfigMap' 'metadata: {name: notes}' 'data: {notes: {{ include "test.notes" . | quote }}}' \
+			> "$work/notes/templates/notes.yaml" &&
+		helm template resolv-k8s "$work/notes" --namespace kube-system --show-only templates/notes.yaml "$@" |
+		python3 -c 'import sys, yaml; print(yaml.safe_load(sys.stdin)["data"]["notes"])'
+}
+check_match "NOTES.txt: neither kubeDNSAddress nor webhook.nameservers, a warning that says what to set" \
+	"WARNING: nothing in this release sends pods to the cache.*nodeCache.kubeDNSAddress=KUBE_DNS_IP.*webhook.nameservers=.169.254.53.10,KUBE_DNS_IP" \
+	"$(notes | tr '\n' ' ')"
+check_match "NOTES.txt: ... the webhook's nameservers without the webhook, the same" "WARNING" \
+	"$(notes --set webhook.enabled=false --set 'webhook.nameservers={169.254.53.10,10.96.0.10}' | tr '\n' ' ')"
+check "NOTES.txt: kubeDNSAddress, or the webhook's nameservers, and no warning" "0 0 1" \
+	"$(notes --set nodeCache.kubeDNSAddress=10.96.0.10 | grep -c WARNING) $(notes --set 'webhook.nameservers={169.254.53.10,10.96.0.10}' | grep -c WARNING) $(notes | grep -c 'rollout status')"
+
+# Servers that no longer hold the cluster domain (the list replaced, the
+# cluster's server left out): the server refuses the chart's config, saying
+# which domain and what the servers hold, before it serves anything.
+render uncovered --set-json 'nodeCache.config.servers=[{"name":"corp","zones":["corp.example"],"forwardPlugin":{"upstreams":["10.32.9.53"]}}]'
+object "$work/uncovered.yaml" ConfigMap | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/uncovered-config.yaml"
+mapfile -t settings < <(RESOLV_K8S_UPSTREAM_SERVICE_HOST=127.0.0.53 env_of "$work/uncovered.yaml")
+echo 'nameserver 127.0.0.53' > "$work/resolv.conf"
+check_match "servers without the cluster domain: the server refuses the chart's config, saying why" \
+	"config.yaml:[0-9]+: clusterDomain: no server holds the cluster domain cluster.local., .*the servers hold corp.example. \('corp'\): add cluster.local. to the zones .* exit 1" \
+	"$("$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- env "${settings[@]}" \
+		"$build/bin/resolv-k8s-server" --config "$work/uncovered-config.yaml" 2>&1 | tr '\n' ' '; echo "exit ${PIPESTATUS[0]}")"
 
 # Bad values: refused before anything is rendered, naming the value.
 refused() { helm template resolv-k8s "$chart" --namespace kube-system "$@" 2>&1 > /dev/null | tr '\n' ' '; }
@@ -369,6 +564,17 @@ check_match "the probes' address is config.health's: an httpGet of their own ref
 	"$(refused --set nodeCache.livenessProbe.httpGet.port=9000)"
 check_match "a health address without a port: refused" 'nodeCache.config: "127.0.0.1" is not ADDR:PORT' \
 	"$(refused --set nodeCache.config.health=127.0.0.1)"
+check_match "a caBundle ConfigMap without a name: refused" 'transportConfig.tls.caBundle.name: "" is not a ConfigMap' \
+	"$(refused --set-json 'nodeCache.config.upstreamResolvers.transportConfig={"transport":"TLS","tls":{"serverName":"a.example","caBundle":{"key":"ca.crt"}}}')"
+check_match "pdb: a minAvailable of every replica, refused (it would block every drain)" \
+	"webhook.pdb.minAvailable 2 with webhook.replicas 2 blocks every drain" "$(refused --set webhook.pdb.minAvailable=2)"
+check_match "pdb: ... or of 100%" "webhook.pdb.minAvailable 100% blocks every drain" "$(refused --set webhook.pdb.minAvailable=100%)"
+check_match "hostNetwork false with nodeSetup: refused" "nodeCache.hostNetwork false: nodeSetup sets up the node's network" \
+	"$(refused --set nodeCache.hostNetwork=false)"
+check_match "hostNetwork false with health on the loopback: refused" "kubelet probes the pod's address, not 127.0.0.1" \
+	"$(refused --set nodeCache.hostNetwork=false,nodeCache.config.nodeSetup=null)"
+check_match "hostNetwork false listening on the link-local address: refused" "listen on it with nodeCache.config.listen" \
+	"$(refused --set nodeCache.hostNetwork=false,nodeCache.config.nodeSetup=null,nodeCache.config.health=0.0.0.0:9255)"
 check_match "a digest that is none: refused" "images.node.digest: Does not match pattern" \
 	"$(refused --set images.node.digest=latest)"
 

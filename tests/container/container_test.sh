@@ -54,11 +54,11 @@ done < <(find container -name '*.yaml' ! -path '*/overlays/*' ! -path 'container
 
 # Rendered, each with kubectl's own kustomize (BUILD_DIR/bin/kubectl, 1.31:
 # mk/container.mk), which has nothing to warn of.
-for dir in base overlays/example overlays/from-nodelocaldns; do
+for dir in base overlays/example overlays/from-nodelocaldns overlays/upstream-tls; do
 	out=$work/$(basename "$dir").yaml
 	"$build/bin/kubectl" kustomize "container/node-cache/$dir" > "$out" 2> "$work/err"
 	check "kustomize $dir: renders, no warning" "0" "$?$(cat "$work/err")"
-	check "kustomize $dir: 4 objects, valid" "$out: 4 valid" "$(models check "$out")"
+	check "kustomize $dir: 6 objects, valid" "$out: 6 valid" "$(models check "$out")"
 	check "kustomize $dir: in kube-system" '"kube-system"' "$(field "$out" metadata.namespace | sort -u)"
 	field "$out" 'data[config.yaml]' ConfigMap | unjson > "$work/$(basename "$dir")-config.yaml"
 	check "kustomize $dir: the cache forwards the cluster's zones to CLUSTER_DNS over TCP" \
@@ -92,6 +92,7 @@ CLUSTER_DOMAIN=cluster.local
 KEEP_LINK_LOCAL=true
 KUBE_DNS_ADDRESS=
 LOCAL_ADDRESS=169.254.53.10
+POD_NAMESPACE=kube-system
 STUB_DOMAINS={}' "$(env_of "$base")"
 check "base: resolv-k8s-upstream selects kube-dns's pods, UDP and TCP" \
 	'"resolv-k8s-upstream" {"k8s-app":"kube-dns"} ["UDP","TCP"]' \
@@ -106,6 +107,23 @@ check "from-nodelocaldns: NodeLocal's address, nothing else changed" "$(env_of "
 	"$(env_of "$work/from-nodelocaldns.yaml")"
 check "from-nodelocaldns: ... the configuration is the base's" "$(cat "$work/base-config.yaml")" \
 	"$(cat "$work/from-nodelocaldns-config.yaml")"
+
+# DNS over TLS to the upstreams: the base's configuration but
+# upstreamResolvers, whose caBundle is the ConfigMap upstream-ca mounted
+# read-only.
+tls=$work/upstream-tls.yaml
+check "upstream-tls: the configuration is the base's but upstreamResolvers" "True" \
+	"$(python3 -c 'import sys, yaml
+a, b = (yaml.safe_load(open(f)) for f in sys.argv[1:])
+a.pop("upstreamResolvers"), b.pop("upstreamResolvers")
+print(a == b or (a, b))' "$work/base-config.yaml" "$work/upstream-tls-config.yaml")"
+check "upstream-tls: upstreamResolvers over TLS, the bundle in the ConfigMap upstream-ca's read-only volume" \
+	'"TLS" "/etc/resolv-k8s-ca/upstream-ca/ca-bundle.crt" true "upstream-ca"' \
+	"$(field "$work/upstream-tls-config.yaml" upstreamResolvers.transportConfig.transport) $(field "$work/upstream-tls-config.yaml" upstreamResolvers.transportConfig.tls.caBundle) $(
+	   field "$tls" "$pod.containers[0].volumeMounts[mountPath=/etc/resolv-k8s-ca/upstream-ca].readOnly" DaemonSet) $(
+	   field "$tls" "$pod.volumes[name=upstream-ca].configMap.name" DaemonSet)"
+check "upstream-tls: the base's volumes kept" '"/etc/resolv-k8s" "/run/resolv-k8s"' \
+	"$(field "$tls" "$pod.containers[0].volumeMounts[name=config].mountPath" DaemonSet) $(field "$tls" "$pod.containers[0].volumeMounts[name=node-lock].mountPath" DaemonSet)"
 
 example=$work/example.yaml
 check "overlay: the image from the registry" '"registry.example.com/dns/resolv-k8s-node:0.1"' \
@@ -196,6 +214,7 @@ CLUSTER_DOMAIN=k8s.example
 KEEP_LINK_LOCAL=true
 KUBE_DNS_ADDRESS=172.20.0.10
 LOCAL_ADDRESS=169.254.53.10
+POD_NAMESPACE=kube-system
 STUB_DOMAINS={"corp.example": ["172.20.8.53"]}' "$(env_of "$work/deploy2-node-cache.yaml")$(cat "$work/err")"
 check "quick start, every setting: the webhook's (the cache on kube-dns's address: no nameserver)" \
 	"'--image' 'registry.example.com/dns/libresolv-k8s-init:$version' '--nameserver' '' '--host-search' 'ec2.internal,compute.internal' '--cluster-domain' 'k8s.example'" \
@@ -246,6 +265,9 @@ d = yaml.safe_load(open("container/webhook/base/deployment.yaml"))
 e = m["spec"]["podMetricsEndpoints"][0]
 print(m["kind"], m["spec"]["selector"]["matchLabels"]["app.kubernetes.io/name"], e["port"], e["scheme"], r["kind"], len(r["spec"]["groups"][0]["rules"]),
       d["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/name"], d["spec"]["template"]["spec"]["containers"][0]["ports"][0]["name"])')"
+check "monitoring: no namespace of their own (applied in the cache's and the webhook's, whichever they are)" "absent absent absent absent" \
+	"$(python3 -c 'import sys, yaml; print(" ".join(yaml.safe_load(open(f))["metadata"].get("namespace", "absent") for f in sys.argv[1:]))' \
+		container/chart/monitoring/{podmonitor,prometheusrule,webhook-podmonitor,webhook-prometheusrule}.yaml)"
 check "monitoring: each alert names only labels its series carry (its aggregation's, or its targets' with the PodMonitors' node)" "" \
 	"$(python3 - container/chart/monitoring <<-'EOF'
 		import re, sys, yaml

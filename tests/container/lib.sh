@@ -12,6 +12,7 @@
 #   webhook_args FILE      the webhook's arguments, expanded from its settings
 #   serve NAME ADDRESS [UPSTREAM...]
 #                          work/NAME.yaml's cache run with work/NAME-config.yaml
+#                          (SERVE_SETUP: shell run in the sandbox before it)
 
 pod=spec.template.spec
 models() { node "$root/tests/container/validate.mjs" "$build" "$@"; }
@@ -25,6 +26,9 @@ env_of() {
 for d in yaml.safe_load_all(open(sys.argv[1])):
     if d and d["kind"] == "DaemonSet":
         for e in d["spec"]["template"]["spec"]["containers"][0]["env"]:
+            if "valueFrom" in e:  # the namespace, as kubelet gives it
+                assert e["valueFrom"] == {"fieldRef": {"fieldPath": "metadata.namespace"}}, e
+                e["value"] = d["metadata"].get("namespace", "kube-system")
             print(e["name"] + "=" + re.sub(r"\$\((\w+)\)", lambda m: os.environ.get(m.group(1), m.group(0)), e["value"]))' "$1" | sort
 }
 
@@ -51,24 +55,31 @@ probe_url() {
 # on each UPSTREAM (the stub zones' and extra servers': an upstream that
 # never answers would make the cache not ready). The probes, the metrics
 # port and the DNS port are the DaemonSet's. Prints the probes' HTTP
-# statuses, the answer for www.example.com asked at ADDRESS, and "counted"
+# statuses, the answer for www.example.com asked at ADDRESS (nosuch.example.com
+# is asked too, and prints nothing: NXDOMAIN), and "counted"
 # when the metrics count it; the server's stderr in work/NAME.err, its
-# metrics in work/NAME.err.metrics.
+# metrics in work/NAME.err.metrics. SERVE_SETUP, when set, is run in the
+# sandbox first (what the node would hold besides: a volume, a DoT server).
 serve() {
 	local rendering=$work/$1.yaml settings
 	mapfile -t settings < <(RESOLV_K8S_UPSTREAM_SERVICE_HOST=127.0.0.53 env_of "$rendering")
 	echo 'nameserver 127.0.0.53' > "$work/resolv.conf"
 	# shellcheck disable=SC2016 # expanded in the sandbox
-	"$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- env "${settings[@]}" bash -c '
+	"$root/tests/pod/sandbox.sh" --resolv "$work/resolv.conf" -- env "${settings[@]}" SERVE_SETUP="${SERVE_SETUP:-}" bash -c '
 		mount -t tmpfs run /run
+		eval "$SERVE_SETUP"
 		listen=(--listen 127.0.0.53:53)
 		for up in "${@:9}"; do ip addr add "$up/32" dev lo && listen+=(--listen "$up:53"); done
 		"$1" "${listen[@]}" --zone tests/fixtures/example.com.zone 2> "$3.node" &
+		# The node'"'"'s resolver first: a cache on 0.0.0.0:53 would otherwise
+		# take its own loop probe to 127.0.0.53:53 and find a loop.
+		for _ in $(seq 300); do grep -qs listening "$3.node" && break; sleep 0.1; done
 		"$1" --config "$2" 2> "$3" &
-		for _ in $(seq 300); do grep -qs listening "$3" && grep -qs listening "$3.node" && break; sleep 0.1; done
+		for _ in $(seq 300); do grep -qs listening "$3" && break; sleep 0.1; done
 		curl -s -o /dev/null -w "%{http_code}\n" "$4"
 		curl -s -o /dev/null -w "%{http_code}\n" "$5"
 		dig +short +tries=1 +time=5 -p "$7" @"$8" www.example.com
+		dig +short +tries=1 +time=5 -p "$7" @"$8" nosuch.example.com  # a denial, in any query log
 		curl -s "http://127.0.0.1:$6/metrics" > "$3.metrics"
 		grep -q "^resolv_k8s_queries_total{type=\"A\"" "$3.metrics" && echo counted' - \
 		"$build/bin/resolv-k8s-server" "$work/$1-config.yaml" "$work/$1.err" "$(probe_url "$rendering" livenessProbe)" \

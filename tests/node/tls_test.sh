@@ -13,69 +13,19 @@
 # most 20 connections; a new connection resumes the last one's session.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
+source "$NODE_ROOT/tests/lib/dot.sh"
 
 cd "$WORK" || exit 1
 # The CA, and certificates for dns.test: signed by it (good), signed by it
 # and expired in 2020, and self-signed (untrusted).
-cat > ca.cnf <<-END
-	[ca]
-	default_ca = test
-	[test]
-	database = index.txt
-	new_certs_dir = .
-	serial = serial
-	default_md = sha256
-	policy = any
-	[any]
-	commonName = supplied
-END
-touch index.txt
-echo 01 > serial
-printf 'subjectAltName = DNS:dns.test\n' > san.ext
-key() { openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$1.key" -subj /CN=dns.test "${@:2}" 2>/dev/null; }
-key ca -x509 -days 2 -subj /CN=test-ca -out ca.pem
-key good -out good.csr
-openssl x509 -req -in good.csr -CA ca.pem -CAkey ca.key -days 2 -extfile san.ext -out good.pem 2>/dev/null
-key expired -out expired.csr
-openssl ca -config ca.cnf -batch -cert ca.pem -keyfile ca.key -in expired.csr -out expired.pem \
-	-startdate 20200101000000Z -enddate 20200102000000Z -extfile san.ext 2>/dev/null
-key untrusted -x509 -days 2 -addext 'subjectAltName = DNS:dns.test' -out untrusted.pem
-for f in ca good expired untrusted; do
-	[[ -s $f.pem ]] || { echo "FAIL - openssl made no $f.pem"; exit 1; }
-done
+dot_certs "$WORK" || { echo "FAIL - no certificates"; exit 1; }
 
-# unbound, DoT on ADDR:853 with CERT, forwarding as NodeLocal does.
+# dot_unbound NAME CERT ADDR...: unbound, DoT on each ADDR:853 with CERT,
+# forwarding as NodeLocal does.
 dot_unbound() {
-	local name=$1 cert=$2
-	shift 2
-	{
-		printf 'server:\n'
-		printf '  interface: %s@853\n' "$@"
-		cat <<-END
-			  tls-port: 853
-			  tls-service-key: "$WORK/$cert.key"
-			  tls-service-pem: "$WORK/$cert.pem"
-			  access-control: 0.0.0.0/0 allow
-			  chroot: ""
-			  username: ""
-			  directory: "$WORK"
-			  pidfile: "$WORK/$name.pid"
-			  use-syslog: no
-			  logfile: "$WORK/$name.log"
-			  log-queries: yes
-			  num-threads: 1
-			  do-not-query-localhost: no
-			  module-config: "iterator"
-			  unblock-lan-zones: yes
-			  insecure-lan-zones: yes
-			forward-zone:
-			  name: "cluster.local."
-			  forward-addr: 127.0.0.53
-			forward-zone:
-			  name: "."
-			  forward-addr: 127.0.0.54
-		END
-	} > "$name.conf"
+	local name=$1
+	dot_unbound_conf "$WORK" "$@"
+	printf 'forward-zone:\n  name: "%s"\n  forward-addr: %s\n' cluster.local. 127.0.0.53 . 127.0.0.54 >> "$name.conf"
 	unbound -d -c "$name.conf" 2> "$name.err" &
 	PID[$name]=$!
 	poll 10 grep -qs 'start of service' "$name.log" || {

@@ -26,6 +26,14 @@ namespace rk8s::server::test {
 
 using Strings = std::vector<std::string>;
 
+// 10.0.0.last: a client address, for the tests of what each client holds.
+inline IpAddr client_ip(uint8_t last) {
+  IpAddr a;
+  a.family = AF_INET;
+  a.addr[0] = 10, a.addr[3] = last;
+  return a;
+}
+
 inline const Store& fixture_store() {
   static const Store store = [] {
     Store s;

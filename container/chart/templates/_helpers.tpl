@@ -1,7 +1,12 @@
 {{/* SPDX-License-Identifier: Apache-2.0 */}}
 
-{{/* The labels of every object: Helm's, and the component's name. */}}
+{{/* The labels of every object: Helm's, and the component's name; the
+cache's also k8s-app, as NodeLocal DNSCache's objects, which the operator
+guide's rollback check selects them by. */}}
 {{- define "resolv-k8s.labels" -}}
+{{- if eq .name "resolv-k8s-node" -}}
+k8s-app: resolv-k8s-node
+{{ end -}}
 app.kubernetes.io/name: {{ .name }}
 app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
@@ -24,6 +29,40 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- $port := regexFind "[0-9]+$" . -}}
 {{- if not (regexMatch "^.+:[0-9]+$" .) }}{{ fail (printf "nodeCache.config: %q is not ADDR:PORT" .) }}{{ end -}}
 {{- dict "host" (trimSuffix (printf ":%s" $port) . | trimPrefix "[" | trimSuffix "]") "port" (atoi $port) | toJson -}}
+{{- end }}
+
+{{/* Where the DaemonSet mounts each ConfigMap a transportConfig's caBundle
+names: DIR/NAME/, read-only (not under /etc/resolv-k8s, the config's own
+ConfigMap, where a runtime cannot make the mount point). */}}
+{{- define "resolv-k8s.caDir" -}}/etc/resolv-k8s-ca{{- end }}
+
+{{/* The ConfigMaps of the CA bundles the cache's config names, sorted, one
+a line. Given a config (a dict with servers and upstreamResolvers), each
+transportConfig.tls.caBundle given as OpenShift's reference to a ConfigMap,
+{name: NAME} (its key ca-bundle.crt, as OpenShift's), or {name: NAME, key:
+KEY}, is made in it the file the DaemonSet mounts, caDir/NAME/KEY; a
+caBundle given as a file name stays as it is. */}}
+{{- define "resolv-k8s.caBundles" -}}
+{{- $names := dict -}}
+{{- $forwards := list -}}
+{{- range .servers | default list }}{{ with .forwardPlugin }}{{ $forwards = append $forwards . }}{{ end }}{{ end -}}
+{{- with .upstreamResolvers }}{{ $forwards = append $forwards . }}{{ end -}}
+{{- range $forwards -}}
+{{- $tls := dig "transportConfig" "tls" dict . -}}
+{{- if and (kindIs "map" $tls) (kindIs "map" $tls.caBundle) -}}
+{{- $ca := $tls.caBundle -}}
+{{- range $k, $_ := $ca }}{{ if not (has $k (list "name" "key")) }}{{ fail (printf "transportConfig.tls.caBundle: %s: a ConfigMap is {name, key}" $k) }}{{ end }}{{ end -}}
+{{- $name := toString ($ca.name | default "") -}}
+{{- if not (regexMatch "^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$" $name) -}}
+{{- fail (printf "transportConfig.tls.caBundle.name: %q is not a ConfigMap's name" $name) -}}
+{{- end -}}
+{{- $key := toString ($ca.key | default "ca-bundle.crt") -}}
+{{- if not (regexMatch "^[-._a-zA-Z0-9]+$" $key) }}{{ fail (printf "transportConfig.tls.caBundle.key: %q is not a ConfigMap key" $key) }}{{ end -}}
+{{- $_ := set $tls "caBundle" (printf "%s/%s/%s" (include "resolv-k8s.caDir" .) $name $key) -}}
+{{- $_ := set $names $name true -}}
+{{- end -}}
+{{- end -}}
+{{- keys $names | sortAlpha | join "\n" -}}
 {{- end }}
 
 {{/* nodeSearch as the webhook's NODE_SEARCH: "auto", or the domains

@@ -438,6 +438,27 @@ TEST(Cache, InsertReplacesAndRestartsTheClock) {
   EXPECT_EQ(cache.counters().entries, 1u);
 }
 
+// CoreDNS's cache_entries{type}: an NXDOMAIN or an empty answer section is
+// a denial, whether added, replaced or evicted.
+TEST(Cache, CountsDenialsAmongEntries) {
+  Cache cache(100, kBudget, kMaxStale);
+  auto nxdomain = std::make_shared<const CachedAnswer>(answer_of(dns::kNxDomain, false, {}));
+  auto nodata = std::make_shared<const CachedAnswer>(answer_of(dns::kNoError, false, {}));
+  cache.insert(key("a.example.com"), tagged(1), 10, t0);
+  cache.insert(key("b.example.com"), nxdomain, 10, t0);
+  cache.insert(key("c.example.com"), nodata, 10, t0);
+  EXPECT_EQ(cache.counters().entries, 3u);
+  EXPECT_EQ(cache.counters().denials, 2u);
+  cache.insert(key("b.example.com"), tagged(2), 10, t0);  // a denial replaced by an answer
+  cache.insert(key("a.example.com"), nxdomain, 10, t0);   // and the other way
+  EXPECT_EQ(cache.counters().denials, 2u);
+  cache.insert(key("c.example.com"), tagged(3), 10, t0);
+  EXPECT_EQ(cache.counters().denials, 1u);
+  EXPECT_FALSE(cache.find(key("a.example.com"), t0 + 10s + std::chrono::seconds(kMaxStale), kStaleOk));
+  EXPECT_EQ(cache.counters().entries, 2u);
+  EXPECT_EQ(cache.counters().denials, 0u) << "dropped past its window";
+}
+
 TEST(Cache, KeysIgnoreCaseAndSeparateTypeClassDoCd) {
   Cache cache(100, kBudget, kMaxStale);
   cache.insert(key("WWW.Example.COM"), tagged(1), 60, t0);

@@ -14,6 +14,7 @@
 #include "server/config/yaml.h"
 #include "server/util/dns_text.h"
 #include "server/util/names.h"
+#include "tests/server/fixture.h"
 
 namespace rk8s::server {
 namespace {
@@ -130,7 +131,8 @@ TEST(ConfigKeys, EachKeyReadsIntoItsField) {
       {kListen + kResolver + "autopath: {}\n", "autopath on 65431"},
       // The marker path: on with autopath, the node's search domains by default.
       {kListen + kResolver, "marker ap.k8s.io. cluster.local. svc.local."},
-      {kListen + kResolver + "autopath: {marker: ap.example, clusterDomain: k.test}\n",
+      {kListen + kResolver + "autopath: {marker: ap.example, clusterDomain: k.test}\n" +
+           "servers: [{name: k, zones: [k.test], forwardPlugin: {upstreams: [10.0.0.1]}}]\n",
        "marker ap.example. k.test. svc.local."},
       {kListen + kResolver + "autopath: {hostSearch: [a.example, b.example]}\n",
        "marker ap.k8s.io. cluster.local. a.example. b.example."},
@@ -220,12 +222,7 @@ struct ErrorCase {
 };
 
 std::string error_of(const std::string& yaml) {
-  try {
-    parse(yaml);
-  } catch (const LoadError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::load_error([&] { parse(yaml); });
 }
 
 // ${NAME}: the environment's value (the DaemonSet's settings, kubelet's
@@ -292,7 +289,7 @@ TEST(ConfigErrors, FileLineAndWhat) {
       {",", "c.yaml:1: one YAML document only"},  // yaml-cpp's LoadAll never ends here
       {kListen + "servers:\n- name: s\n\tzones: [s.test]\n", "c.yaml:4: a tab in the indentation (YAML indents with spaces)"},
       {kListen + kResolver + "lisen: 1\n",
-       "c.yaml:3: unknown key 'lisen' (known: listen, health, metrics, autopath, cache, limits, "
+       "c.yaml:3: unknown key 'lisen' (known: listen, health, metrics, corednsMetrics, autopath, cache, limits, "
        "nodeSetup, servers, stubDomains, upstreamResolvers, logLevel, queryLog)"},
       {kListen + kResolver + "logLevel: debug\n",
        "c.yaml:3: logLevel: 'debug' is not one of Normal, Debug, Trace"},
@@ -301,6 +298,10 @@ TEST(ConfigErrors, FileLineAndWhat) {
       {kListen + kResolver + "nodeSetup: {interface: \"\"}\n", "c.yaml:3: interface: '' is not an interface name"},
       {kListen + kResolver + "nodeSetup: {checkInterval: 0s}\n", "c.yaml:3: checkInterval: must be at least 1s"},
       {kListen + kResolver + "nodeSetup: {lockFile: run/x}\n", "c.yaml:3: lockFile: must be an absolute path"},
+      {kListen + kResolver + "nodeSetup: {daemonSet: resolv-k8s-node}\n",
+       "c.yaml:3: daemonSet: 'resolv-k8s-node' is not NAMESPACE/NAME"},
+      {kListen + kResolver + "nodeSetup: {daemonSet: kube-system/}\n", "c.yaml:3: daemonSet: 'kube-system/' is not"},
+      {kListen + kResolver + "nodeSetup: {daemonSet: a/b/c}\n", "c.yaml:3: daemonSet: 'a/b/c' is not"},
       {kListen + kResolver + kListen, "c.yaml:3: 'listen' a second time"},
       {kListen + kResolver + "? [a]\n: 1\n", "c.yaml:3: expected a key"},
       {kListen, "c.yaml:1: no servers and no upstreamResolvers: nothing to answer with"},
@@ -464,6 +465,46 @@ TEST(ConfigErrors, FileLineAndWhat) {
        "c.yaml:4: upstreams: unknown key 'ttl' (known: type, address, port)"},
   };
   for (const ErrorCase& c : cases) {
+    std::string error = error_of(c.yaml);
+    EXPECT_EQ(error.substr(0, c.error.size()), c.error) << c.yaml << "--- got: " << error;
+  }
+}
+
+// A cluster domain the file names (autopath.clusterDomain, autopath on or
+// off) must be held by a server's zone, itself or a parent: else every
+// Service name would go to upstreamResolvers, the node's resolvers, and be
+// NXDOMAIN. A file that names none is not held to cluster.local.
+TEST(ConfigClusterDomain, SomeServerHoldsIt) {
+  const std::string forward = "forwardPlugin: {upstreams: [10.0.0.1]}";
+  auto with = [&](const std::string& domain, const std::string& zones) {
+    return kListen + kResolver + "autopath: {clusterDomain: " + domain + "}\n" +
+           "servers: [{name: s, zones: [" + zones + "], " + forward + "}]\n";
+  };
+  const std::string held[] = {
+      with("cluster.local", "cluster.local, in-addr.arpa"),
+      with("cluster.local", "Cluster.LOCAL."),
+      with("k8s.corp.example", "corp.example"),
+      with("cluster.local", "'.'"),
+      kListen + kResolver + "autopath: {enabled: false, clusterDomain: cluster.local}\n" +
+          "servers: [{name: s, zones: [cluster.local], " + forward + "}]\n",
+      kListen + kResolver + "autopath: {clusterDomain: cluster.local}\n" +
+          "stubDomains: {cluster.local: [10.0.0.2]}\n",
+      kListen + kResolver,  // no clusterDomain named
+      kListen + kResolver + "servers: [{name: s, zones: [example.com], " + forward + "}]\n",
+  };
+  for (const std::string& yaml : held) EXPECT_EQ(error_of(yaml), "(no error)") << yaml;
+  const ErrorCase refused[] = {
+      {with("cluster.local", "example.com, in-addr.arpa"),
+       "c.yaml:3: clusterDomain: no server holds the cluster domain cluster.local., so every name under it "
+       "would go to upstreamResolvers, which know no Service (NXDOMAIN); the servers hold example.com. ('s'), "
+       "in-addr.arpa. ('s'): add cluster.local. to the zones of the server forwarding to the cluster's DNS"},
+      {with("cluster.local", "svc.cluster.local"), "c.yaml:3: clusterDomain: no server holds the cluster domain cluster.local.,"},
+      {with("k8s.example", "cluster.local"), "c.yaml:3: clusterDomain: no server holds the cluster domain k8s.example.,"},
+      {kListen + kResolver + "autopath:\n  enabled: false\n  clusterDomain: cluster.local\n",
+       "c.yaml:5: clusterDomain: no server holds the cluster domain cluster.local., so every name under it "
+       "would go to upstreamResolvers, which know no Service (NXDOMAIN); the servers hold nothing:"},
+  };
+  for (const ErrorCase& c : refused) {
     std::string error = error_of(c.yaml);
     EXPECT_EQ(error.substr(0, c.error.size()), c.error) << c.yaml << "--- got: " << error;
   }

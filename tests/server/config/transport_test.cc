@@ -8,6 +8,7 @@
 
 #include "common/load_error.h"
 #include "server/config/yaml.h"
+#include "tests/server/fixture.h"
 
 namespace rk8s::server {
 namespace {
@@ -29,12 +30,7 @@ const std::string& resolv_conf() {
 ServerConfig parse(const std::string& yaml) { return parse_config(yaml, "c.yaml", "", resolv_conf()); }
 
 std::string error_of(const std::string& yaml) {
-  try {
-    parse(yaml);
-  } catch (const LoadError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::load_error([&] { parse(yaml); });
 }
 
 std::string server(const std::string& forward_plugin) {

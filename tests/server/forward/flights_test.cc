@@ -11,13 +11,6 @@
 namespace rk8s::server::test {
 namespace {
 
-IpAddr client(uint8_t last) {
-  IpAddr a;
-  a.family = AF_INET;
-  a.addr[0] = 10, a.addr[3] = last;
-  return a;
-}
-
 // Flights and what their askers were told.
 struct Askers {
   explicit Askers(FlightLimits limits = {}) : flights(limits) {}
@@ -27,7 +20,7 @@ struct Askers {
 
   // "start", "join" or the refusal's name.
   std::string ask(const std::string& key, const std::string& who, uint8_t from = 1, bool may_start = true) {
-    IpAddr addr = client(from);
+    IpAddr addr = client_ip(from);
     bool start;
     Refusal r = flights.join(key, &addr, may_start, &loop,
                              [this, who](const Resolution* res) {
@@ -75,7 +68,7 @@ TEST(Flights, EachAskerIsAnsweredOnItsOwnLoop) {
   Flights flights(FlightLimits{});
   Loop one, two;
   Strings answered;
-  IpAddr addr = client(1);
+  IpAddr addr = client_ip(1);
   bool start;
   for (auto [loop, who] : {std::pair{&one, "one"}, std::pair{&two, "two"}})
     flights.join("q", &addr, true, loop,
@@ -94,7 +87,7 @@ TEST(Flights, EachAskerIsAnsweredOnItsOwnLoop) {
 TEST(Flights, EveryAskerIsGivenTheOneCopy) {
   Flights flights(FlightLimits{});
   Loop loop;
-  IpAddr addr = client(1);
+  IpAddr addr = client_ip(1);
   std::vector<const Resolution*> given;
   bool start;
   for (int i = 0; i < 3; i++)

@@ -13,18 +13,12 @@
 #include <thread>
 
 #include "server/forward/metrics.h"
+#include "tests/server/fixture.h"
 #include "tests/server/loopback.h"
 #include "tests/server/prometheus_text.h"
 
 namespace rk8s::server::test {
 namespace {
-
-IpAddr client(uint8_t last) {
-  IpAddr a;
-  a.family = AF_INET;
-  a.addr[0] = 10, a.addr[3] = last;
-  return a;
-}
 
 // An upstream that answers every query NOERROR, `delay_ms` late.
 Responder::Respond late(unsigned delay_ms) {
@@ -57,7 +51,7 @@ struct Forwarding {
   // answered at once.
   std::string ask(uint8_t from) {
     size_t before = given.size();
-    Ask a{N("flip.test"), dns::kTypeA, false, false, std::make_shared<QueryScope>(QueryScope{client(from), 16, 0})};
+    Ask a{N("flip.test"), dns::kTypeA, false, false, std::make_shared<QueryScope>(QueryScope{client_ip(from), 16, 0})};
     forwarder->resolve(a, [this](const Resolution* res) {
       given.push_back(rcode_to_text(res->rcode) + (res->stale ? " stale" : "") +
                       (res->stale && res->keep.get() == entry.get() ? " from the entry" : ""));

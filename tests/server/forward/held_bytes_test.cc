@@ -9,15 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/server/fixture.h"
+
 namespace rk8s::server::test {
 namespace {
 
-ClientKey client(uint8_t last) {
-  IpAddr a;
-  a.family = AF_INET;
-  a.addr[0] = 10, a.addr[3] = last;
-  return ClientKey::of(a);
-}
+ClientKey client(uint8_t last) { return ClientKey::of(client_ip(last)); }
 
 // Charges made in order, each kept; whether each was made, and the bytes
 // held after them.

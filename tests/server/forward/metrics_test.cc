@@ -108,5 +108,39 @@ TEST(ForwardMetrics, ByUpstreamAndRcode) {
                      "resolv_k8s_cache_served_stale_total{reason=\"timeout\"} 2"}));
 }
 
+// CoreDNS 1.8's forward families from the same counts: every question sent
+// a request, a reply counted by its rcode, no reply (timeout, error) a
+// request alone; a health check failure series for each known upstream.
+TEST(ForwardMetrics, CorednsFamilies) {
+  ForwardMetrics m;
+  m.upstream_known("10.0.0.1:53");
+  m.upstream_known("10.0.0.2:53");
+  m.request("10.0.0.1:53", "NOERROR", 0.0009);
+  m.request("10.0.0.1:53", "SERVFAIL", 0.003);
+  m.request("10.0.0.1:53", "timeout", 2);
+  m.request("10.0.0.1:53", "error", 0.0001);
+  m.health_check_failed("10.0.0.2:53");
+  m.all_down();
+  const std::string text = m.render_coredns();
+  EXPECT_EQ(lines_starting(text, "coredns_forward_requests_total"),
+            Strings{"coredns_forward_requests_total{to=\"10.0.0.1:53\"} 4"});
+  EXPECT_EQ(lines_starting(text, "coredns_forward_responses_total"),
+            (Strings{"coredns_forward_responses_total{rcode=\"NOERROR\",to=\"10.0.0.1:53\"} 1",
+                     "coredns_forward_responses_total{rcode=\"SERVFAIL\",to=\"10.0.0.1:53\"} 1"}));
+  EXPECT_EQ(lines_starting(text, "coredns_forward_request_duration_seconds_count"),
+            (Strings{"coredns_forward_request_duration_seconds_count{to=\"10.0.0.1:53\",rcode=\"NOERROR\"} 1",
+                     "coredns_forward_request_duration_seconds_count{to=\"10.0.0.1:53\",rcode=\"SERVFAIL\"} 1"}));
+  const std::string bucket = "coredns_forward_request_duration_seconds_bucket{to=\"10.0.0.1:53\",rcode=\"NOERROR\",";
+  EXPECT_EQ(lines_starting(text, bucket + "le=\"0.00025\"} 0").size(), 1u);
+  EXPECT_EQ(lines_starting(text, bucket + "le=\"8.192\"} 1").size(), 1u);
+  EXPECT_EQ(lines_starting(text, "coredns_forward_healthcheck"),
+            (Strings{"coredns_forward_healthcheck_failures_total{to=\"10.0.0.1:53\"} 0",
+                     "coredns_forward_healthcheck_failures_total{to=\"10.0.0.2:53\"} 1",
+                     "coredns_forward_healthcheck_broken_total 1"}));
+  EXPECT_EQ(lines_starting(text, "# TYPE coredns_forward_request_duration_seconds"),
+            Strings{"# TYPE coredns_forward_request_duration_seconds histogram"});
+  EXPECT_TRUE(lines_starting(text, "resolv_k8s_").empty());
+}
+
 }  // namespace
 }  // namespace rk8s::server::test

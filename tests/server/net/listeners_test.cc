@@ -25,6 +25,16 @@ struct Clients {
   }
 };
 
+// A TCP listener of `serve` on a loopback port of its own, on `thread`'s loop.
+struct TcpOnLoop {
+  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
+  std::unique_ptr<TcpListener> listener;
+  TcpOnLoop(LoopThread& thread, const Serve& serve, const TcpLimits& limits = {}) {
+    listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, serve, limits, ignore_warnings); });
+  }
+  uint16_t port() const { return local_port(fd); }
+};
+
 // Query 1 is answered before any work (at_once), 2 by Serve at once, 3
 // with an empty reply (nothing sent), 4 later, from the loop.
 TEST(UdpListener, AtOnceServeLaterAndNothing) {
@@ -94,9 +104,8 @@ TEST(TcpListener, PipelinedQueriesAnsweredAsReady) {
       it->second(reply);
     }
   };
-  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
-  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, serve, TcpLimits{}, ignore_warnings); });
-  TcpClient client(local_port(fd));
+  TcpOnLoop tcp(thread, serve);
+  TcpClient client(tcp.port());
   client.send({query(1), query(2), query(3), query(4)});
   EXPECT_EQ(client.receive(), reply_to(query(4)));
   EXPECT_EQ(client.receive(), reply_to(query(3)));
@@ -131,11 +140,10 @@ TEST(TcpListener, ConnectionsBeyondTheLimitAreClosed) {
 TEST(TcpListener, AnIdleConnectionIsClosed) {
   LoopThread thread;
   const Serve echo = echo_serve();
-  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
   TcpLimits limits;
   limits.idle_seconds = 1;
-  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits, ignore_warnings); });
-  TcpClient client(local_port(fd));
+  TcpOnLoop tcp(thread, echo, limits);
+  TcpClient client(tcp.port());
   client.send({query(1)});
   EXPECT_EQ(client.receive(), reply_to(query(1)));
   EXPECT_TRUE(client.closed_by_peer());
@@ -148,11 +156,10 @@ TEST(TcpListener, AnIdleConnectionIsClosed) {
 TEST(TcpListener, AQueryTrickledInIsClosedAtTheIdleTime) {
   LoopThread thread;
   const Serve echo = echo_serve();
-  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
   TcpLimits limits;
   limits.idle_seconds = 1;
-  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits, ignore_warnings); });
-  TcpClient client(local_port(fd));
+  TcpOnLoop tcp(thread, echo, limits);
+  TcpClient client(tcp.port());
   client.send({query(1)});
   EXPECT_EQ(client.receive(), reply_to(query(1)));
   const std::string trickled = "\xff\xff" + std::string(38, 'x');
@@ -172,11 +179,10 @@ TEST(TcpListener, ASlowAnswerIsWaitedFor) {
   Serve slow = [&](Bytes q, const Client&, Answer answer) {
     thread.loop().after(1500, [answer, reply = reply_to(of(q))]() mutable { answer(reply); });
   };
-  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
   TcpLimits limits;
   limits.idle_seconds = 1;
-  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, slow, limits, ignore_warnings); });
-  TcpClient client(local_port(fd));
+  TcpOnLoop tcp(thread, slow, limits);
+  TcpClient client(tcp.port());
   client.send({query(1)});
   EXPECT_EQ(client.receive(), reply_to(query(1)));
   thread.stop();
@@ -187,18 +193,17 @@ TEST(TcpListener, ASlowAnswerIsWaitedFor) {
 TEST(TcpListener, ConnectionsOfOneClientBeyondItsCapAreClosed) {
   LoopThread thread;
   const Serve echo = echo_serve();
-  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
   TcpLimits limits;
   limits.max_per_client = 1;
   const uint64_t refused = TcpListener::refused_connections();
-  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, echo, limits, ignore_warnings); });
-  TcpClient first(local_port(fd), "127.0.0.4");
+  TcpOnLoop tcp(thread, echo, limits);
+  TcpClient first(tcp.port(), "127.0.0.4");
   first.send({query(1)});
   EXPECT_EQ(first.receive(), reply_to(query(1)));
-  TcpClient second(local_port(fd), "127.0.0.4");
+  TcpClient second(tcp.port(), "127.0.0.4");
   EXPECT_TRUE(second.closed_by_peer());
   EXPECT_EQ(TcpListener::refused_connections(), refused + 1);
-  TcpClient other(local_port(fd), "127.0.0.5");
+  TcpClient other(tcp.port(), "127.0.0.5");
   other.send({query(2)});
   EXPECT_EQ(other.receive(), reply_to(query(2))) << "another address is served";
   thread.stop();
@@ -214,11 +219,10 @@ TEST(TcpListener, ReadingStopsAtMaxQueriesUnanswered) {
     held.push_back(answer);
     served++;
   };
-  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
   TcpLimits limits;
   limits.max_queries = 4;
-  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, hold, limits, ignore_warnings); });
-  TcpClient client(local_port(fd));
+  TcpOnLoop tcp(thread, hold, limits);
+  TcpClient client(tcp.port());
   std::vector<Message> pipeline;
   for (uint16_t id = 1; id <= 50; id++) pipeline.push_back(query(id));
   client.send(pipeline);
@@ -252,12 +256,11 @@ TEST(TcpListener, AClientThatLeavesRepliesUnreadIsClosed) {
     reply.resize(60000);
     answer(reply);
   };
-  int fd = open_socket(loopback_endpoint(0), SOCK_STREAM);
   const uint64_t closed = TcpListener::unread_closes();
   TcpLimits limits;
   limits.idle_seconds = 1;
-  auto listener = thread.call([&] { return std::make_unique<TcpListener>(thread.loop(), fd, big, limits, ignore_warnings); });
-  TcpClient client(local_port(fd));
+  TcpOnLoop tcp(thread, big, limits);
+  TcpClient client(tcp.port());
   std::string pipeline;
   for (uint16_t id = 1; id <= 3000; id++) pipeline += framed(query(id));
   client.write_some(pipeline);

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// Whether the DaemonSet the cache runs under is still wanted, asked of the
+// API server at the last instance's exit (nodeSetup.daemonSet): a rolling
+// update leaves it in place, and the link-local address is kept for the
+// next instance; `helm uninstall` or `kubectl delete -k` deleted it (or is
+// deleting it, or took the cache's ServiceAccount or its Role away with
+// it), and nothing of ours is to stay on the node. One GET, in-cluster, as
+// client-go's rest.InClusterConfig reads it: KUBERNETES_SERVICE_HOST and
+// _PORT, the ServiceAccount's token and CA.
+#pragma once
+
+#include <string>
+
+namespace rk8s::server {
+
+enum class OwnerState : unsigned char {
+  present,  // there, not being deleted
+  gone,     // 404, a deletionTimestamp, or 401/403: the release is going
+  unknown,  // no answer (no API server, a timeout, TLS, any other status)
+};
+
+struct OwnerAnswer {
+  OwnerState state = OwnerState::unknown;
+  std::string why;  // for the log: "404", "being deleted", "connect: ..."
+};
+
+// GET /apis/apps/v1/namespaces/NAMESPACE/daemonsets/NAME, `owner` being
+// "NAMESPACE/NAME"; `account_dir` holds `token` and `ca.crt`. Waits 3 s at
+// most.
+OwnerAnswer daemon_set_state(const std::string& owner,
+                             const std::string& account_dir = "/var/run/secrets/kubernetes.io/serviceaccount");
+
+}  // namespace rk8s::server
