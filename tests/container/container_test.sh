@@ -250,7 +250,7 @@ check "monitoring: the dashboard and rules name only exported metrics" "" \
 	"$(comm -23 <(echo "$named") <(echo "$exported"))" "exported: $(echo $exported)"
 check_match "monitoring: they name the families operators watch" \
 	"queries_total.*request_duration_seconds.*webhook_errors_total.*webhook_requests_total" "$(echo $named)"
-check "monitoring: the dashboard is JSON with its panels" 10 \
+check "monitoring: the dashboard is JSON with its panels" 12 \
 	"$(python3 -c 'import json; print(len(json.load(open("container/chart/monitoring/dashboard.json"))["panels"]))')"
 check "monitoring: a PodMonitor and a PrometheusRule of seven alerts, for the DaemonSet's pods and port" \
 	"PodMonitor resolv-k8s-node metrics PrometheusRule 7" \
