@@ -324,7 +324,7 @@ nodeCache:
         transportConfig: {transport: TLS, tls: {serverName: dns.test, caBundle: {name: example-ca, key: ca.crt}}}
 EOF
 render dot -f "$work/dot-values.yaml"
-check "dot: render, valid" "0 $work/dot.yaml: 10 valid" "$?$(cat "$work/dot.err") $(models check "$work/dot.yaml")"
+check "dot: render, valid" "0 $work/dot.yaml: 14 valid" "$?$(cat "$work/dot.err") $(models check "$work/dot.yaml")"
 object "$work/dot.yaml" ConfigMap resolv-k8s-node | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/dot-config.yaml"
 check "dot: config.yaml names each bundle in its ConfigMap's volume, read-only (key ca-bundle.crt unless given)" \
 	"/etc/resolv-k8s-ca/upstream-ca/ca-bundle.crt upstream-ca ro
