@@ -53,6 +53,7 @@ for seed in $SEEDS; do
 	status=$?
 	said=$(($(wc -l < "$WORK/cache.err") - lines))
 	echo "    seed $seed: $(head -1 "$WORK/attack.out"); $said log lines"
+	grep '^note' "$WORK/attack.out"
 	check "seed $seed: every invariant held (replay: ATTACK_SEEDS=$seed)" 0 "$status" \
 		"$(cat "$WORK/attack.out"; tail -n "$said" "$WORK/cache.err" | cut -c1-200 | head -20)"
 	alive "seed $seed" "${PID[cache]}" "$cg"
