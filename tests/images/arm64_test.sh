@@ -76,12 +76,12 @@ check_match "init: c-ares and mimalloc linked in, for arm64" "entry c-ares [^ ]+
 	"$(python3 "$POD_ROOT/tests/images/deb_status.py" "$WORK/init/rootfs")"
 
 if [[ -z $qemu ]]; then
-	echo "SKIP - arm64: no qemu-aarch64-static (Debian's qemu-user-static): nothing arm64 run"
+	skip "arm64: no qemu-aarch64-static (Debian's qemu-user-static): nothing arm64 run"
 	summary
 	exit
 fi
 if ! out=$("$qemu" "$arm64/images/copier" --version 2>&1); then
-	echo "SKIP - arm64: qemu-aarch64-static cannot run an arm64 program here: $out"
+	skip "arm64: qemu-aarch64-static cannot run an arm64 program here: $out"
 	summary
 	exit
 fi

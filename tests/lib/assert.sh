@@ -5,7 +5,11 @@
 #   check NAME EXPECTED ACTUAL [DETAIL]  equal; else the diff, then DETAIL
 #   check_match [-v] NAME REGEX TEXT     TEXT matches the extended REGEX, '.'
 #                                        spanning lines (-v: does not)
-#   summary                              "N passed, M failed"; false on a failure
+#   skip WHAT                            "SKIP - WHAT": a check that cannot run here,
+#                                        counted as skipped, never passed
+#   summary                              "N passed, M failed[, K skipped]"; false on a
+#                                        failure; a suite that only skipped is named in
+#                                        $RK8S_SKIPPED (make test counts it as skipped)
 #   poll SECONDS CMD...                  CMD until it succeeds, at most SECONDS;
 #                                        its status (a wait, no assertion)
 #   eventually NAME CMD...               check: CMD succeeds within 10 s
@@ -13,7 +17,7 @@
 # A failed assertion prints "FAIL - NAME" and what explains it, indented.
 
 # The counts, named so that no test's own variable takes them over.
-assert_passed=0 assert_failed=0
+assert_passed=0 assert_failed=0 assert_skipped=0
 
 # tally NAME STATUS: counts one assertion; false, after "FAIL - NAME", when
 # STATUS is not 0.
@@ -60,7 +64,17 @@ eventually() {
 	tally "$name" $? || echo "    still false after 10 s: $*"
 }
 
+skip() {
+	((++assert_skipped))
+	echo "SKIP - $1"
+}
+
 summary() {
-	echo "$assert_passed passed, $assert_failed failed"
+	local skipped=
+	((assert_skipped == 0)) || skipped=", $assert_skipped skipped"
+	echo "$assert_passed passed, $assert_failed failed$skipped"
+	if ((assert_passed + assert_failed == 0 && assert_skipped > 0)) && [[ ${RK8S_SKIPPED:-} ]]; then
+		basename "$0" >> "$RK8S_SKIPPED"
+	fi
 	((assert_failed == 0))
 }

@@ -49,7 +49,7 @@ if command -v node >/dev/null; then
 	program node '127\.0\.0\.1' 'LD_PRELOAD=$PRELOAD node -e "
 require(\"dns\").lookup(\"hello.apps\", { all: true }, (err, addrs) => console.log(err ? err.code : addrs))"'
 else
-	echo "SKIP - node not installed"
+	skip "node not installed"
 fi
 
 if command -v javac >/dev/null; then
@@ -66,6 +66,6 @@ EOF
 	javac -d "$WORK/java" "$WORK/java/Lookup.java"
 	program java '127\.0\.0\.1' "LD_PRELOAD=\$PRELOAD java -cp $WORK/java Lookup hello.apps"
 else
-	echo "SKIP - javac not installed"
+	skip "javac not installed"
 fi
 summary

@@ -18,16 +18,17 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=$(cd "${1:?usage: podman_test.sh BUILD_DIR}" && pwd)
-skip() {
-	echo "SKIP - podman: $1"
-	exit 0
+source "$root/tests/lib/assert.sh"
+skipped() {
+	skip "podman: $1"
+	summary
+	exit
 }
-[[ $(id -u) == 0 ]] || skip "needs root"
-for tool in podman runc buildah; do command -v $tool > /dev/null || skip "no $tool"; done
+[[ $(id -u) == 0 ]] || skipped "needs root"
+for tool in podman runc buildah; do command -v $tool > /dev/null || skipped "no $tool"; done
 if [[ -z ${PODMAN_SANDBOX:-} ]]; then
 	exec unshare --net --mount --pid --fork --mount-proc env PODMAN_SANDBOX=1 "$0" "$@"
 fi
-source "$root/tests/lib/assert.sh"
 ip link set lo up
 # Everything podman makes, in memory: gone with this mount namespace.
 work=$(mktemp -d)
@@ -116,7 +117,7 @@ check "the chart with make push's values: every image by tag and digest" \
 	"$(for name in libresolv-k8s-init resolv-k8s-node resolv-k8s-webhook; do rendered $name "$work/chart.yaml"; done | xargs)"
 node_image=$(rendered resolv-k8s-node) webhook_image=$(rendered resolv-k8s-webhook) init_image=$(rendered libresolv-k8s-init)
 "${P[@]}" run --rm --network none --tls-verify=false "$node_image" --version > "$work/smoke" 2>&1 ||
-	skip "podman cannot run a container here: $(tail -1 "$work/smoke")"
+	skipped "cannot run a container here: $(tail -1 "$work/smoke")"
 
 # app-glibc: gai-probe and the libraries ldd lists for it, nothing else of
 # Debian's libc6 (no libpthread.so.0, no libdl.so.2); app-musl: gai-probe
