@@ -41,6 +41,8 @@ TESTS += test-chart
 .PHONY: test-chart
 test-chart: $(TOOL_BIN) $(SERVER_BIN) $(CONTAINER_NODE_MODULES) $(CONTAINER_KUBECTL) $(CONTAINER_HELM)
 	tests/container/chart_test.sh $(B)
+# The switch from NodeLocal DNSCache renders the chart (tests/node/switch_test.sh).
+test-node-switch: $(CONTAINER_HELM)
 
 # The admission webhook (`resolv-k8s webhook`) over TLS in a network
 # namespace, against inject and the schemas.

@@ -26,8 +26,9 @@
 #   stop NAME                     SIGKILL (its children too: a supervised cache's
 #                                 server), and waits for it
 #   kube_proxy_node [nftables]    kube-dns on 10.244.0.53 (query log
-#                                 $WORK/kubedns.log) behind the ClusterIP 10.96.0.10
-#                                 as kube-proxy's iptables mode DNATs it (or its
+#                                 $WORK/kubedns.log) behind the ClusterIP KUBE_DNS_IP
+#                                 (10.96.0.10 unless the script sets it before
+#                                 sourcing this) as kube-proxy's iptables mode DNATs it (or its
 #                                 nftables mode: kube_proxy_nftables), the external
 #                                 upstream, and a pod of its own network (POD_NET,
 #                                 10.0.0.2 behind a veth) with $WORK/clusterip.conf
@@ -37,9 +38,16 @@
 #                                 interface nodelocaldns holding each ADDRESS, unbound
 #                                 bound there with SO_REUSEPORT (NodeLocal's cache, query
 #                                 log $WORK/unbound.log) forwarding the cluster zones to
-#                                 UPSTREAM over TCP, the rest to 127.0.0.54
+#                                 UPSTREAM over TCP, the rest to 127.0.0.54; bound to
+#                                 0.0.0.0 instead when NODELOCAL_WILDCARD is set (the
+#                                 deliveryhero chart's Corefile: `bind 0.0.0.0`)
 #   nodelocal_down                its DaemonSet deleted: unbound exits, its teardown
 #                                 removes the interface
+#   nodelocal_rules -I|-D ADDRESS...  NodeLocal's iptables rules for each ADDRESS, as
+#                                 node-cache writes (-I) and removes (-D) them: NOTRACK
+#                                 in raw and ACCEPT in filter for port 53 both ways,
+#                                 NOTRACK for its health port 8080 (iptables-nft writes
+#                                 them into nftables tables of its own)
 #   stream SERVER SECONDS         dnsperf at SERVER in the background (from POD_NET when
 #                                 set): 500 queries a second for web.shop.svc.cluster.local
 #                                 from 32 source ports (SO_REUSEPORT spreads flows)
@@ -69,6 +77,7 @@ PROBE_MUSL=$BUILD/tests/gai-probe-musl
 PROBE_MUSL_STATIC=$BUILD/tests/gai-probe-musl-rk8s
 # The one LD_PRELOAD value inject writes: each libc's loader finds its build.
 SHIM=$BUILD/preload/\$LIB/libresolv-k8s.so
+KUBE_DNS_IP=${KUBE_DNS_IP:-10.96.0.10}
 FIXTURES=$NODE_ROOT/tests/fixtures
 CLUSTER_SERVER='{name: cluster, zones: [cluster.local, in-addr.arpa, ip6.arpa], forwardPlugin:
   {upstreams: [127.0.0.53, 127.0.0.55], policy: Sequential, protocolStrategy: TCP}}'
@@ -150,8 +159,8 @@ kube_proxy_node() {
 	else
 		nft -f - <<-END
 			table ip kube-proxy {
-				chain prerouting { type nat hook prerouting priority dstnat; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
-				chain output { type nat hook output priority -100; ip daddr 10.96.0.10 meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
+				chain prerouting { type nat hook prerouting priority dstnat; ip daddr $KUBE_DNS_IP meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
+				chain output { type nat hook output priority -100; ip daddr $KUBE_DNS_IP meta l4proto { tcp, udp } th dport 53 dnat to 10.244.0.53; }
 			}
 		END
 	fi
@@ -164,11 +173,11 @@ kube_proxy_node() {
 	ip link set veth-pod up
 	nsenter --net="$POD_NET" sh -c 'ip link set lo up && ip link set eth0 up &&
 		ip addr add 10.0.0.2/30 dev eth0 && ip route add default via 10.0.0.1'
-	resolv_conf "$WORK/clusterip.conf" 10.96.0.10 shop
+	resolv_conf "$WORK/clusterip.conf" "$KUBE_DNS_IP" shop
 }
 
 kube_proxy_nftables() {
-	"$NODE_ROOT/tests/node/kube-proxy-nftables.sh" kube-system/kube-dns 10.96.0.10 10.244.0.53 \
+	"$NODE_ROOT/tests/node/kube-proxy-nftables.sh" kube-system/kube-dns "$KUBE_DNS_IP" 10.244.0.53 \
 		udp/dns/53 tcp/dns-tcp/53 | nft -f -
 }
 
@@ -177,7 +186,11 @@ nodelocal_up() {
 	shift
 	{
 		printf 'server:\n'
-		printf '  interface: %s\n' "$@"
+		if [[ ${NODELOCAL_WILDCARD:-} ]]; then
+			printf '  interface: 0.0.0.0\n  interface-automatic: yes\n'
+		else
+			printf '  interface: %s\n' "$@"
+		fi
 		cat <<-END
 			  so-reuseport: yes
 			  access-control: 0.0.0.0/0 allow
@@ -204,6 +217,7 @@ nodelocal_up() {
 	ip link add nodelocaldns type dummy 2>/dev/null || ip link add nodelocaldns type bridge
 	for address; do ip addr add "$address/32" dev nodelocaldns; done
 	ip link set nodelocaldns up
+	rm -f "$WORK/unbound.log"  # its "start of service" is this one's
 	unbound -d -c "$WORK/unbound.conf" 2> "$WORK/unbound.err" &
 	PID[nodelocal]=$!
 	poll 10 grep -qs 'start of service' "$WORK/unbound.log" || {
@@ -217,6 +231,22 @@ nodelocal_down() {
 	kill -TERM "${PID[nodelocal]}"
 	wait "${PID[nodelocal]}"
 	ip link del nodelocaldns
+}
+
+nodelocal_rules() {
+	local op=$1 ip proto
+	shift
+	for ip; do
+		for proto in tcp udp; do
+			iptables -t raw "$op" PREROUTING -p $proto -d "$ip" --dport 53 -j NOTRACK
+			iptables -t filter "$op" INPUT -p $proto -d "$ip" --dport 53 -j ACCEPT
+			iptables -t raw "$op" OUTPUT -p $proto -s "$ip" --sport 53 -j NOTRACK
+			iptables -t filter "$op" OUTPUT -p $proto -s "$ip" --sport 53 -j ACCEPT
+			iptables -t raw "$op" OUTPUT -p $proto -d "$ip" --dport 53 -j NOTRACK
+		done
+		iptables -t raw "$op" OUTPUT -p tcp -d "$ip" --dport 8080 -j NOTRACK
+		iptables -t raw "$op" OUTPUT -p tcp -s "$ip" --sport 8080 -j NOTRACK
+	done
 }
 
 stream() {

@@ -74,24 +74,11 @@ conntrack -F 2>/dev/null
 : > "$WORK/kubedns.log"
 
 # From NodeLocal DNSCache, as container/README.md orders it, with
-# NodeLocal's -localip 169.254.20.10,10.96.0.10 and its iptables rules
-# (iptables-nft writes them into nftables tables of its own).
+# NodeLocal's -localip 169.254.20.10,10.96.0.10 and its iptables rules.
 ip link del nodelocaldns  # lib.sh's; NodeLocal's own below
-nodelocal_rules() { # -I|-D
-	local ip proto
-	for ip in 169.254.20.10 10.96.0.10; do
-		for proto in tcp udp; do
-			iptables -t raw "$1" PREROUTING -p $proto -d $ip --dport 53 -j NOTRACK
-			iptables -t filter "$1" INPUT -p $proto -d $ip --dport 53 -j ACCEPT
-			iptables -t raw "$1" OUTPUT -p $proto -s $ip --sport 53 -j NOTRACK
-			iptables -t filter "$1" OUTPUT -p $proto -s $ip --sport 53 -j ACCEPT
-			iptables -t raw "$1" OUTPUT -p $proto -d $ip --dport 53 -j NOTRACK
-		done
-	done
-}
 # nodelocal_on|nodelocal_off: NodeLocal (lib.sh) and its iptables rules.
-nodelocal_on() { nodelocal_up 10.244.0.53 169.254.20.10 10.96.0.10 && nodelocal_rules -I; }
-nodelocal_off() { nodelocal_down && nodelocal_rules -D; }
+nodelocal_on() { nodelocal_up 10.244.0.53 169.254.20.10 10.96.0.10 && nodelocal_rules -I 169.254.20.10 10.96.0.10; }
+nodelocal_off() { nodelocal_down && nodelocal_rules -D 169.254.20.10 10.96.0.10; }
 by_nodelocal() { grep -c " info: 10\.0\.0\.2 web\.shop\.svc\.cluster\.local\. A IN$" "$WORK/unbound.log"; }
 by_cache() { logged "$WORK/moved.log" '^10\.0\.0\.2[^ ]* web\.shop\.svc\.cluster\.local\. A '; }
 nodelocal_on
