@@ -105,6 +105,9 @@ check "base: the probes on the health port" '9255 9255' \
 	"$(field "$base" "$pod.containers[0].livenessProbe.httpGet.port" DaemonSet) $(field "$base" "$pod.containers[0].readinessProbe.httpGet.port" DaemonSet)"
 check "from-nodelocaldns: NodeLocal's address, nothing else changed" "$(env_of "$base" | sed 's/169\.254\.53\.10/169.254.20.10/')" \
 	"$(env_of "$work/from-nodelocaldns.yaml")"
+check "from-nodelocaldns: no port 53 declared (NodeLocal's pods declare it on the node), the metrics port kept" \
+	'[{"containerPort":9254,"name":"metrics","protocol":"TCP"}]' \
+	"$(field "$work/from-nodelocaldns.yaml" "$pod.containers[0].ports" DaemonSet)"
 check "from-nodelocaldns: ... the configuration is the base's" "$(cat "$work/base-config.yaml")" \
 	"$(cat "$work/from-nodelocaldns-config.yaml")"
 

@@ -26,6 +26,7 @@
 set -uo pipefail
 KUBE_DNS_IP=172.20.0.10
 source "$(dirname "$0")/lib.sh"
+# shellcheck disable=SC2034 # what tests/container/lib.sh reads
 root=$NODE_ROOT build=$BUILD work=$WORK
 source "$NODE_ROOT/tests/container/lib.sh"  # env_of
 
