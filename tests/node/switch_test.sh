@@ -17,12 +17,14 @@
 # our Service's address) beside it; theirs uninstalled (its teardown, its
 # Service gone); theirs installed again, ours rolled with keepLinkLocal
 # false and uninstalled. At each step a pod resolves a cluster name and an
-# external one through the ClusterIP and the link-local address, a stream
-# of 500 queries a second loses fewer than 1%, and kube-dns never hears the
-# pod. Not shown here: the API server, the scheduler (that the undeclared
-# port lets ours be scheduled beside theirs is read from the rendering,
-# not seen) and a DaemonSet rolling over many nodes; each node does what
-# this one does.
+# external one through the ClusterIP and a cluster name through the
+# link-local address, a stream of 500 queries a second to the ClusterIP
+# loses fewer than 1%, and kube-dns never hears the pod. Not shown here:
+# the API server, the scheduler (that the undeclared port lets ours be
+# scheduled beside theirs is read from the rendering, not seen), a real
+# node-cache (unbound has its socket options, bind modes, interface and
+# rules, not its code) and a DaemonSet rolling over many nodes; each node
+# does what this one does.
 set -uo pipefail
 KUBE_DNS_IP=172.20.0.10
 source "$(dirname "$0")/lib.sh"
