@@ -164,13 +164,17 @@ cache_stat() {
 	done
 }
 
-# queries_since LOG FROM [EXTERNAL]: the queries in LOG's lines after line
-# FROM, our cache's loop probes (HINFO) aside; EXTERNAL: only those for
-# names outside the cluster's zones (what a CoreDNS forwards, less its
-# cache's hits).
-queries_since() {
-	tail -n +$(($2 + 1)) "$1" | awk -v ext="${3:-}" '$3 != "HINFO" &&
-		!(ext && tolower($2) ~ /(cluster\.local|\.arpa)\.$/) { n++ } END { print n + 0 }'
+# query_counts LOG FROM: "ALL OUTSIDE CANDIDATES COLD", counts of the
+# queries in LOG's lines after line FROM, our cache's loop probes (HINFO)
+# aside: all; those for names outside the cluster's zones (what a CoreDNS
+# forwards, less its cache's hits); those for an external name with a
+# search domain after it (a walk's candidate); of which those for the
+# wildcard's names, each looked up once (cold).
+query_counts() {
+	tail -n +$(($2 + 1)) "$1" | awk '$3 != "HINFO" { q = tolower($2); n++
+			if (q !~ /(cluster\.local|\.arpa)\.$/) out++
+			if (q ~ /\.example\.net\..+/) { cand++; if (q ~ /\.wild\.example\.net\..+/) cold++ } }
+		END { print n + 0, out + 0, cand + 0, cold + 0 }'
 }
 
 # run STACK [kill]: every pod's client, all at once, against STACK's
@@ -180,7 +184,7 @@ queries_since() {
 # later.
 TICKS=$(getconf CLK_TCK)
 run() {
-	local stack=$1 dir=$WORK/run-$1${2:+-$2} i j p c0 u0 t0 t1 ns
+	local stack=$1 dir=$WORK/run-$1${2:+-$2} i j p c0 u0 t0 t1 ns all outside candidates cold
 	local -a pods=()
 	mkdir "$dir"
 	for ((i = 1; i <= NODES; i++)); do start_cache "$stack" "$i"; done
@@ -210,12 +214,14 @@ run() {
 	cache_stat "$stack" > "$dir/stat1"
 	{
 		echo "seconds $(bc <<<"$t1 - $t0")"
+		read -r all outside candidates cold <<<"$(query_counts "$WORK/cluster.log" "$c0")"
+		echo "cluster_queries $all"
+		echo "cluster_candidates $candidates"
+		echo "cluster_cold_candidates $cold"
 		if [[ $stack == kube-dns ]]; then
-			echo "cluster_queries $(queries_since "$WORK/cluster.log" "$c0")"
-			echo "upstream_queries $(queries_since "$WORK/cluster.log" "$c0" external)"
+			echo "upstream_queries $outside"
 		else
-			echo "cluster_queries $(queries_since "$WORK/cluster.log" "$c0")"
-			echo "upstream_queries $(queries_since "$WORK/upstream.log" "$u0")"
+			echo "upstream_queries $(query_counts "$WORK/upstream.log" "$u0" | cut -d' ' -f1)"
 		fi
 		# Each cache's CPU seconds over the run (a restarted one's since its
 		# start) and RSS at its end, a line each.

@@ -95,6 +95,8 @@ def stack(run, pod_range=range(nodes * pods)):
         "lookups": len(lat), "seconds": round(seconds, 2),
         "cluster_dns_queries": int(fields["cluster_queries"]), "upstream_queries": int(fields["upstream_queries"]),
         "cluster_dns_queries_per_lookup": round(fields["cluster_queries"] / max(1, len(lat)), 3),
+        "cluster_dns_qps_external_candidates": round(fields["cluster_candidates"] / seconds, 1),
+        "cluster_dns_qps_cold_external_candidates": round(fields["cluster_cold_candidates"] / seconds, 1),
         "p99_ms_by_client": {c: pct(v, 99) for c, v in by_client.items()},
     }
 
@@ -144,6 +146,9 @@ lines = [
 ]
 for label, key in [("queries/s reaching cluster DNS", "cluster_dns_qps"),
                    ("cluster DNS queries per pod lookup", "cluster_dns_queries_per_lookup"),
+                   ("... of which an external name's search candidates", "cluster_dns_qps_external_candidates"),
+                   ("... of which a cold external name's (each looked up once)",
+                    "cluster_dns_qps_cold_external_candidates"),
                    ("queries/s reaching the upstream", "upstream_qps"), ("pod lookups/s", "lookups_per_s"),
                    ("pod lookup p50 ms", "p50_ms"), ("p99 ms", "p99_ms"), ("p99.9 ms", "p999_ms"),
                    ("answers differing from kube-dns only's", "errors"),
