@@ -164,17 +164,25 @@ cache_stat() {
 	done
 }
 
-# query_counts LOG FROM: "ALL OUTSIDE CANDIDATES COLD", counts of the
-# queries in LOG's lines after line FROM, our cache's loop probes (HINFO)
-# aside: all; those for names outside the cluster's zones (what a CoreDNS
-# forwards, less its cache's hits); those for an external name with a
-# search domain after it (a walk's candidate); of which those for the
-# wildcard's names, each looked up once (cold).
+# query_counts LOG FROM: "ALL OUTSIDE CANDIDATES COLD IN_NS IN_SVC
+# IN_DOMAIN", counts of the queries in LOG's lines after line FROM, our
+# cache's loop probes (HINFO) aside: all; those for names outside the
+# cluster's zones (what a CoreDNS forwards, less its cache's hits); those
+# for an external name with a search domain after it (a walk's candidate);
+# of which those for the wildcard's names, each looked up once (cold); and
+# the candidates by search domain: NS.svc.cluster.local (where the DNS
+# schema makes NXDOMAIN certain), svc.cluster.local, cluster.local.
 query_counts() {
 	tail -n +$(($2 + 1)) "$1" | awk '$3 != "HINFO" { q = tolower($2); n++
 			if (q !~ /(cluster\.local|\.arpa)\.$/) out++
-			if (q ~ /\.example\.net\..+/) { cand++; if (q ~ /\.wild\.example\.net\..+/) cold++ } }
-		END { print n + 0, out + 0, cand + 0, cold + 0 }'
+			if (q ~ /\.example\.net\..+/) {
+				cand++
+				if (q ~ /\.wild\.example\.net\..+/) cold++
+				if (q ~ /\.example\.net\.[^.]+\.svc\.cluster\.local\.$/) in_ns++
+				else if (q ~ /\.example\.net\.svc\.cluster\.local\.$/) in_svc++
+				else if (q ~ /\.example\.net\.cluster\.local\.$/) in_domain++
+			} }
+		END { print n + 0, out + 0, cand + 0, cold + 0, in_ns + 0, in_svc + 0, in_domain + 0 }'
 }
 
 # run STACK [kill]: every pod's client, all at once, against STACK's
@@ -184,7 +192,7 @@ query_counts() {
 # later.
 TICKS=$(getconf CLK_TCK)
 run() {
-	local stack=$1 dir=$WORK/run-$1${2:+-$2} i j p c0 u0 t0 t1 ns all outside candidates cold
+	local stack=$1 dir=$WORK/run-$1${2:+-$2} i j p c0 u0 t0 t1 ns all outside candidates cold in_ns in_svc in_domain
 	local -a pods=()
 	mkdir "$dir"
 	for ((i = 1; i <= NODES; i++)); do start_cache "$stack" "$i"; done
@@ -214,10 +222,13 @@ run() {
 	cache_stat "$stack" > "$dir/stat1"
 	{
 		echo "seconds $(bc <<<"$t1 - $t0")"
-		read -r all outside candidates cold <<<"$(query_counts "$WORK/cluster.log" "$c0")"
+		read -r all outside candidates cold in_ns in_svc in_domain <<<"$(query_counts "$WORK/cluster.log" "$c0")"
 		echo "cluster_queries $all"
 		echo "cluster_candidates $candidates"
 		echo "cluster_cold_candidates $cold"
+		echo "cluster_candidates_in_namespace $in_ns"
+		echo "cluster_candidates_in_svc $in_svc"
+		echo "cluster_candidates_in_domain $in_domain"
 		if [[ $stack == kube-dns ]]; then
 			echo "upstream_queries $outside"
 		else

@@ -97,6 +97,9 @@ def stack(run, pod_range=range(nodes * pods)):
         "cluster_dns_queries_per_lookup": round(fields["cluster_queries"] / max(1, len(lat)), 3),
         "cluster_dns_qps_external_candidates": round(fields["cluster_candidates"] / seconds, 1),
         "cluster_dns_qps_cold_external_candidates": round(fields["cluster_cold_candidates"] / seconds, 1),
+        "cluster_dns_qps_candidates_by_search_domain": {
+            where: round(fields[f"cluster_candidates_in_{where}"] / seconds, 1)
+            for where in ("namespace", "svc", "domain")},
         "p99_ms_by_client": {c: pct(v, 99) for c, v in by_client.items()},
     }
 
@@ -157,6 +160,10 @@ for label, key in [("queries/s reaching cluster DNS", "cluster_dns_qps"),
                    ("... the biggest node's CPU s", "cache_cpu_s_max_node"),
                    ("... the biggest node's RSS MiB", "cache_rss_mib_max_node")]:
     lines.append(row(label, k[key], n[key], o[key], ratio(o[key], k[key]), ratio(o[key], n[key])))
+for where, suffix in (("namespace", "NS.svc.cluster.local"), ("svc", "svc.cluster.local"),
+                      ("domain", "cluster.local")):
+    lines.append(row(f"... candidates under {suffix}",
+                     *[f["cluster_dns_qps_candidates_by_search_domain"][where] for f in (k, n, o)], "-", "-"))
 for c in CLIENTS:
     lines.append(row(f"p99 ms, {c} pods", *[f["p99_ms_by_client"][c] for f in (k, n, o)], "-", "-"))
 kn, ko = figures["cache_killed"]["nodelocal"], figures["cache_killed"]["ours"]
