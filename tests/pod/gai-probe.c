@@ -3,8 +3,8 @@
  *
  *   gai-probe [-f inet|inet6|unspec] [-t stream|dgram|raw|0] [-p PROTO_NUMBER]
  *             [-s SERVICE] [-F passive,canonname,numerichost,numericserv,
- *             addrconfig,v4mapped,all] [-n N] [-T|-L] [-M] NAME...
- *   gai-probe -H [-R] [-f inet|inet6] [-n N] [-T|-L] [-M] NAME...
+ *             addrconfig,v4mapped,all] [-n N] [-T|-L] [-M] [-i MS] NAME...
+ *   gai-probe -H [-R] [-f inet|inet6] [-n N] [-T|-L] [-M] [-i MS] NAME...
  *
  * getaddrinfo: "NAME: error EAI_X", or one line per result in result order,
  * "NAME: family socktype protocol address port [canon=CANON]".
@@ -14,8 +14,10 @@
  * -n N repeats each lookup N times and prints the last. -T prints the wall
  * time of all the lookups, in microseconds, on stderr; -L that of each
  * NAME's, a line each. -M prints the process's peak resident memory after
- * the lookups, "peak_rss_kib N" (VmHWM), on stderr. Exit status 0, or 2
- * for a bad command line. */
+ * the lookups, "peak_rss_kib N" (VmHWM), on stderr. -i MS paces the NAMEs
+ * at a steady rate: the k-th starts MS * k milliseconds after the first
+ * (at once when the one before ran late). Exit status 0, or 2 for a bad
+ * command line. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
@@ -60,8 +62,8 @@ static const struct name flags[] = {
 static void usage(void)
 {
 	fputs("usage: gai-probe [-f inet|inet6|unspec] [-t stream|dgram|raw|0] [-p PROTO] [-s SERVICE]\n"
-	      "                 [-F flag,...] [-n N] [-T|-L] [-M] NAME...\n"
-	      "       gai-probe -H [-R] [-f inet|inet6] [-n N] [-T|-L] [-M] NAME...\n", stderr);
+	      "                 [-F flag,...] [-n N] [-T|-L] [-M] [-i MS] NAME...\n"
+	      "       gai-probe -H [-R] [-f inet|inet6] [-n N] [-T|-L] [-M] [-i MS] NAME...\n", stderr);
 	exit(2);
 }
 
@@ -192,13 +194,22 @@ static long long micros(struct timespec from, struct timespec to) {
 	return (long long)(to.tv_sec - from.tv_sec) * 1000000 + (to.tv_nsec - from.tv_nsec) / 1000;
 }
 
+/* Sleeps until MS * K milliseconds after START, unless that is past. */
+static void pace(struct timespec start, long ms, int k)
+{
+	long long ns = (long long)ms * k * 1000000 + start.tv_nsec;
+	struct timespec at = { start.tv_sec + ns / 1000000000, ns % 1000000000 };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, 0) == EINTR) {}
+}
+
 int main(int argc, char **argv)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC };
 	const char *service = 0;
 	int hostent = 0, reentrant = 0, timed = 0, family = -1, repeat = 1, rss = 0, c;
+	long interval = 0;
 
-	while ((c = getopt(argc, argv, "f:t:p:s:F:n:HRTLM")) != -1) {
+	while ((c = getopt(argc, argv, "f:t:p:s:F:n:HRTLMi:")) != -1) {
 		switch (c) {
 		case 'f': hints.ai_family = family = value_of(families, optarg); break;
 		case 't': hints.ai_socktype = value_of(socktypes, optarg); break;
@@ -211,6 +222,7 @@ int main(int argc, char **argv)
 		case 'T': timed = 1; break;
 		case 'L': timed = 2; break;
 		case 'M': rss = 1; break;
+		case 'i': if ((interval = atol(optarg)) < 1) usage(); break;
 		default: usage();
 		}
 	}
@@ -220,6 +232,10 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	lap = t0;
 	for (int i = optind; i < argc; i++) {
+		if (interval) {
+			pace(t0, interval, i - optind);
+			clock_gettime(CLOCK_MONOTONIC, &lap);
+		}
 		if (hostent) probe_gethostbyname(argv[i], family, reentrant, repeat);
 		else probe_getaddrinfo(argv[i], service, &hints, repeat);
 		fflush(stdout);
