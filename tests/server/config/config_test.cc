@@ -8,8 +8,8 @@
 #include <fstream>
 
 #include "common/load_error.h"
-#include "server/config/address.h"
-#include "server/config/duration.h"
+#include "server/settings/address.h"
+#include "server/settings/duration.h"
 #include "server/config/flags.h"
 #include "server/config/yaml.h"
 #include "server/util/dns_text.h"
