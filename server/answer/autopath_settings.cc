@@ -29,8 +29,9 @@ std::vector<Name> host_search(const Field* search, const Field* path, const File
     for (const Field& d : search->items(0, kMaxHostSearch)) out.push_back(d.domain());
     return out;
   }
+  std::string file = path ? files.readable(*path) : files.resolv_conf;
   try {
-    return system_resolv_conf_search(path ? files.readable(*path) : files.resolv_conf);
+    return system_resolv_conf_search(file);
   } catch (const std::runtime_error& e) {
     if (path) path->fail(e.what());
     throw std::runtime_error(std::string("autopath: hostSearch absent: ") + e.what());

@@ -81,6 +81,8 @@ TEST(AutopathSettings, Errors) {
       {"autopath: {hostSearch: [ok.example, '']}\n", "c.yaml:1: hostSearch: '' is not a domain name below the root"},
       {"autopath: {hostSearch: [], resolvConf: /etc/resolv.conf}\n",
        "c.yaml:1: resolvConf: is read only without hostSearch"},
+      {"autopath: {resolvConf: /nonexistent/resolv.conf}\n",
+       "c.yaml:1: resolvConf: /nonexistent/resolv.conf: No such file or directory"},
       {"autopath: {mode: echo}\n",
        "c.yaml:1: autopath: unknown key 'mode' (known: enabled, code, marker, clusterDomain, hostSearch, resolvConf)"},
   };
