@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,12 @@ inline std::string temp_file(const std::string& name, const std::string& text) {
   std::string path = testing::TempDir() + "settings_" + name;
   std::ofstream(path) << text;
   return path;
+}
+
+// The whole of a file of the repository.
+inline std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // `read` given the value of `key` in `yaml`, the one key it may hold
