@@ -138,6 +138,14 @@ std::string error_of(const std::string& yaml) {
   return test::load_error([&] { parse(yaml); });
 }
 
+// Each case's error starts as it says.
+void expect_errors(std::span<const ErrorCase> cases) {
+  for (const ErrorCase& c : cases) {
+    std::string error = error_of(c.yaml);
+    EXPECT_EQ(error.substr(0, c.error.size()), c.error) << c.yaml << "--- got: " << error;
+  }
+}
+
 // ${NAME}: the environment's value (the DaemonSet's settings, kubelet's
 // Service variables); an item that is one variable set empty is left out;
 // stubDomains in kube-dns's form, a map or its JSON as a string.
@@ -192,7 +200,6 @@ TEST(ConfigEnvironment, VariablesAndStubDomains) {
 
 TEST(ConfigErrors, FileLineAndWhat) {
   const std::string server = "servers:\n- name: s\n  zones: [s.test]\n";
-  const std::string forward = "  forwardPlugin: {upstreams: [10.0.0.1]}\n";
   const ErrorCase cases[] = {
       // The document.
       {"", "c.yaml:1: expected a mapping"},
@@ -239,7 +246,14 @@ TEST(ConfigErrors, FileLineAndWhat) {
       {kListen + kResolver + "health: 127.0.0.1\n",
        "c.yaml:3: health: '127.0.0.1' is not ADDR:PORT"},
       {kListen + kResolver + "metrics: {a: 1}\n", "c.yaml:3: metrics: expected text"},
-      // servers.
+  };
+  expect_errors(cases);
+}
+
+TEST(ConfigErrors, Servers) {
+  const std::string server = "servers:\n- name: s\n  zones: [s.test]\n";
+  const std::string forward = "  forwardPlugin: {upstreams: [10.0.0.1]}\n";
+  const ErrorCase cases[] = {
       {kListen + "servers: {name: s}\n", "c.yaml:2: servers: expected a list"},
       {kListen + "servers:\n- zones: [a]\n" + forward, "c.yaml:3: servers: missing 'name'"},
       {kListen + "servers:\n- name: ''\n  zones: [a]\n" + forward,
@@ -275,10 +289,7 @@ TEST(ConfigErrors, FileLineAndWhat) {
       {kListen + server + "  zoneFiles: [example.com.zone]\n  forward: {}\n",
        "c.yaml:6: servers: unknown key 'forward'"},
   };
-  for (const ErrorCase& c : cases) {
-    std::string error = error_of(c.yaml);
-    EXPECT_EQ(error.substr(0, c.error.size()), c.error) << c.yaml << "--- got: " << error;
-  }
+  expect_errors(cases);
 }
 
 // A cluster domain the file names (autopath.clusterDomain, autopath on or
@@ -315,10 +326,7 @@ TEST(ConfigClusterDomain, SomeServerHoldsIt) {
        "c.yaml:5: clusterDomain: no server holds the cluster domain cluster.local., so every name under it "
        "would go to upstreamResolvers, which know no Service (NXDOMAIN); the servers hold nothing:"},
   };
-  for (const ErrorCase& c : refused) {
-    std::string error = error_of(c.yaml);
-    EXPECT_EQ(error.substr(0, c.error.size()), c.error) << c.yaml << "--- got: " << error;
-  }
+  expect_errors(refused);
 }
 
 TEST(ConfigFile, FilesRelativeToItsDirectory) {
