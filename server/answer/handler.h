@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
+#include "server/answer/autopath_settings.h"
 #include "server/answer/autopath_walk.h"
-#include "server/config/config.h"
 #include "server/model/query_info.h"
 
 namespace rk8s::server {

@@ -14,8 +14,8 @@
 // resolver has its own rules for failures.
 #pragma once
 
+#include "server/answer/autopath_settings.h"
 #include "server/answer/autopath_walk.h"
-#include "server/config/config.h"
 
 namespace rk8s::server {
 

@@ -13,8 +13,8 @@
 #include <optional>
 #include <string>
 
+#include "server/cache/cache_settings.h"
 #include "server/cache/reply.h"
-#include "server/config/config.h"
 
 namespace rk8s::server {
 

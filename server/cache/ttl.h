@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
+#include "server/cache/cache_settings.h"
 #include "server/cache/reply.h"
-#include "server/config/config.h"
 
 namespace rk8s::server {
 

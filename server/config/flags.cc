@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "resolv-k8s.h"
-#include "server/config/address.h"
+#include "server/settings/address.h"
 #include "server/config/yaml.h"
 #include "server/util/dns_text.h"
 #include "server/util/names.h"

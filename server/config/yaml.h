@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "server/config/config.h"
 
@@ -20,5 +21,9 @@ ServerConfig load_config_file(const std::string& path);
 ServerConfig parse_config(std::string_view yaml_text, const std::string& file,
                           const std::string& base_dir,
                           const std::string& resolv_conf = "/etc/resolv.conf");
+
+// Every key the file may hold, each feature's under its section's key
+// (stubDomains' are zones).
+std::vector<SettingKeys> known_settings();
 
 }  // namespace rk8s::server

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "server/config/config.h"
+#include "server/forward/forward_settings.h"
 #include "server/net/loop.h"
 
 namespace rk8s::server {

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "server/config/config.h"
+#include "server/forward/transport_settings.h"
 
 namespace rk8s::server {
 

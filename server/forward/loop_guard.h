@@ -13,9 +13,9 @@
 #include <memory>
 #include <vector>
 
-#include "server/config/config.h"
 #include "server/forward/forwarder.h"
 #include "server/model/warn.h"
+#include "server/settings/address.h"
 
 namespace rk8s::server {
 

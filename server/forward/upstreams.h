@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "server/config/config.h"
+#include "server/forward/forward_settings.h"
 #include "server/forward/health.h"
 #include "server/model/warn.h"
 #include "server/net/loop.h"

@@ -27,11 +27,11 @@
 #include <string>
 #include <vector>
 
-#include "server/config/config.h"
 #include "server/model/warn.h"
 #include "server/net/accept_pause.h"
 #include "server/net/client_share.h"
 #include "server/net/loop.h"
+#include "server/settings/address.h"
 
 namespace rk8s::server {
 

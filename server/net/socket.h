@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "server/config/config.h"
+#include "server/settings/address.h"
 
 namespace rk8s::server {
 

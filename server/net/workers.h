@@ -7,9 +7,9 @@
 #include <thread>
 #include <vector>
 
-#include "server/config/config.h"
 #include "server/net/tcp.h"
 #include "server/net/udp.h"
+#include "server/settings/address.h"
 
 namespace rk8s::server {
 

@@ -17,9 +17,10 @@
 #include <functional>
 #include <vector>
 
-#include "server/config/config.h"
 #include "server/node/interface.h"
+#include "server/node/node_settings.h"
 #include "server/node/notrack.h"
+#include "server/settings/address.h"
 
 namespace rk8s::server {
 

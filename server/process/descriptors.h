@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "server/config/config.h"
+#include "server/config/limits.h"
 
 namespace rk8s::server {
 

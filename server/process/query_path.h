@@ -13,7 +13,7 @@
 
 #include "server/cache/packet_cache.h"
 #include "server/process/client_rate.h"
-#include "server/answer/runtime.h"
+#include "server/process/runtime.h"
 #include "server/answer/metrics.h"
 #include "server/answer/coredns_metrics.h"
 #include "server/process/query_log.h"

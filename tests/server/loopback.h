@@ -22,7 +22,8 @@
 #include <vector>
 
 #include "libresolv-k8s/dns/wire.h"
-#include "server/config/address.h"
+#include "server/forward/forward_settings.h"
+#include "server/settings/address.h"
 #include "server/net/loop.h"
 #include "server/net/serve.h"
 #include "server/util/dns_text.h"

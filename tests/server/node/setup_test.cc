@@ -12,7 +12,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "server/config/address.h"
+#include "server/settings/address.h"
 #include "server/node/notrack.h"
 
 namespace rk8s::server {

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "server/config/address.h"
+#include "server/settings/address.h"
 #include "tests/server/fixture.h"
 
 namespace rk8s::server::test {

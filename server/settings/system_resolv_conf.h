@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The node's resolv.conf, read at load time as glibc reads the file: the
-// nameservers of `type: SystemResolvConf`, in its order, each on port 53,
-// and the search domains of the marker path.
+// nameservers of `type: SystemResolvConf`, in its order, and the search
+// domains of the marker path.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "server/config/config.h"
+#include "libresolv-k8s/dns/wire.h"
+#include "libresolv-k8s/util/ip.h"
 
 namespace rk8s::server {
 
@@ -15,7 +16,7 @@ namespace rk8s::server {
 // std::runtime_error "path: reason" when the file cannot be read, where
 // glibc would quietly use 127.0.0.1 too: for a cache on the node that is
 // likely itself.
-std::vector<Upstream> system_resolv_conf_upstreams(const std::string& path);
+std::vector<IpAddr> system_resolv_conf_nameservers(const std::string& path);
 
 // The search domains of resolv.conf as glibc reads them (the last search or
 // domain line); none when the file does not exist. Throws

@@ -7,10 +7,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include <initializer_list>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "libresolv-k8s/dns/wire.h"
 
 namespace rk8s::server {
 
@@ -20,6 +23,18 @@ struct FieldError : std::runtime_error {
 };
 
 class Mapping;
+
+// The keys a mapping of the file may hold, and the dotted keys that lead to
+// it ("cache.serveStale"; a list's items are under the list's key): each
+// feature's list of them, which the chart's schema and the example must
+// name (tests/server/config/known_settings_test.cc).
+struct SettingKeys {
+  std::string path;
+  std::span<const std::string_view> keys;
+};
+
+// `keys` with `path` and a dot put before each of their paths.
+std::vector<SettingKeys> keys_under(const std::string& path, std::vector<SettingKeys> keys);
 
 class Field {
  public:
@@ -34,7 +49,7 @@ class Field {
   [[noreturn]] void fail(const std::string& what) const;
 
   // A mapping whose keys are all among `known`, each once.
-  Mapping mapping(std::initializer_list<std::string_view> known) const;
+  Mapping mapping(std::span<const std::string_view> known) const;
   // A mapping of any keys, each once: the keys' fields and the values'.
   std::vector<std::pair<Field, Field>> entries() const;
   // A sequence of `min` to `max` items, each keyed as this field is.
@@ -49,6 +64,7 @@ class Field {
   // A duration in milliseconds: also "1800ms", "1s500ms"; at most `max`.
   unsigned duration_ms(unsigned max) const;
   uint64_t bytes(uint64_t min, uint64_t max) const;  // quantity.h
+  dns::Name domain() const;  // a domain name below the root
   // The index in `choices` of the text, which must be one of them.
   size_t choice(std::initializer_list<std::string_view> choices) const;
 

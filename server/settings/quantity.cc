@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/config/quantity.h"
+#include "server/settings/quantity.h"
 
 #include "server/util/strings.h"
 

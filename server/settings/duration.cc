@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/config/duration.h"
+#include "server/settings/duration.h"
 
 #include "server/util/strings.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/config/system_resolv_conf.h"
+#include "server/settings/system_resolv_conf.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -9,7 +9,6 @@
 
 #include "libresolv-k8s/conf/resolv_conf.h"
 #include "libresolv-k8s/files/watched_file.h"
-#include "server/config/address.h"
 
 namespace rk8s::server {
 
@@ -30,11 +29,9 @@ std::unique_ptr<Config> read_conf(const std::string& path, bool missing_ok) {
 
 }  // namespace
 
-std::vector<Upstream> system_resolv_conf_upstreams(const std::string& path) {
+std::vector<IpAddr> system_resolv_conf_nameservers(const std::string& path) {
   std::unique_ptr<Config> conf = read_conf(path, false);
-  std::vector<Upstream> upstreams;
-  for (const IpAddr& ns : conf->ns) upstreams.push_back(upstream_at(ns, 53));
-  return upstreams;
+  return std::vector<IpAddr>(conf->ns.begin(), conf->ns.end());
 }
 
 std::vector<dns::Name> system_resolv_conf_search(const std::string& path) {

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/config/address.h"
+#include "server/settings/address.h"
 
 #include "server/util/strings.h"
 
 namespace rk8s::server {
 
-namespace {
-
-// "ADDR:PORT" or "[V6ADDR]:PORT".
 bool parse_address_port(std::string_view text, IpAddr& ip, uint16_t& port) {
   size_t colon = text.rfind(':');
   if (colon == std::string_view::npos) return false;
@@ -21,8 +18,6 @@ bool parse_address_port(std::string_view text, IpAddr& ip, uint16_t& port) {
   port = uint16_t(n);
   return parse_inet_pton(ip.family, str(host), ip.addr);
 }
-
-}  // namespace
 
 bool parse_endpoint(const std::string& text, Endpoint& out) {
   IpAddr ip;
@@ -41,22 +36,6 @@ bool parse_ip(std::string_view text, IpAddr& out) {
     if (parse_inet_pton(family, str(text), out.addr)) return true;
   }
   return false;
-}
-
-bool parse_upstream(std::string_view text, Upstream& out, uint16_t port) {
-  IpAddr ip;
-  if (!parse_ip(text, ip) && !parse_address_port(text, ip, port)) return false;
-  if (port == 0) return false;
-  out = upstream_at(ip, port);
-  return true;
-}
-
-Upstream upstream_at(const IpAddr& ip, uint16_t port) {
-  char buf[64];
-  ip_to_text(ip, buf, sizeof buf);
-  std::string host = buf;
-  if (ip.family == AF_INET6) host = "[" + host + "]";
-  return Upstream{ip, port, host + ":" + std::to_string(port)};
 }
 
 }  // namespace rk8s::server

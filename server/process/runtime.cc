@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/answer/runtime.h"
+#include "server/process/runtime.h"
 
 #include <atomic>
 #include <stdexcept>

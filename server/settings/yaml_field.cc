@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/config/yaml_field.h"
+#include "server/settings/yaml_field.h"
 
 #include <yaml-cpp/eventhandler.h>
 
@@ -8,8 +8,9 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "server/config/duration.h"
-#include "server/config/quantity.h"
+#include "server/settings/duration.h"
+#include "server/settings/quantity.h"
+#include "server/util/dns_text.h"
 #include "server/util/strings.h"
 
 namespace rk8s::server {
@@ -21,7 +22,7 @@ int line_of(const YAML::Node& node, int fallback) {
   return node.IsNull() || node.Mark().is_null() ? fallback : node.Mark().line + 1;
 }
 
-std::string one_of(std::initializer_list<std::string_view> words) {
+std::string one_of(std::span<const std::string_view> words) {
   std::string out;
   for (std::string_view w : words)
     out += (out.empty() ? "" : ", ") + (w.empty() ? "\"\"" : std::string(w));
@@ -48,6 +49,11 @@ struct DocumentStarts : YAML::EventHandler {
 
 }  // namespace
 
+std::vector<SettingKeys> keys_under(const std::string& path, std::vector<SettingKeys> keys) {
+  for (SettingKeys& k : keys) k.path = k.path.empty() ? path : path + "." + k.path;
+  return keys;
+}
+
 Field parse_document(const std::string& text) {
   // Not YAML::LoadAll: yaml-cpp 0.7.0 takes a stray ',' for an empty
   // document again and again, and LoadAll never returns.
@@ -63,7 +69,7 @@ void Field::fail(const std::string& what) const {
   throw FieldError(line_, key_.empty() ? what : key_ + ": " + what);
 }
 
-Mapping Field::mapping(std::initializer_list<std::string_view> known) const {
+Mapping Field::mapping(std::span<const std::string_view> known) const {
   if (!node_.IsMap()) fail("expected a mapping");
   Mapping m(*this);
   for (const auto& entry : node_) {
@@ -172,10 +178,18 @@ uint32_t Field::duration_seconds() const {
        std::to_string(kMaxDurationSeconds) + "s)");
 }
 
+dns::Name Field::domain() const {
+  std::string t = text();
+  dns::Name n;
+  if (!parse_name(t, n) || n.len <= 1) fail("'" + t + "' is not a domain name below the root");
+  return n;
+}
+
 size_t Field::choice(std::initializer_list<std::string_view> choices) const {
   std::string t = text();
   auto it = std::find(choices.begin(), choices.end(), t);
-  if (it == choices.end()) fail("'" + t + "' is not one of " + one_of(choices));
+  if (it == choices.end())
+    fail("'" + t + "' is not one of " + one_of(std::span<const std::string_view>(choices.begin(), choices.size())));
   return size_t(it - choices.begin());
 }
 

@@ -10,6 +10,7 @@
 
 #include "server/answer/closed_world.h"
 #include "server/answer/handler.h"
+#include "server/config/config.h"
 #include "server/data/cluster.h"
 #include "server/forward/forwarder.h"
 #include "server/forward/loop_guard.h"

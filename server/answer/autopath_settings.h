@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// autopath in the config file: the option's mode and code (handler.h), and
+// the marker path (marker.h), on with autopath.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "libresolv-k8s/dns/autopath.h"
+#include "server/settings/file_names.h"
+#include "server/settings/yaml_field.h"
+
+namespace rk8s::server {
+
+enum class AutopathMode : uint8_t {
+  on,       // protocol v1
+  off,      // ignore the option, as RFC 6891 says for unknown options
+  formerr,  // FORMERR on any EDNS option (a broken old server; tests)
+  echo,     // echo every option verbatim (a middlebox; tests): Q still set
+};
+
+// The marker path of "DNS Autopath in PodSpec" (answer/marker.h): a query
+// for <base>.search.<ns>.<clusterDomain>.<marker> is answered for <base>
+// walked over the pod's ClusterFirst search list.
+constexpr char kDefaultMarker[] = "ap.k8s.io";  // the proposal's
+
+struct MarkerConfig {
+  dns::Name marker;                    // kDefaultMarker
+  dns::Name cluster_domain;            // cluster.local
+  std::vector<dns::Name> host_search;  // the node's search domains
+};
+
+struct AutopathSettings {
+  AutopathMode mode = AutopathMode::on;  // {enabled: false} is off
+  uint16_t code = autopath::kDefaultCode;
+  std::optional<MarkerConfig> marker;  // with autopath on
+  // clusterDomain, when the file names it, whatever autopath says: some
+  // server must hold it (the config file's walk checks).
+  std::optional<Field> cluster_domain;
+};
+
+// `f` null when the file has no autopath. hostSearch absent: the search
+// line of resolvConf, else of files.resolv_conf.
+AutopathSettings parse_autopath_settings(const Field* f, const FileNames& files);
+
+std::vector<SettingKeys> autopath_setting_keys();
+
+}  // namespace rk8s::server
