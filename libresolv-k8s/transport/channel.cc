@@ -72,7 +72,8 @@ static Once once;
 // sequence): more than the whole lookup. A process-wide pool lent to each
 // lookup cannot tell the channels of a lookup left by siglongjmp from
 // those of a lookup still running on another thread: each left lookup
-// would leak its channels (some 50 KiB) and its socket, without bound.
+// would leak its channels (72 KiB of list heads each) and its socket,
+// without bound.
 // Finding them again needs the thread's identity, and freeing them after
 // pthread_cancel a hook at thread exit: per-thread state under another
 // name. So the cache is the thread's, as glibc's own resolver state is
