@@ -17,3 +17,9 @@ bench-node: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl $(B)/tests/go-probe $(B)/
 .PHONY: bench-node-tls
 bench-node-tls: $(SERVER_BIN)
 	BENCH_ONLY=tls tests/bench/node_bench.sh $(B)
+
+# The warm pass and its floor alone (the library's own time per lookup):
+# $(B)/bench-node-floor.md.
+.PHONY: bench-node-floor
+bench-node-floor: $(POD_TEST_DEPS) $(B)/tests/rtt-probe
+	BENCH_ONLY=floor tests/bench/node_bench.sh $(B)

@@ -48,17 +48,31 @@ struct Options {
   uint16_t autopath_code = autopath::kDefaultCode;
 };
 
+// The search domains' bytes, packed in order; a copy copies those in use.
+struct SearchText {
+  char bytes[kSearchBytes];
+  size_t used = 0;
+
+  SearchText() {}
+  SearchText(const SearchText& o) { *this = o; }
+  SearchText& operator=(const SearchText& o) {
+    memmove(bytes, o.bytes, o.used);
+    used = o.used;
+    return *this;
+  }
+};
+
 struct Config {
   Dialect dialect = Dialect::glibc;
   uint32_t release = reference_release(Dialect::glibc);  // of the dialect's libc (ConfEnv)
   Options opt;
   FixedVec<IpAddr, kMaxNameservers> ns;
-  // Search domain i is search_text[search_start[i] .. search_start[i] + search_len[i]),
+  // Search domain i is search_text.bytes[search_start[i] .. search_start[i] + search_len[i]),
   // never empty: glibc's empty entries (LOCALDOMAIN=" a", hostname "h.") are
   // stored as ".", which its walk treats the same (the root).
   FixedVec<uint16_t, kMaxSearch> search_start;
   FixedVec<uint16_t, kMaxSearch> search_len;
-  char search_text[kSearchBytes] = {};
+  SearchText search_text;
   uint32_t warnings = 0;
   // False when the search list that won went beyond what we hold
   // (kMaxSearch, kSearchBytes), or an option asks for what we do not
@@ -66,7 +80,7 @@ struct Config {
   bool complete = true;
 
   size_t search_count() const { return search_start.count; }
-  Str search(size_t i) const { return Str{search_text + search_start[i], search_len[i]}; }
+  Str search(size_t i) const { return Str{search_text.bytes + search_start[i], search_len[i]}; }
 };
 
 // The environment and host facts resolv.conf parsing depends on.

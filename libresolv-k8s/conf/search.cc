@@ -8,24 +8,21 @@ namespace rk8s::conf {
 void search_clear(Config& c) {
   c.search_start.clear();
   c.search_len.clear();
+  c.search_text.used = 0;
   c.complete = true;
-}
-
-static size_t search_used(const Config& c) {
-  size_t n = c.search_count();
-  return n ? c.search_start[n - 1] + c.search_len[n - 1] : 0;
 }
 
 // An empty domain is the root to glibc's walk, as "." is.
 void search_add(Config& c, Str domain) {
   if (!c.complete) return;
   if (domain.size == 0) domain = str(".");
-  size_t used = search_used(c);
+  size_t used = c.search_text.used;
   if (c.search_start.full() || domain.size > kSearchBytes - used) {
     c.complete = false;
     return;
   }
-  memcpy(c.search_text + used, domain.data, domain.size);
+  memcpy(c.search_text.bytes + used, domain.data, domain.size);
+  c.search_text.used = used + domain.size;
   c.search_start.push(uint16_t(used));
   c.search_len.push(uint16_t(domain.size));
 }

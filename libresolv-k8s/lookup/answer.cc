@@ -46,8 +46,20 @@ bool in_chain(const FixedVec<dns::Name, kMaxChain>& chain, const dns::Name& n) {
 
 }  // namespace
 
+size_t AliasNames::used() const {
+  return at.count ? at[at.count - 1] + strlen(text + at[at.count - 1]) + 1 : 0;
+}
+
+AliasNames& AliasNames::operator=(const AliasNames& o) {
+  memmove(text, o.text, o.used());
+  at = o.at;
+  host_name = o.host_name;
+  overflow = o.overflow;
+  return *this;
+}
+
 void AliasNames::add(const dns::Name& n, bool is_host_name) {
-  size_t start = at.count ? at[at.count - 1] + strlen(text + at[at.count - 1]) + 1 : 0;
+  size_t start = used();
   char buf[dns::kMaxNameText];
   size_t len = dns::name_to_text(n, buf, sizeof buf);
   if (at.full() || len >= sizeof buf || start + len + 1 > sizeof text) {

@@ -17,10 +17,16 @@ using AddressList = FixedVec<IpAddr, kMaxAddresses>;
 // glibc's h_aliases material (getanswer_r): the question name, then every
 // CNAME target in answer order, as text; glibc keeps the host names only.
 struct AliasNames {
-  char text[1024] = {};
+  char text[1024];  // the names at `at`, each NUL-terminated; the rest unused
   FixedVec<uint16_t, 17> at;
   uint32_t host_name = 0;  // bit i: name i is a host name
   bool overflow = false;   // more than we hold
+
+  AliasNames() {}
+  // Copies the names in use, not the whole of `text`.
+  AliasNames(const AliasNames& o) { *this = o; }
+  AliasNames& operator=(const AliasNames& o);
+  size_t used() const;
 
   void add(const dns::Name& n, bool is_host_name);
   void drop_first();  // an autopath reply's question name, before its CNAME

@@ -53,11 +53,23 @@ struct Str {
 
 inline Str str(const char* s) { return Str{s, s ? strlen(s) : 0}; }
 
-// A vector of trivially copyable T with room for N, kept inline.
+// A vector of trivially copyable T with room for N, kept inline. The items
+// past `count` are never made: a list of 128 addresses costs nothing to
+// make or empty, and a copy copies the items in use.
 template <class T, size_t N>
 struct FixedVec {
-  T items[N];
+  union {
+    T items[N];
+  };
   size_t count = 0;
+
+  FixedVec() {}
+  FixedVec(const FixedVec& o) : count(o.count) { memcpy(items, o.items, count * sizeof(T)); }
+  FixedVec& operator=(const FixedVec& o) {
+    count = o.count;
+    memmove(items, o.items, count * sizeof(T));
+    return *this;
+  }
 
   bool push(const T& v) {
     if (count == N) return false;

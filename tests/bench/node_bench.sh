@@ -162,6 +162,9 @@ seq -f "n%g.wild.example.com A" "$FILL" > "$WORK/fill"
 declare -A raw
 add() { raw["$1 $2"]+="$3 "; }
 med() { tr ' ' '\n' <<<"${raw["$1 $2"]}" | grep . | median; }
+nano_ms() { printf '%.3f' "$(bc <<<"scale=4; $1 / 1000000")"; }
+ms() { nano_ms "$(med "$1" "$2")"; }
+ns_us() { printf '%.2f' "$(bc <<<"scale=4; $(med "$1" "$2") / 1000")"; }
 
 # cpu_ticks PID: the user and system time the process has used, in clock ticks.
 TICKS=$(getconf CLK_TCK)
@@ -213,6 +216,7 @@ restart_dot() {
 	exit 1
 }
 for ((r = 0; r < RUNS; r++)); do
+	[[ ${BENCH_ONLY:-} == floor ]] && break
 	for c in ours unbound; do
 		restart_dot
 		s0=$(dot_syns)
@@ -226,8 +230,10 @@ for ((r = 0; r < RUNS; r++)); do
 		add tls_answered $c "$answered"
 	done
 done
-kill "${pid[dot]}"
-wait "${pid[dot]}" 2>/dev/null
+if [[ ${pid[dot]:-} ]]; then
+	kill "${pid[dot]}"
+	wait "${pid[dot]}" 2>/dev/null
+fi
 # tls_rows: the section's rows of the report.
 tls_rows() {
 	row "$TLS_N distinct misses over TLS, $TLS_INFLIGHT in flight: ms (answered)" \
@@ -340,6 +346,7 @@ for ((r = 0; r < RUNS; r++)); do
 			add lib_ns $c $(((us - libc) * 1000 / lookups / WARM_N))
 		fi
 
+		[[ ${BENCH_ONLY:-} == floor ]] && continue
 		add lps $c "$(pods_lps "$c")"
 
 		dnsperf -s "${addr[$c]}" -d "$WORK/hits" -n 1 > /dev/null
@@ -350,6 +357,47 @@ for ((r = 0; r < RUNS; r++)); do
 		add hit_ns $c $((($(cpu_ticks "${pid[$c]}") - t0) * 1000000000 / TICKS / answered))
 	done
 done
+
+# floor_rows, floor_note: the warm pass and its floor, rows and their note.
+floor_rows() {
+	row "ms per lookup, warm cache" "$(ms warm_ns ours)" "$(ms warm_ns unbound)" \
+		"$(ratio "$(med warm_ns unbound)" "$(med warm_ns ours)")x" "unbound / ours >= 5x"
+	row "bare UDP round trips per warm lookup, a socket each (µs)" "$(ns_us bare_ns ours)" \
+		"$(ns_us bare_ns unbound)" "$(ratio "$(med bare_ns unbound)" "$(med bare_ns ours)")x" -
+	row "the same on one socket (µs)" "$(ns_us kept_ns ours)" "$(ns_us kept_ns unbound)" \
+		"$(ratio "$(med kept_ns unbound)" "$(med kept_ns ours)")x" -
+	row "the resolver's own time per warm lookup, beyond its round trips (µs)" "$(ns_us own_ns ours)" \
+		"$(ns_us own_ns unbound)" "$(ratio "$(med own_ns unbound)" "$(med own_ns ours)")x" "ours < 10 µs"
+	row "ours: the round trips with the system calls glibc's lookups make around them (µs)" \
+		"$(ns_us libc_ns ours)" - - -
+	row "ours: the library's own time beyond those (µs)" "$(ns_us lib_ns ours)" - - -
+}
+floor_note() {
+	echo "- Round trips: the queries of a warm pass (each name $WARM_N times), recorded once through a relay" \
+		"in front of the cache, then replayed to it by a minimal client (rtt-probe replay, right after each" \
+		"warm pass): the exchanges as the resolver made them (A and AAAA together for glibc, one query for" \
+		"the shim), each on a new connected UDP socket (as both resolvers open them), or all on one socket;" \
+		"per lookup. The resolver's own time: the warm pass's time less the first replay's, per lookup, in" \
+		"the same round (for unbound, glibc's, over the exchanges of its walk). With glibc's system calls:" \
+		"each exchange also stats resolv.conf and nsswitch.conf, reads /etc/hosts and, with more than one" \
+		"address in its replies, probes their routes as glibc's sort does (rtt-probe replay -l); the shim's" \
+		"warm lookup is one exchange, so that is the system calls of its lookup as glibc would make them."
+}
+if [[ ${BENCH_ONLY:-} == floor ]]; then
+	{
+		echo "$MACHINE at the start; tree $(git -C "$POD_ROOT" describe --always --dirty 2>/dev/null)." \
+			"Pods: $lookups names, ndots:5, 4 search domains, AF_UNSPEC. Medians of $RUNS rounds."
+		echo
+		row measure "ours (shim, autopath)" "unbound (glibc)" ratio target
+		row --- --- --- --- ---
+		floor_rows
+		echo
+		echo "- ms per lookup: gai-probe-glibc -T in a pod (with LD_PRELOAD of the shim for ours), one pass" \
+			"over the names, then each name $WARM_N times."
+		floor_note
+	} | tee "$BUILD/bench-node-floor.md"
+	exit
+fi
 
 # The marker path: each client the shim never touches, with the classic
 # list (ours.resolv.conf) and with the marker first (the classic list kept
@@ -458,9 +506,6 @@ for c in ours unbound; do
 done
 entries=$(curl -s "http://${addr[ours]}:9253/metrics" | awk '$1 == "resolv_k8s_cache_entries" { print $2 }')
 
-nano_ms() { printf '%.3f' "$(bc <<<"scale=4; $1 / 1000000")"; }
-ms() { nano_ms "$(med "$1" "$2")"; }
-ns_us() { printf '%.2f' "$(bc <<<"scale=4; $(med "$1" "$2") / 1000")"; }
 # per_lookup MEASURE CACHE N: "TOTAL (CLUSTER + UPSTREAM)" queries per lookup
 # of N lookups.
 per_lookup() {
@@ -478,17 +523,7 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 	echo
 	row measure "ours (shim, autopath)" "unbound (glibc)" ratio target
 	row --- --- --- --- ---
-	row "ms per lookup, warm cache" "$(ms warm_ns ours)" "$(ms warm_ns unbound)" \
-		"$(ratio "$(med warm_ns unbound)" "$(med warm_ns ours)")x" "unbound / ours >= 5x"
-	row "bare UDP round trips per warm lookup, a socket each (µs)" "$(ns_us bare_ns ours)" \
-		"$(ns_us bare_ns unbound)" "$(ratio "$(med bare_ns unbound)" "$(med bare_ns ours)")x" -
-	row "the same on one socket (µs)" "$(ns_us kept_ns ours)" "$(ns_us kept_ns unbound)" \
-		"$(ratio "$(med kept_ns unbound)" "$(med kept_ns ours)")x" -
-	row "the resolver's own time per warm lookup, beyond its round trips (µs)" "$(ns_us own_ns ours)" \
-		"$(ns_us own_ns unbound)" "$(ratio "$(med own_ns unbound)" "$(med own_ns ours)")x" "ours < 10 µs"
-	row "ours: the round trips with the system calls glibc's lookups make around them (µs)" \
-		"$(ns_us libc_ns ours)" - - -
-	row "ours: the library's own time beyond those (µs)" "$(ns_us lib_ns ours)" - - -
+	floor_rows
 	row "ms per lookup, cold cache" "$(ms cold_ns ours)" "$(ms cold_ns unbound)" \
 		"$(ratio "$(med cold_ns unbound)" "$(med cold_ns ours)")x" "unbound / ours >= 1.5x"
 	row "queries reaching cluster DNS + upstream per lookup, cold" \
@@ -570,15 +605,7 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 	echo "- ms per lookup: gai-probe-glibc -T in a pod (with LD_PRELOAD of the shim for ours), the lookups" \
 		"alone; warm: one pass over the names, then each name $WARM_N times; cold: one pass over the" \
 		"names right after the cache under test was restarted."
-	echo "- Round trips: the queries of a warm pass (each name $WARM_N times), recorded once through a relay" \
-		"in front of the cache, then replayed to it by a minimal client (rtt-probe replay, right after each" \
-		"warm pass): the exchanges as the resolver made them (A and AAAA together for glibc, one query for" \
-		"the shim), each on a new connected UDP socket (as both resolvers open them), or all on one socket;" \
-		"per lookup. The resolver's own time: the warm pass's time less the first replay's, per lookup, in" \
-		"the same round (for unbound, glibc's, over the exchanges of its walk). With glibc's system calls:" \
-		"each exchange also stats resolv.conf and nsswitch.conf, reads /etc/hosts and, with more than one" \
-		"address in its replies, probes their routes as glibc's sort does (rtt-probe replay -l); the shim's" \
-		"warm lookup is one exchange, so that is the system calls of its lookup as glibc would make them."
+	floor_note
 	echo "- Queries: lines of the two stand-ins' query logs during those passes, per lookup," \
 		"as total (cluster DNS + upstream); \"-\" when unbound's count is 0."
 	echo "- Cache-hit queries/s: dnsperf -c 8 -l $QPS_SECONDS, plain queries (A and AAAA) of the answers" \

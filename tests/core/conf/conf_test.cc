@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// resolv.conf parsing, glibc 2.36 and musl 1.2.3 dialects: one case per rule.
+// resolv.conf parsing, glibc 2.36 and musl 1.2.3 dialects: one case per rule;
+// a Config's copy.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <net/if.h>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "conf/resolv_conf.h"
+#include "conf/search.h"
 
 namespace rk8s {
 namespace {
@@ -243,6 +245,26 @@ TEST_P(ConfRule, Holds) {
 
 INSTANTIATE_TEST_SUITE_P(Conf, ConfRule, testing::ValuesIn(kCases),
                          [](const testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+// A Config copied over one with a longer search list holds its own list,
+// and a domain added to the copy lands after it.
+TEST(Conf, CopyHoldsTheSearchListInUse) {
+  const char kLong[] = "search aaaaaaaaaaaaaaaa.example bbbbbbbbbbbbbbbbbbbbbb.example c.example\n";
+  const char kShort[] = "search shop.svc.cluster.local svc.cluster.local\n";
+  Config longer, shorter;
+  parse_conf(Dialect::glibc, kLong, sizeof kLong - 1, {}, longer);
+  parse_conf(Dialect::glibc, kShort, sizeof kShort - 1, {}, shorter);
+  longer = shorter;
+  ASSERT_EQ(longer.search_count(), 2u);
+  EXPECT_TRUE(longer.search(0) == str("shop.svc.cluster.local"));
+  EXPECT_TRUE(longer.search(1) == str("svc.cluster.local"));
+  Config copy(longer);
+  conf::search_add(copy, str("cluster.local"));
+  ASSERT_EQ(copy.search_count(), 3u);
+  EXPECT_TRUE(copy.search(1) == str("svc.cluster.local"));
+  EXPECT_TRUE(copy.search(2) == str("cluster.local"));
+  EXPECT_EQ(longer.search_count(), 2u);
+}
 
 }  // namespace
 }  // namespace rk8s

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // read_answer on hand-made replies: what each libc's reader takes from an
-// answer section.
+// answer section. AliasNames' copies.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -132,6 +132,31 @@ TEST(Answer, MuslRecordLimitsByRelease) {
   EXPECT_EQ(read(Dialect::musl, msg).addrs.count, 0u);
   EXPECT_EQ(read(Dialect::musl, msg, kMusl124).addrs.count, 0u);
   EXPECT_EQ(read(Dialect::musl, msg, release(1, 2, 5)).addrs.count, size_t(kMuslMaxAddresses));
+}
+
+// A copy holds the names in use, and its own: the original keeps them all.
+TEST(AliasNames, CopiesTheNamesInUse) {
+  AliasNames a;
+  for (const char* text : {"web.shop.svc.cluster.local", "web"}) {
+    dns::Name n;
+    ASSERT_TRUE(dns::name_from_text(str(text), n));
+    a.add(n, true);
+  }
+  AliasNames b;
+  dns::Name other;
+  ASSERT_TRUE(dns::name_from_text(str("a.much.longer.name.than.any.above.example"), other));
+  b.add(other, false);
+  b = a;
+  ASSERT_EQ(b.at.count, 2u);
+  EXPECT_STREQ(b[0], "web.shop.svc.cluster.local");
+  EXPECT_STREQ(b[1], "web");
+  EXPECT_EQ(b.host_name, 3u);
+  AliasNames c(b);
+  c.drop_first();
+  ASSERT_EQ(c.at.count, 1u);
+  EXPECT_STREQ(c[0], "web");
+  EXPECT_EQ(b.at.count, 2u);
+  EXPECT_STREQ(b[0], "web.shop.svc.cluster.local");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Once: run by one thread, waited for by the others, run again in a child
-// forked while the parent's run was under way.
+// forked while the parent's run was under way. FixedVec's copies.
 #include "util/base.h"
 
 #include <gtest/gtest.h>
@@ -61,6 +61,29 @@ TEST(Once, ForkedMidRunRunsAgain) {
   release = true;
   runner.join();
   EXPECT_EQ(runs, 1);
+}
+
+// A copy holds the items in use, whatever the target held before.
+TEST(FixedVec, CopiesTheItemsInUse) {
+  FixedVec<int, 8> a;
+  a.push(1);
+  a.push(2);
+  FixedVec<int, 8> b(a);
+  ASSERT_EQ(b.count, 2u);
+  EXPECT_EQ(b[0], 1);
+  EXPECT_EQ(b[1], 2);
+  FixedVec<int, 8> c;
+  for (int v : {9, 8, 7}) c.push(v);
+  c = a;
+  ASSERT_EQ(c.count, 2u);
+  EXPECT_EQ(c[0], 1);
+  EXPECT_EQ(c[1], 2);
+  FixedVec<int, 8>& same = c;
+  c = same;
+  ASSERT_EQ(c.count, 2u);
+  EXPECT_EQ(c[1], 2);
+  c.push(3);  // the old third item is gone
+  EXPECT_EQ(c[2], 3);
 }
 
 }  // namespace
