@@ -9,13 +9,6 @@
 #include "server/net/loop.h"
 
 namespace rk8s::server {
-namespace {
-
-// What the packet cache said of a UDP query it let through, for the serve()
-// that the listener calls for it next on the same thread.
-thread_local uint32_t passed_repeats = 0;
-
-}  // namespace
 
 QueryPath::QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime)
     : delay_ms_(config.delay_ms),
@@ -55,7 +48,7 @@ void QueryPath::answered(const Client& client, const QueryInfo& info,
 }
 
 ServeAtOnce QueryPath::at_once() {
-  return [this](Bytes query, const Client& client, std::vector<uint8_t>& reply) {
+  return [this](Bytes query, Client& client, std::vector<uint8_t>& reply) {
     auto now = PacketCache::Clock::now();
     if (!rate_.allow(client.addr, now)) {
       reply.clear();
@@ -63,7 +56,7 @@ ServeAtOnce QueryPath::at_once() {
     }
     QueryInfo info;
     if (!packets_.find(query, generation_, now, reply, info)) {
-      passed_repeats = info.repeats;  // for serve(), called next on this thread
+      client.passed = info.repeats;  // for serve(), called next for this query
       return false;
     }
     info.by = QueryInfo::By::cache;  // the packet cache is the cache's to CoreDNS's counters
@@ -85,7 +78,7 @@ Serve QueryPath::serve() {
     if (!client.tcp && query.size <= PacketCache::kMaxQuery)
       asked.assign(reinterpret_cast<const char*>(query.data), query.size);
     QueryFrom from{ip_from_sockaddr(reinterpret_cast<const sockaddr*>(&client.addr)), client.tcp,
-                   std::exchange(passed_repeats, 0)};
+                   client.passed};
     handle_query(rt->handler(), query, from,
                  [this, rt, client, answer, started, asked = std::move(asked)](
                      std::vector<uint8_t>& reply, const QueryInfo& info) {
