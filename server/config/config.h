@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "libresolv-k8s/dns/autopath.h"
-#include "server/model/faults.h"
 #include "libresolv-k8s/util/ip.h"
 
 namespace rk8s::server {
@@ -129,11 +128,10 @@ struct NodeSetupConfig {
   std::string daemon_set;
 };
 
+// The test modes formerr and echo are server/faults/'s.
 enum class AutopathMode : uint8_t {
-  on,       // protocol v1
-  off,      // ignore the option, as RFC 6891 says for unknown options
-  formerr,  // FORMERR on any EDNS option (a broken old server; tests)
-  echo,     // echo every option verbatim (a middlebox; tests): Q still set
+  on,   // protocol v1
+  off,  // ignore the option, as RFC 6891 says for unknown options
 };
 
 // The marker path of "DNS Autopath in PodSpec" (answer/marker.h): a query
@@ -167,11 +165,8 @@ struct ServerConfig {
   std::optional<ForwardConfig> upstream_resolvers;  // everything no server matches
   LogLevel log_level = LogLevel::normal;
   std::string query_log_file;  // queryLog; empty: standard output
-  // Test knobs, from the command line only.
-  unsigned delay_ms = 0;
+  // From the command line only (the test faults are server/faults/'s).
   bool tcp_nodelay = true;  // off: client connections leave Nagle on, as dnsmasq's do
-  std::string query_log;  // every query, without the time (metrics/query_log.h)
-  Faults faults;
 };
 
 }  // namespace rk8s::server
