@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/answer/handler.h"
 
-#include "server/answer/query.h"
+#include "server/answer/client_query.h"
 #include "server/forward/loop_guard.h"
 #include "server/util/dns_text.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/faults/edns_modes.h"
 
-#include "server/answer/query.h"
+#include "server/answer/client_query.h"
 #include "server/util/dns_text.h"
 
 namespace rk8s::server {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/answer/query.h"
+#include "server/answer/client_query.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// A query as the handler reads it (handler.h): its header, question, OPT
+// A client's query as the handler reads it (handler.h): its header, question, OPT
 // and TSIG, what it gets before any lookup, and the bytes its reply may
 // take.
 #pragma once
