@@ -6,6 +6,7 @@
 
 #include "server/answer/closed_world.h"
 #include "server/answer/marker.h"
+#include "server/faults/faulty_source.h"
 #include "server/data/cluster_json.h"
 #include "server/data/cluster_records.h"
 #include "server/data/zone_file.h"
@@ -36,9 +37,9 @@ inline std::shared_ptr<const Store> world_store() {
   return store;
 }
 
-inline Faults world_faults() {
-  Faults faults;
-  faults.add_rcode("fail.example.com=SERVFAIL");
+inline std::shared_ptr<const NameFaults> world_faults() {
+  auto faults = std::make_shared<NameFaults>();
+  faults->add_rcode("fail.example.com=SERVFAIL");
   return faults;
 }
 
@@ -54,8 +55,7 @@ inline MarkerConfig world_marker() {
 
 struct World {
   Router router;
-  Faults faults = world_faults();
-  ClosedWorld data{world_store(), faults};
+  FaultySource data{std::make_unique<ClosedWorld>(world_store()), world_faults()};
   MarkerConfig marker = world_marker();
   Name marker_zone_name = [this] {
     Name z;

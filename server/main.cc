@@ -5,8 +5,11 @@
 
 #include <csignal>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "server/config/flags.h"
+#include "server/faults/wrap.h"
 #include "server/node/owner.h"
 #include "server/node/setup.h"
 #include "server/node/supervisor.h"
@@ -17,10 +20,21 @@ using namespace rk8s::server;
 
 namespace {
 
+// The command line but the test faults' flags (faults/flags.h), as
+// parse_command_line reads one.
+struct ServerArgs {
+  std::vector<std::string> args;
+  ServerConfig parse() const {
+    std::vector<char*> argv{const_cast<char*>("resolv-k8s-server")};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    return parse_command_line(int(argv.size()), argv.data());
+  }
+};
+
 // Binds (then closes `listening`: the supervisor waits for that), drops
-// every capability, serves.
-int serve(const ServerConfig& config, int argc, char** argv, int listening = -1) {
-  auto server = std::make_unique<Server>(config, [=] { return parse_command_line(argc, argv); });
+// every capability, serves; the test faults, if any, around the query path.
+int serve(const ServerConfig& config, const ServerArgs& args, const TestFaults& faults, int listening = -1) {
+  auto server = std::make_unique<Server>(config, [=] { return args.parse(); }, wrap_query_path(faults));
   if (listening >= 0) close(listening);
   if (std::string why = drop_capabilities(); !why.empty()) say(why);
   return server->run();
@@ -29,8 +43,10 @@ int serve(const ServerConfig& config, int argc, char** argv, int listening = -1)
 // With nodeSetup, under the supervisor (node/supervisor.h), which holds the
 // node's set-up.
 int run(int argc, char** argv) {
-  ServerConfig config = parse_command_line(argc, argv);
-  if (!config.node_setup) return serve(config, argc, argv);
+  ServerArgs args{std::vector<std::string>(argv + 1, argv + argc)};
+  TestFaults faults = take_test_flags(args.args);
+  ServerConfig config = args.parse();
+  if (!config.node_setup) return serve(config, args, faults);
   NodeSetup node(*config.node_setup, config.listen);
   auto check = [&] {
     try {
@@ -43,7 +59,7 @@ int run(int argc, char** argv) {
   };
   auto serve_child = [&](int listening) {
     try {
-      return serve(config, argc, argv, listening);
+      return serve(config, args, faults, listening);
     } catch (const std::exception& e) {
       say(e.what());
       return 1;

@@ -19,11 +19,13 @@
 // list glibc aborts on, and one with a marker-shaped domain (README).
 
 #include <memory>
+#include <optional>
 
 #include "fuzz/diff/harness.h"
 #include "resolve/addrinfo.h"
 #include "server/answer/handler.h"
 #include "server/cache/reply.h"
+#include "server/faults/edns_modes.h"
 #include "server/forward/forwarder.h"
 
 using namespace rk8s;
@@ -50,6 +52,7 @@ struct Server {
   Slots upstream;
   server::Router router;
   server::HandlerConfig config;
+  server::Handle handle;  // handle_query with `config`, or a test fault's mode around it
   Server() {
     router.set_fallback(&upstream);
     config.router = &router;
@@ -59,10 +62,10 @@ Server* companion;
 
 size_t companion_answer(Bytes query, bool tcp, uint8_t* out, size_t cap) {
   size_t n = 0;
-  server::handle_query(companion->config, query, server::QueryFrom{IpAddr{}, tcp},
-                       [&](std::vector<uint8_t>& reply, const server::QueryInfo&) {
-                         if (reply.size() <= cap) memcpy(out, reply.data(), n = reply.size());
-                       });
+  companion->handle(query, server::QueryFrom{IpAddr{}, tcp},
+                    [&](std::vector<uint8_t>& reply, const server::QueryInfo&) {
+                      if (reply.size() <= cap) memcpy(out, reply.data(), n = reply.size());
+                    });
   return n;
 }
 
@@ -108,13 +111,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const struct {
     const char* name;
     server::AutopathMode mode;
-  } kModes[] = {{"on", server::AutopathMode::on}, {"off", server::AutopathMode::off},
-                {"echo", server::AutopathMode::echo}, {"formerr", server::AutopathMode::formerr}};
+    std::optional<server::EdnsMode> test_mode;  // server/faults/'s
+  } kModes[] = {{"on", server::AutopathMode::on, {}}, {"off", server::AutopathMode::off, {}},
+                {"echo", server::AutopathMode::on, server::EdnsMode::echo},
+                {"formerr", server::AutopathMode::on, server::EdnsMode::formerr}};
   fdiff::serve(fdiff::raw_answer);
   for (const auto& m : kModes) {
     if (strcmp(in.server, m.name) != 0) continue;
-    companion->config.mode = m.mode;
-    companion->config.option_code = in.conf.opt.autopath_code;
+    server::HandlerConfig& config = companion->config;
+    config.mode = m.mode;
+    config.option_code = in.conf.opt.autopath_code;
+    companion->handle = m.test_mode ? server::edns_mode_handle(*m.test_mode, config)
+                                    : server::Handle([&config](Bytes q, const server::QueryFrom& from,
+                                                               server::ReplyFn reply) {
+                                        server::handle_query(config, q, from, std::move(reply));
+                                      });
     fdiff::serve(companion_answer);
   }
 

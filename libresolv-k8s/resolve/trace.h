@@ -17,7 +17,7 @@ struct ResolveTrace {
 // The transport, writing each query and what came back.
 void traced_exchange(const Config& conf, const Bytes* queries, Reply* replies, size_t n);
 
-// The outcome of one getaddrinfo call.
+// The outcome of one entry point's call (getaddrinfo, gethostbyname*, res_search).
 void trace_outcome(const char* node, int rc, const ResolveTrace& trace);
 
 // resolve(exchange, trace) for `name`, logged when `debug`.

@@ -13,11 +13,10 @@
 
 namespace rk8s::server {
 
+// The test modes formerr and echo are server/faults/'s.
 enum class AutopathMode : uint8_t {
-  on,       // protocol v1
-  off,      // ignore the option, as RFC 6891 says for unknown options
-  formerr,  // FORMERR on any EDNS option (a broken old server; tests)
-  echo,     // echo every option verbatim (a middlebox; tests): Q still set
+  on,   // protocol v1
+  off,  // ignore the option, as RFC 6891 says for unknown options
 };
 
 // The marker path of "DNS Autopath in PodSpec" (answer/marker.h): a query

@@ -6,15 +6,8 @@
 namespace rk8s::server {
 
 void ClosedWorld::resolve(const Ask& ask, Resolved done) {
-  std::optional<Fault> fault = faults_.find(ask.name, ask.type);
-  if (!fault) {
-    Resolution res = store_lookup(*store_, ask.name, ask.type);
-    return done(&res);
-  }
-  if (fault->drop) return done(nullptr);
-  Resolution forced;
-  forced.rcode = fault->rcode;
-  done(&forced);
+  Resolution res = store_lookup(*store_, ask.name, ask.type);
+  done(&res);
 }
 
 }  // namespace rk8s::server

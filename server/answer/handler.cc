@@ -1,40 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/answer/handler.h"
 
+#include "server/answer/client_query.h"
 #include "server/forward/loop_guard.h"
 #include "server/util/dns_text.h"
 
-#include <algorithm>
-#include <cstring>
 #include <memory>
 
 namespace rk8s::server {
 namespace {
 
-constexpr uint16_t kTypeTsig = 250, kTypeAxfr = 252, kTypeIxfr = 251;
+constexpr uint16_t kTypeAxfr = 252, kTypeIxfr = 251;
 constexpr uint16_t kClassAny = 255;
 constexpr uint8_t kNotAuth = 9;
 constexpr uint16_t kBadKey = 17;
 constexpr uint16_t kEdnsDo = 0x8000;
-
-// What a reply to a signed query echoes of its TSIG (RFC 8945 5.3.2): the
-// key's and the algorithm's names, the time and fudge, the original ID.
-struct Tsig {
-  Name key;
-  Name algorithm;
-  uint8_t time_fudge[8];
-  uint16_t original_id = 0;
-};
-
-struct Query {
-  dns::Header header;
-  dns::Question question;
-  bool has_question = false;
-  bool has_edns = false;
-  dns::Edns edns;
-  bool has_tsig = false;
-  Tsig tsig;
-};
 
 // An EDNS option owned by the response (the query's bytes are gone by then).
 struct Option {
@@ -64,58 +44,6 @@ struct Pending {
   QueryInfo info;
   ReplyFn reply;
 };
-
-// A TSIG's rdata (RFC 8945 4.2): the algorithm's name, uncompressed, the
-// time and fudge, the MAC, the original ID, the error, the other data.
-// False when it does not hold exactly those.
-bool read_tsig(const dns::Reader& reader, const dns::Record& r, Tsig& out) {
-  Bytes rdata = reader.rdata(r);
-  size_t off = 0;
-  if (!dns::name_from_wire(rdata, off, out.algorithm) || rdata.size - off < 10) return false;
-  memcpy(out.time_fudge, rdata.data + off, 8);
-  size_t mac = load16(rdata.data + off + 8);
-  off += 10;
-  if (rdata.size - off < mac + 6) return false;
-  off += mac;
-  out.original_id = load16(rdata.data + off);
-  size_t other = load16(rdata.data + off + 4);
-  out.key = r.name;
-  return rdata.size - off - 6 == other;
-}
-
-// The rcode a query gets before any lookup: NOTIMP for an opcode other
-// than QUERY, whatever follows (RFC 8906 8.1.4); FORMERR for a question
-// count but 1, anything that does not parse, an OPT twice or outside the
-// additional section (RFC 6891 6.1.1), a TSIG anywhere but last or one
-// that cannot be read (RFC 8945 5.2); else NOERROR. Every record is read
-// whatever fails before it, so that a FORMERR carries the query's OPT
-// (RFC 6891 7).
-uint8_t read_query(dns::Reader& reader, Query& q) {
-  q.has_question = q.header.qdcount == 1 && reader.question(q.question);
-  bool formed = q.has_question;
-  dns::Record r;
-  while (reader.record(r)) {
-    if (q.has_tsig) formed = false;  // a record after the TSIG
-    if (r.type == dns::kTypeOPT) {
-      if (q.has_edns || r.section != dns::kAdditional) formed = false;
-      else if (!(q.has_edns = dns::edns_from_record(reader, r, q.edns))) formed = false;
-    } else if (r.type == kTypeTsig) {
-      if (r.section != dns::kAdditional || !read_tsig(reader, r, q.tsig)) formed = false;
-      q.has_tsig = true;
-    }
-  }
-  if (q.header.flags & dns::kOpcodeMask) return dns::kNotImp;
-  return formed && reader.ok() ? dns::kNoError : dns::kFormErr;
-}
-
-std::vector<Option> all_options(Bytes options) {
-  std::vector<Option> out;
-  size_t pos = 0;
-  dns::EdnsOption o;
-  while (dns::edns_next_option(options, pos, o))
-    out.push_back(Option{o.code, {o.value.data, o.value.data + o.value.size}});
-  return out;
-}
 
 // One record of a reply, in the order it is written.
 struct Out {
@@ -289,9 +217,7 @@ void handle_query(const HandlerConfig& config, Bytes query, const QueryFrom& fro
   info.qtype = q.question.type;
   if (q.has_question) info.zone = name_text(config.router->zone(q.question.name));
   r.opt = q.has_edns;
-  p->limit = from.tcp       ? 65535
-             : q.has_edns ? std::clamp<size_t>(q.edns.udp_size, 512, std::max<size_t>(512, config.max_udp_size))
-                          : 512;
+  p->limit = reply_limit(q, from.tcp, config.max_udp_size);
 
   Bytes value;
   info.has_option = q.has_edns && dns::edns_option(q.edns.options, config.option_code, value);
@@ -302,16 +228,12 @@ void handle_query(const HandlerConfig& config, Bytes query, const QueryFrom& fro
     r.rcode = kNotAuth;  // we hold no key (RFC 8945 5.2.1)
   } else if (q.has_edns && q.edns.version != 0) {
     r.rcode = dns::kBadVers;
-  } else if (config.mode == AutopathMode::formerr && q.has_edns && q.edns.options.size > 0) {
-    r.rcode = dns::kFormErr;
-    r.opt = false;
   } else if (q.question.klass != dns::kClassIN || q.question.type == kTypeAxfr ||
              q.question.type == kTypeIxfr) {
     r.rcode = dns::kRefused;
   } else if (!recursion_desired && config.router->recursive(q.question.name)) {
     r.rcode = dns::kRefused;  // as unbound's `access-control: allow`: no cache snooping
   } else {
-    if (config.mode == AutopathMode::echo && q.has_edns) r.options = all_options(q.edns.options);
     if (config.loops) config.loops->arrived(q.question.name);
     Ask ask{q.question.name, q.question.type, q.has_edns && (q.edns.flags & 0x8000),
             bool(q.header.flags & dns::kFlagCD),

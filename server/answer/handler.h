@@ -41,4 +41,8 @@ using ReplyFn = std::function<void(std::vector<uint8_t>& reply, const QueryInfo&
 // Calls `reply` once. The config's sources outlive the call.
 void handle_query(const HandlerConfig& config, Bytes query, const QueryFrom& from, ReplyFn reply);
 
+// What the query path calls for a query: handle_query with a runtime's
+// HandlerConfig, or what is put around it (runtime.h's RuntimeWrap).
+using Handle = std::function<void(Bytes query, const QueryFrom& from, ReplyFn reply)>;
+
 }  // namespace rk8s::server

@@ -13,7 +13,6 @@
 #include "server/cache/cache_settings.h"
 #include "server/config/limits.h"
 #include "server/forward/forward_settings.h"
-#include "server/model/faults.h"
 #include "server/node/node_settings.h"
 #include "server/settings/address.h"
 
@@ -50,11 +49,8 @@ struct ServerConfig {
   std::optional<ForwardConfig> upstream_resolvers;  // everything no server matches
   LogLevel log_level = LogLevel::normal;
   std::string query_log_file;  // queryLog; empty: standard output
-  // Test knobs, from the command line only.
-  unsigned delay_ms = 0;
+  // From the command line only (the test faults are server/faults/'s).
   bool tcp_nodelay = true;  // off: client connections leave Nagle on, as dnsmasq's do
-  std::string query_log;  // every query, without the time (metrics/query_log.h)
-  Faults faults;
 };
 
 }  // namespace rk8s::server

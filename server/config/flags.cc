@@ -36,11 +36,8 @@ struct ServerFlags {
   uint16_t autopath_code = autopath::kDefaultCode;
   Name marker;  // the root: kDefaultMarker
   std::vector<Name> host_search;
-  unsigned delay_ms = 0;
   bool tcp_nodelay = true;
-  std::string query_log;
   std::optional<Endpoint> metrics;
-  Faults faults;
   bool help = false;
   bool version = false;
 };
@@ -53,13 +50,13 @@ struct CommandLine {
   std::vector<std::string> closed_world_flags;
 };
 
-// The flags a config file replaces; --autopath formerr and echo are test
-// knobs, valid with either.
-bool describes_closed_world(const std::string& flag, const std::string& value) {
+// The flags a config file replaces (the test faults' --autopath formerr
+// and echo are server/faults/flags.h's).
+bool describes_closed_world(const std::string& flag) {
   for (const char* f : {"--listen", "--metrics", "--cluster", "--cluster-domain", "--zone",
-                        "--autopath-code", "--marker", "--host-search"})
+                        "--autopath", "--autopath-code", "--marker", "--host-search"})
     if (flag == f) return true;
-  return flag == "--autopath" && (value == "on" || value == "off");
+  return false;
 }
 
 CommandLine read_command_line(int argc, char** argv) {
@@ -73,8 +70,7 @@ CommandLine read_command_line(int argc, char** argv) {
     }
     static const char* const kTakeValues[] = {"--config",   "--listen",     "--metrics", "--cluster",
                                               "--cluster-domain", "--zone", "--autopath", "--autopath-code",
-                                              "--marker",   "--host-search", "--delay-ms", "--query-log",
-                                              "--rcode",    "--drop",        "--tcp-nodelay"};
+                                              "--marker",   "--host-search", "--tcp-nodelay"};
     if (std::none_of(std::begin(kTakeValues), std::end(kTakeValues), [&](const char* name) { return flag == name; }))
       throw std::runtime_error("unknown flag " + flag + " (see --help)");
     if (i + 1 == argc) throw std::runtime_error(flag + ": missing value (see --help)");
@@ -98,8 +94,6 @@ CommandLine read_command_line(int argc, char** argv) {
     } else if (flag == "--autopath") {
       if (v == "on") f.autopath = AutopathMode::on;
       else if (v == "off") f.autopath = AutopathMode::off;
-      else if (v == "formerr") f.autopath = AutopathMode::formerr;
-      else if (v == "echo") f.autopath = AutopathMode::echo;
       else throw bad();
     } else if (flag == "--autopath-code") {
       if (!parse_uint(v, 65535, n) || n == 0) throw bad();
@@ -109,20 +103,11 @@ CommandLine read_command_line(int argc, char** argv) {
       if (!parse_name(v, domain) || domain.len <= 1) throw bad();
       if (flag == "--marker") f.marker = domain;
       else f.host_search.push_back(domain);
-    } else if (flag == "--delay-ms") {
-      if (!parse_uint(v, 600000, n)) throw bad();
-      f.delay_ms = unsigned(n);
     } else if (flag == "--tcp-nodelay") {
       if (v != "off" && v != "on") throw bad();
       f.tcp_nodelay = v == "on";
-    } else if (flag == "--query-log") {
-      f.query_log = v;
-    } else if (flag == "--rcode") {
-      if (!f.faults.add_rcode(v)) throw bad();
-    } else if (flag == "--drop") {
-      if (!f.faults.add_drop(v)) throw bad();
     }
-    if (describes_closed_world(flag, v)) cl.closed_world_flags.push_back(flag);
+    if (describes_closed_world(flag)) cl.closed_world_flags.push_back(flag);
   }
   return cl;
 }
@@ -174,13 +159,8 @@ ServerConfig parse_command_line(int argc, char** argv) {
     if (!cl.closed_world_flags.empty())
       throw std::runtime_error(cl.closed_world_flags[0] + ": not with --config (the file says it)");
     c = load_config_file(cl.config_file);
-    if (f.autopath == AutopathMode::formerr || f.autopath == AutopathMode::echo)
-      c.autopath = f.autopath;
   }
-  c.delay_ms = f.delay_ms;
   c.tcp_nodelay = f.tcp_nodelay;
-  c.query_log = f.query_log;
-  c.faults = std::move(f.faults);
   return c;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "server/config/config.h"
+#include "server/util/names.h"
 
 namespace rk8s::server {
 

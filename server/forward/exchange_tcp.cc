@@ -52,23 +52,27 @@ struct Peer {
   }
 };
 
-// The loop's upstreams, by address and TLS settings.
-thread_local std::map<std::string, std::shared_ptr<Peer>>* peers;
+// A loop's upstreams, by address and TLS settings, kept by the loop
+// (Loop::kept) with the TLS contexts their connections are made from.
+struct Pool {
+  std::map<std::string, std::shared_ptr<Peer>> peers;
+  ~Pool();
+};
 
-std::shared_ptr<Peer>& peer_for(const Upstream& to) {
-  if (!peers) peers = new std::map<std::string, std::shared_ptr<Peer>>;
+std::shared_ptr<Peer>& peer_for(Pool& pool, const Upstream& to) {
+  auto& peers = pool.peers;
   std::string key = to.text;
   if (to.tls) key += " tls " + std::to_string(reinterpret_cast<uintptr_t>(to.tls.get()));
-  auto it = peers->find(key);
-  if (it != peers->end() && !(to.tls && it->second->tls.expired())) return it->second;
+  auto it = peers.find(key);
+  if (it != peers.end() && !(to.tls && it->second->tls.expired())) return it->second;
   // Those that hold nothing (their configuration reloaded away, or idle
   // without failures) go as a new one comes.
-  for (auto p = peers->begin(); p != peers->end();) {
+  for (auto p = peers.begin(); p != peers.end();) {
     const Peer& old = *p->second;
     bool idle = old.connections.empty() && (old.is_tls ? old.tls.expired() : Clock::now() >= old.retry_at);
-    p = idle ? peers->erase(p) : std::next(p);
+    p = idle ? peers.erase(p) : std::next(p);
   }
-  std::shared_ptr<Peer>& peer = (*peers)[key];
+  std::shared_ptr<Peer>& peer = peers[key];
   peer = std::make_shared<Peer>();
   peer->is_tls = bool(to.tls);
   peer->tls = to.tls;
@@ -86,7 +90,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     idle_ = evtimer_new(loop.base(), on_idle, this);
     opening_ = evtimer_new(loop.base(), on_opening_timeout, this);
     if (to.tls) {
-      SSL* ssl = tls_client(to.tls, peer_->resume, why_);
+      SSL* ssl = tls_client(loop.kept<TlsContexts>(), to.tls, peer_->resume, why_);
       if (!ssl) {
         broken_ = true;
         return;
@@ -321,6 +325,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::deque<uint16_t> waiting_;  // IDs of pending_ not written yet, in order
 };
 
+// A connection holds its peer, and the peer its connections. At the
+// loop's end the idle ones are freed; one with queries in flight is left
+// to the process's exit, as before: their callbacks may hold what another
+// loop owns, gone before this one.
+Pool::~Pool() {
+  for (auto& [key, peer] : peers)
+    std::erase_if(peer->connections, [](const std::shared_ptr<Connection>& c) { return c->load() == 0; });
+}
+
 // The connection a query goes on: the least loaded in use if it has room
 // or no other may be opened; null when one is to be opened; past the cap,
 // the least loaded of all.
@@ -337,7 +350,7 @@ std::shared_ptr<Connection> pick(const Peer& peer) {
 
 void send_pooled(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
                  ExchangeDone done, bool again) {
-  std::shared_ptr<Peer> peer = peer_for(to);
+  std::shared_ptr<Peer> peer = peer_for(loop.kept<Pool>(), to);
   std::shared_ptr<Connection> conn = pick(*peer);
   if (!conn) {
     if (Clock::now() < peer->retry_at) {

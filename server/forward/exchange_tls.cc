@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <map>
 
 namespace rk8s::server {
 namespace {
@@ -51,36 +50,31 @@ SSL_CTX* new_context(const TlsConfig& config, std::string& why) {
   return ctx;
 }
 
-// A loop's context for each TlsConfig of the configurations in use: one
-// reloaded away is freed when the next is made (its connections hold
-// their own reference).
-struct Context {
-  std::weak_ptr<const TlsConfig> config;
-  SSL_CTX* ctx;
-};
-thread_local std::map<const TlsConfig*, Context>* contexts;
+}  // namespace
 
-SSL_CTX* context_for(const std::shared_ptr<const TlsConfig>& config, std::string& why) {
-  if (!contexts) contexts = new std::map<const TlsConfig*, Context>;
-  auto it = contexts->find(config.get());
-  if (it != contexts->end() && !it->second.config.expired()) return it->second.ctx;
-  for (auto gone = contexts->begin(); gone != contexts->end();) {
+TlsContexts::~TlsContexts() {
+  for (auto& [key, c] : contexts_) SSL_CTX_free(c.ctx);
+}
+
+SSL_CTX* TlsContexts::context_for(const std::shared_ptr<const TlsConfig>& config, std::string& why) {
+  auto it = contexts_.find(config.get());
+  if (it != contexts_.end() && !it->second.config.expired()) return it->second.ctx;
+  for (auto gone = contexts_.begin(); gone != contexts_.end();) {
     if (!gone->second.config.expired()) {
       ++gone;
       continue;
     }
     SSL_CTX_free(gone->second.ctx);
-    gone = contexts->erase(gone);
+    gone = contexts_.erase(gone);
   }
   SSL_CTX* ctx = new_context(*config, why);
-  if (ctx) (*contexts)[config.get()] = Context{config, ctx};
+  if (ctx) contexts_[config.get()] = Context{config, ctx};
   return ctx;
 }
 
-}  // namespace
-
-SSL* tls_client(const std::shared_ptr<const TlsConfig>& config, TlsResume& resume, std::string& why) {
-  SSL_CTX* ctx = context_for(config, why);
+SSL* tls_client(TlsContexts& contexts, const std::shared_ptr<const TlsConfig>& config, TlsResume& resume,
+                std::string& why) {
+  SSL_CTX* ctx = contexts.context_for(config, why);
   SSL* ssl = ctx ? SSL_new(ctx) : nullptr;
   if (!ssl) {
     if (ctx) why = "cannot make a TLS connection: " + openssl_reason(ERR_get_error());

@@ -8,6 +8,7 @@
 
 #include <openssl/ssl.h>
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -24,10 +25,31 @@ struct TlsResume {
   ~TlsResume() { SSL_SESSION_free(session); }
 };
 
-// A client SSL for `config`, resuming `resume`'s session and keeping in it
-// the ones that come on this connection (`resume` must outlive the SSL);
-// nullptr, with `why`, when the CA bundle cannot be read.
-SSL* tls_client(const std::shared_ptr<const TlsConfig>& config, TlsResume& resume, std::string& why);
+// A loop's context for each TlsConfig of the configurations in use (kept
+// by the loop, Loop::kept): one reloaded away is freed when the next is
+// made (its connections hold their own reference).
+class TlsContexts {
+ public:
+  TlsContexts() = default;
+  TlsContexts(const TlsContexts&) = delete;
+  TlsContexts& operator=(const TlsContexts&) = delete;
+  ~TlsContexts();
+  // nullptr, with `why`, when the CA bundle cannot be read.
+  SSL_CTX* context_for(const std::shared_ptr<const TlsConfig>& config, std::string& why);
+
+ private:
+  struct Context {
+    std::weak_ptr<const TlsConfig> config;
+    SSL_CTX* ctx;
+  };
+  std::map<const TlsConfig*, Context> contexts_;
+};
+
+// A client SSL for `config` from `contexts`, resuming `resume`'s session
+// and keeping in it the ones that come on this connection (`resume` must
+// outlive the SSL); nullptr, with `why`, when the CA bundle cannot be read.
+SSL* tls_client(TlsContexts& contexts, const std::shared_ptr<const TlsConfig>& config, TlsResume& resume,
+                std::string& why);
 
 // Why a handshake on `ssl` failed, for the metrics' `reason`:
 // "verification", "refused" (the TCP connection), or "handshake"; and the

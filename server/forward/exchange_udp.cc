@@ -39,6 +39,7 @@ void wait(std::unique_ptr<UdpExchange> x);
 void readable(evutil_socket_t fd, short what, void* arg) {
   std::unique_ptr<UdpExchange> x(static_cast<UdpExchange*>(arg));
   if (what & EV_TIMEOUT) return finish(std::move(x), ExchangeResult::timeout);
+  // Scratch, per thread: the largest datagram, read afresh each call.
   static thread_local uint8_t buf[65535];
   for (;;) {
     ssize_t n = recv(fd, buf, sizeof buf, 0);

@@ -19,6 +19,7 @@ namespace {
 
 constexpr uint16_t kTypeHinfo = 13;  // CoreDNS's probe type
 
+// Per thread, so that no lock is taken: a generator's state is no one's.
 std::mt19937_64& random() {
   static thread_local std::mt19937_64 r{std::random_device{}()};
   return r;

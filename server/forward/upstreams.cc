@@ -10,6 +10,7 @@
 namespace rk8s::server {
 namespace {
 
+// Per thread, so that no lock is taken: a generator's state is no one's.
 unsigned random_below(size_t n) {
   static thread_local std::minstd_rand rng{std::random_device{}()};
   return unsigned(rng() % n);

@@ -8,6 +8,11 @@
 namespace rk8s::server {
 namespace {
 
+// The loop this thread runs, set for run()'s length: what post() checks
+// to run work inline, and current() gives a source (forward/forwarder.cc)
+// asked from a listener's callback, whose interface (model/source.h, below
+// net/) has no loop to pass. It says which thread this is; it carries
+// nothing from one call to the next.
 thread_local Loop* running;
 
 // libevent locks its structures for event_active from other threads.
@@ -34,6 +39,7 @@ Loop::Loop() : base_(new_base()) {
 }
 
 Loop::~Loop() {
+  kept_.clear();  // their events are on base_
   event_free(wakeup_);
   event_base_free(base_);
 }

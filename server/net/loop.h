@@ -6,6 +6,7 @@
 #include <event2/event.h>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -32,6 +33,17 @@ class Loop {
   // The loop whose thread is calling; nullptr outside the workers.
   static Loop* current();
 
+  // What another layer keeps for this loop, one T per loop (forward/'s
+  // pooled connections and TLS contexts): made at its first use, freed
+  // with the loop, before its event base. From the loop's thread only.
+  template <class T>
+  T& kept() {
+    static const char tag = 0;  // one address per T
+    std::shared_ptr<void>& slot = kept_[&tag];
+    if (!slot) slot = std::make_shared<T>();
+    return *static_cast<T*>(slot.get());
+  }
+
  private:
   static void drain(evutil_socket_t, short, void* arg);
 
@@ -39,6 +51,7 @@ class Loop {
   event* wakeup_;
   std::mutex mutex_;
   std::vector<std::function<void()>> mailbox_;
+  std::map<const void*, std::shared_ptr<void>> kept_;
 };
 
 // A C callback's `arg` for a one-shot std::function.

@@ -14,6 +14,9 @@ namespace rk8s::server {
 struct Client {
   sockaddr_storage addr;
   bool tcp;
+  // What ServeAtOnce leaves for the Serve called next for the same query
+  // (the packet cache: the uses of its reply it answered meanwhile).
+  uint32_t passed = 0;
 };
 
 // Called once on the loop that received the query; an empty reply sends
@@ -21,8 +24,8 @@ struct Client {
 using Answer = std::function<void(std::vector<uint8_t>& reply)>;
 using Serve = std::function<void(Bytes query, const Client& client, Answer answer)>;
 // A reply ready before any work (the packet cache), written to `reply`
-// (left empty: nothing is sent); false sends the query to Serve. UDP
-// listeners ask it first.
-using ServeAtOnce = std::function<bool(Bytes query, const Client& client, std::vector<uint8_t>& reply)>;
+// (left empty: nothing is sent); false sends the query to Serve, with
+// `client` as it left it. UDP listeners ask it first.
+using ServeAtOnce = std::function<bool(Bytes query, Client& client, std::vector<uint8_t>& reply)>;
 
 }  // namespace rk8s::server

@@ -21,7 +21,10 @@ constexpr size_t kQueryMax = 8192;
 // The replies that are ready while a batch is served (the packet cache,
 // the cache, the closed world) go out together in one sendmmsg; a later
 // one (an upstream's) is sent alone. The slots keep their buffers from one
-// batch to the next.
+// batch to the next. One per thread, as scratch: a batch begins and ends
+// within one readable() on its loop, and a reply that comes while no
+// batch of its socket is open goes alone; nothing is carried from one
+// call to another but the buffers' capacity.
 struct ReplyBatch {
   int fd = -1;  // while a batch is served
   size_t count = 0;
@@ -90,6 +93,7 @@ bool UdpListener::idle() const {
 
 void UdpListener::readable(evutil_socket_t fd, short, void* arg) {
   UdpListener& self = *static_cast<UdpListener*>(arg);
+  // Scratch, per thread: 512 KiB, too much for a stack, read afresh each call.
   static thread_local uint8_t buf[kBatch][kQueryMax];
   mmsghdr msgs[kBatch]{};
   iovec iov[kBatch];
@@ -108,7 +112,7 @@ void UdpListener::readable(evutil_socket_t fd, short, void* arg) {
   for (int i = 0; i < n; i++) {
     // A query cut to kQueryMax bytes is not one: nothing is served for it.
     if (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) continue;
-    const Client& client = clients[i];
+    Client& client = clients[i];
     socklen_t len = msgs[i].msg_hdr.msg_namelen;
     Bytes query{buf[i], msgs[i].msg_len};
     if (self.at_once_ && self.at_once_(query, client, batch.slot(client.addr, len))) {

@@ -30,7 +30,9 @@ std::string now_rfc3339() {
   return text;
 }
 
-std::string line_of(const sockaddr_storage& client, const QueryInfo& info) {
+}  // namespace
+
+std::string query_line(const sockaddr_storage& client, const QueryInfo& info) {
   std::string line = address_text(client) + " " + (info.has_question ? name_text(info.qname) : "-") + " " +
                      type_to_text(info.qtype) + " opt=" + (info.has_option ? "yes " : "no ") +
                      (info.dropped ? "dropped" : rcode_to_text(info.rcode));
@@ -40,10 +42,6 @@ std::string line_of(const sockaddr_storage& client, const QueryInfo& info) {
             std::to_string(info.autopath->index) + " walked=" + std::to_string(info.walked);
   return line;
 }
-
-}  // namespace
-
-QueryLog::QueryLog(const std::string& path) : level_(LogLevel::trace), timed_(false) { open(path); }
 
 QueryLog::~QueryLog() {
   if (file_ && file_ != stdout) fclose(file_);
@@ -69,13 +67,9 @@ void QueryLog::write(const sockaddr_storage& client, const QueryInfo& info, cons
   if (level == LogLevel::normal) return;
   bool error = info.dropped || (info.rcode != dns::kNoError && info.rcode != dns::kNxDomain);
   if (level == LogLevel::debug && !error && !denial(info, reply)) return;
-  std::string line = line_of(client, info);
-  if (timed_) {
-    char took[32];
-    snprintf(took, sizeof took, " %.6f", seconds);
-    line = now_rfc3339() + " " + line + took;
-  }
-  line += "\n";
+  char took[32];
+  snprintf(took, sizeof took, " %.6f\n", seconds);
+  std::string line = now_rfc3339() + " " + query_line(client, info) + took;
   std::lock_guard<std::mutex> lock(mutex_);
   fputs(line.c_str(), file_);
   fflush(file_);

@@ -5,7 +5,8 @@
 // The production log (logLevel, config.h) puts the time in front, RFC 3339
 // in UTC to the microsecond, and the seconds the answer took at the end:
 //   2026-11-25T21:19:12.345678Z 10.0.0.5:41203 www.example.com. A opt=no NXDOMAIN 0.000412
-// The test flag --query-log writes every query, without either.
+// The test faults' --query-log (server/faults/test_log.h) writes every
+// query's line without either.
 #pragma once
 
 #include <atomic>
@@ -20,11 +21,12 @@
 
 namespace rk8s::server {
 
+// A query's line, without the time and the seconds.
+std::string query_line(const sockaddr_storage& client, const QueryInfo& info);
+
 class QueryLog {
  public:
-  // --query-log's: every query to `path`, untimed.
-  explicit QueryLog(const std::string& path);
-  // The production log, off until configured.
+  // Off until configured.
   QueryLog() = default;
   ~QueryLog();
   // From the config, at start and on each reload. Throws std::runtime_error
@@ -38,7 +40,6 @@ class QueryLog {
   void open(const std::string& path);
 
   std::atomic<LogLevel> level_{LogLevel::normal};
-  bool timed_ = true;
   std::string path_;
   FILE* file_ = nullptr;  // stdout when path_ is empty
   std::mutex mutex_;

@@ -6,25 +6,22 @@
 #include <chrono>
 #include <utility>
 
-#include "server/net/loop.h"
-
 namespace rk8s::server {
-namespace {
 
-// What the packet cache said of a UDP query it let through, for the serve()
-// that the listener calls for it next on the same thread.
-thread_local uint32_t passed_repeats = 0;
-
-}  // namespace
-
-QueryPath::QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime)
-    : delay_ms_(config.delay_ms),
-      // Delayed replies are all served the long way.
-      packets_(config.delay_ms ? 0 : config.cache.capacity, packet_bytes),
+QueryPath::QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime,
+                     const QueryPathWrap& wrap)
+    : packets_(wrap.packet_cache ? config.cache.capacity : 0, packet_bytes),
       rate_(config.limits.client_qps),
       server_label_("dns://" + config.listen.front().text),
-      coredns_(server_label_) {
-  if (!config.query_log.empty()) test_log_ = std::make_unique<QueryLog>(config.query_log);
+      coredns_(server_label_),
+      answered_([this](const Client& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
+                       double seconds) { count_and_log(client, info, reply, seconds); }) {
+  if (wrap.answered)
+    answered_ = [own = std::move(answered_), also = wrap.answered](
+                    const Client& client, const QueryInfo& info, const std::vector<uint8_t>& reply, double seconds) {
+      own(client, info, reply, seconds);
+      also(client, info, reply);
+    };
   reload(std::move(runtime));
 }
 
@@ -41,8 +38,8 @@ std::shared_ptr<const Runtime> QueryPath::runtime() const {
   return runtime_;
 }
 
-void QueryPath::answered(const Client& client, const QueryInfo& info,
-                         const std::vector<uint8_t>& reply, double seconds) {
+void QueryPath::count_and_log(const Client& client, const QueryInfo& info,
+                              const std::vector<uint8_t>& reply, double seconds) {
   metrics_.count(info);
   metrics_.duration(server_label_, info.rcode, seconds);
   const sockaddr_in6& from = reinterpret_cast<const sockaddr_in6&>(client.addr);
@@ -51,11 +48,10 @@ void QueryPath::answered(const Client& client, const QueryInfo& info,
   bool ipv6 = from.sin6_family == AF_INET6 && !IN6_IS_ADDR_V4MAPPED(&from.sin6_addr);
   coredns_.count(info, client.tcp, ipv6, seconds);
   query_log_.write(client.addr, info, reply, seconds);
-  if (test_log_) test_log_->write(client.addr, info, reply, seconds);
 }
 
 ServeAtOnce QueryPath::at_once() {
-  return [this](Bytes query, const Client& client, std::vector<uint8_t>& reply) {
+  return [this](Bytes query, Client& client, std::vector<uint8_t>& reply) {
     auto now = PacketCache::Clock::now();
     if (!rate_.allow(client.addr, now)) {
       reply.clear();
@@ -63,11 +59,11 @@ ServeAtOnce QueryPath::at_once() {
     }
     QueryInfo info;
     if (!packets_.find(query, generation_, now, reply, info)) {
-      passed_repeats = info.repeats;  // for serve(), called next on this thread
+      client.passed = info.repeats;  // for serve(), called next for this query
       return false;
     }
     info.by = QueryInfo::By::cache;  // the packet cache is the cache's to CoreDNS's counters
-    answered(client, info, reply, 0);
+    answered_(client, info, reply, 0);
     return true;
   };
 }
@@ -85,25 +81,18 @@ Serve QueryPath::serve() {
     if (!client.tcp && query.size <= PacketCache::kMaxQuery)
       asked.assign(reinterpret_cast<const char*>(query.data), query.size);
     QueryFrom from{ip_from_sockaddr(reinterpret_cast<const sockaddr*>(&client.addr)), client.tcp,
-                   std::exchange(passed_repeats, 0)};
-    handle_query(rt->handler(), query, from,
+                   client.passed};
+    rt->handle()(query, from,
                  [this, rt, client, answer, started, asked = std::move(asked)](
                      std::vector<uint8_t>& reply, const QueryInfo& info) {
-                   answered(client, info, reply,
-                            std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
-                                .count());
+                   answered_(client, info, reply,
+                             std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+                                 .count());
                    if (!asked.empty())
                      packets_.insert(Bytes{reinterpret_cast<const uint8_t*>(asked.data()), asked.size()},
                                      rt->generation(), reply, info, PacketCache::Clock::now());
-                   if (!delay_ms_) {
-                     answer(reply);
-                     answering_--;
-                     return;
-                   }
-                   Loop::current()->after(delay_ms_, [this, answer, r = std::move(reply)]() mutable {
-                     answer(r);
-                     answering_--;
-                   });
+                   answer(reply);
+                   answering_--;
                  });
   };
 }

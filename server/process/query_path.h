@@ -21,11 +21,22 @@
 
 namespace rk8s::server {
 
+// Told of every answer, after the query path's own metrics and log.
+using OnAnswered = std::function<void(const Client& client, const QueryInfo& info, const std::vector<uint8_t>& reply)>;
+
+// What is put around the query path as it is built (server/faults/: the
+// test faults); the defaults leave it as it is, with nothing in its way.
+struct QueryPathWrap {
+  RuntimeWrap runtime;  // each runtime's, the reloads' too
+  OnAnswered answered;
+  bool packet_cache = true;  // false: every query the long way
+};
+
 class QueryPath {
  public:
-  // Throws std::runtime_error when a log file cannot be opened.
   // `packet_bytes`: the packet cache's budget.
-  QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime);
+  QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime,
+            const QueryPathWrap& wrap = {});
 
   // What the listeners call (net/serve.h).
   ServeAtOnce at_once();
@@ -49,20 +60,21 @@ class QueryPath {
   uint64_t rate_limited() const { return rate_.dropped(); }
 
  private:
-  void answered(const Client& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
-                double seconds);
+  using AnsweredIn = std::function<void(const Client& client, const QueryInfo& info,
+                                        const std::vector<uint8_t>& reply, double seconds)>;
+  void count_and_log(const Client& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
+                     double seconds);
 
   mutable std::mutex mutex_;  // runtime_
   std::shared_ptr<const Runtime> runtime_;
   std::atomic<uint64_t> generation_{0};  // runtime_'s, read without the lock
-  unsigned delay_ms_;
   PacketCache packets_;
   ClientRate rate_;
   QueryMetrics metrics_;
   const std::string server_label_;  // CoreDNS's: the first listen address stands for all
   CorednsQueries coredns_;
   QueryLog query_log_;
-  std::unique_ptr<QueryLog> test_log_;  // --query-log
+  AnsweredIn answered_;  // count_and_log, and the wrap's after it
   std::atomic<size_t> answering_{0};
 };
 

@@ -12,7 +12,8 @@
 
 namespace rk8s::server {
 
-Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const Warn& warn)
+Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const Warn& warn,
+                 const RuntimeWrap& wrap)
     : config_(config), loops_(warn) {
   static std::atomic<uint64_t> made{0};
   generation_ = ++made;
@@ -30,10 +31,10 @@ Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const 
     } else {
       auto store = std::make_shared<Store>();
       load_store(s.cluster_file, s.cluster_domain, s.zone_files, warn, *store);
-      auto world = std::make_unique<ClosedWorld>(std::move(store), config_.faults);
+      auto world = std::make_unique<ClosedWorld>(std::move(store));
       worlds_.push_back(world.get());
-      source = world.get();
-      sources_.push_back(std::move(world));
+      sources_.push_back(wrap.data ? wrap.data(std::move(world)) : std::move(world));
+      source = sources_.back().get();
     }
     for (const Name& zone : s.zones)
       if (!router_.add(zone, source, bool(s.forward)))
@@ -49,6 +50,13 @@ Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const 
   }
   handler_ = HandlerConfig{&router_, config_.autopath, config_.autopath_code, &loops_,
                            config_.limits.max_udp_size, config_.limits.max_upstream_per_query, &shared.held};
+  if (wrap.handle) {
+    handle_ = wrap.handle(handler_);
+    return;
+  }
+  handle_ = [this](Bytes query, const QueryFrom& from, ReplyFn reply) {
+    handle_query(handler_, query, from, std::move(reply));
+  };
 }
 
 bool Runtime::ready() const {

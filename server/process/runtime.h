@@ -17,15 +17,27 @@
 
 namespace rk8s::server {
 
+// What is put around a runtime's parts as it is built (server/faults/:
+// the test faults); an empty member leaves its part as it is, with
+// nothing in its way.
+struct RuntimeWrap {
+  // Around each closed world's source.
+  std::function<std::unique_ptr<Source>(std::unique_ptr<Source>)> data;
+  // In place of handle_query with the runtime's HandlerConfig.
+  std::function<Handle(const HandlerConfig&)> handle;
+};
+
 class Runtime {
  public:
   // Loads every file; throws LoadError or std::runtime_error, one line.
-  Runtime(const ServerConfig& config, const ForwardShared& shared, const Warn& warn);
+  Runtime(const ServerConfig& config, const ForwardShared& shared, const Warn& warn,
+          const RuntimeWrap& wrap = {});
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
 
   const ServerConfig& config() const { return config_; }
-  const HandlerConfig& handler() const { return handler_; }
+  // What a query is handed to.
+  const Handle& handle() const { return handle_; }
   // Every forwarding zone has an upstream that is not down, and no loop.
   bool ready() const;
   // Sends the loop probes (loop_guard.h) to our listener at `listen`.
@@ -44,6 +56,7 @@ class Runtime {
   Router router_;
   LoopGuard loops_;
   HandlerConfig handler_;
+  Handle handle_;
   uint64_t generation_;
 };
 

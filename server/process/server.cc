@@ -50,15 +50,16 @@ struct Server::Signal {
   std::function<void()> fn;
 };
 
-Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread)
+Server::Server(const ServerConfig& config, std::function<ServerConfig()> reread, QueryPathWrap wrap)
     : descriptors_(raise_descriptor_limit()),
       config_(fitted(config, descriptors_, fitted_)),
       reread_(std::move(reread)),
+      wrap_(std::move(wrap)),
       memory_(memory_budget(config_)),
       cache_(config_.cache.capacity, memory_.records, config_.cache.stale.max_stale),
       held_(memory_.waiting),
       flights_(FlightLimits{config_.limits.max_concurrent, config_.limits.max_pending, config_.limits.max_joined}),
-      queries_(config_, memory_.packets, std::make_shared<const Runtime>(config_, forward_shared(config_), say_limited)),
+      queries_(config_, memory_.packets, runtime(config_), wrap_),
       workers_(workers(), config_.listen, queries_.at_once(), queries_.serve(),
                TcpLimits{config_.limits.max_tcp_clients, config_.limits.max_tcp_per_client,
                          config_.limits.max_tcp_queries, config_.limits.tcp_idle_seconds,
@@ -103,11 +104,15 @@ ForwardShared Server::forward_shared(const ServerConfig& config) {
   return ForwardShared{cache_, config.cache, flights_, held_, forward_metrics_, say_limited};
 }
 
+std::shared_ptr<const Runtime> Server::runtime(const ServerConfig& config) {
+  return std::make_shared<const Runtime>(config, forward_shared(config), say_limited, wrap_.runtime);
+}
+
 // SIGHUP. A configuration that does not load leaves the running one serving.
 void Server::reload() {
   try {
     ServerConfig next = reread_();
-    queries_.reload(std::make_shared<const Runtime>(next, forward_shared(next), say_limited));
+    queries_.reload(runtime(next));
     say("configuration reloaded");
     queries_.runtime()->probe_loops(next.listen.front());
   } catch (const std::exception& e) {

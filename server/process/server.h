@@ -25,8 +25,9 @@ namespace rk8s::server {
 class Server {
  public:
   // Binds every address; throws std::runtime_error, one line, when it cannot.
-  // `reread` reads the configuration again, at SIGHUP.
-  Server(const ServerConfig& config, std::function<ServerConfig()> reread);
+  // `reread` reads the configuration again, at SIGHUP. `wrap`: what is put
+  // around the query path (server/faults/), the reloads' runtimes too.
+  Server(const ServerConfig& config, std::function<ServerConfig()> reread, QueryPathWrap wrap = {});
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -37,6 +38,7 @@ class Server {
  private:
   struct Signal;
   ForwardShared forward_shared(const ServerConfig& config);
+  std::shared_ptr<const Runtime> runtime(const ServerConfig& config);
   void reload();
   void drain();
   void check_drained();
@@ -48,6 +50,7 @@ class Server {
   std::string fitted_;        // what fitting the limits into it lowered
   const ServerConfig config_;
   std::function<ServerConfig()> reread_;
+  const QueryPathWrap wrap_;
   const MemoryBudget memory_;
   // What forwarding keeps across reloads.
   Cache cache_;

@@ -19,6 +19,7 @@
 #include "server/answer/handler.h"
 #include "server/data/load.h"
 #include "server/data/store_lookup.h"
+#include "server/faults/faulty_source.h"
 #include "server/model/resolution.h"
 #include "server/util/dns_text.h"
 
@@ -64,19 +65,23 @@ inline std::vector<uint8_t> query_for(const char* name, uint16_t type = dns::kTy
   return q;
 }
 
-// The fixtures as a closed world answering every name, with `faults`.
+// The fixtures as a closed world answering every name, with `faults` in
+// its way (server/faults/), more of them added as the test goes.
 struct FixtureWorld {
-  ClosedWorld world;
+  std::shared_ptr<NameFaults> faults;
+  FaultySource world;
   Router router;
-  explicit FixtureWorld(const Faults& faults)
-      : world(std::shared_ptr<const Store>(&fixture_store(), [](const Store*) {}), faults) {
+  explicit FixtureWorld(const NameFaults& some = {})
+      : faults(std::make_shared<NameFaults>(some)),
+        world(std::make_unique<ClosedWorld>(std::shared_ptr<const Store>(&fixture_store(), [](const Store*) {})),
+              faults) {
     router.add(Name{}, &world);
   }
 };
 
 // An autopath walk over the fixtures, to its end (the closed world answers
 // at once).
-inline AutopathWalk walk(const Faults& faults, const Name& qname, uint16_t qtype,
+inline AutopathWalk walk(const NameFaults& faults, const Name& qname, uint16_t qtype,
                          const autopath::QueryOption& option) {
   FixtureWorld w(faults);
   AutopathWalk out;
@@ -85,7 +90,7 @@ inline AutopathWalk walk(const Faults& faults, const Name& qname, uint16_t qtype
 }
 
 // A query answered from the fixtures: the reply bytes (empty: none sent).
-inline std::vector<uint8_t> handle(const Faults& faults, const std::vector<uint8_t>& query,
+inline std::vector<uint8_t> handle(const NameFaults& faults, const std::vector<uint8_t>& query,
                                    AutopathMode mode, bool tcp, QueryInfo& info) {
   FixtureWorld w(faults);
   std::vector<uint8_t> out;

@@ -109,7 +109,7 @@ TEST(AutopathWalk, Rules) {
        kRejected, kNoIndex, dns::kNoError, "", {}, {}},
   };
   for (const WalkCase& c : cases) {
-    Faults faults;
+    NameFaults faults;
     for (const std::string& f : c.faults) ASSERT_TRUE(faults.add_rcode(f)) << f;
     AutopathWalk w = test::walk(faults, N(c.qname), c.qtype,
                                      option(c.suffixes, c.flags));
@@ -173,7 +173,7 @@ TEST(AutopathWalk, PastNodata) {
        kPast | kFlagPaired | kFlagBoth, {}, kMatched, 0, kNoIndex, true},
   };
   for (const auto& c : cases) {
-    Faults faults;
+    NameFaults faults;
     for (const std::string& f : c.faults) ASSERT_TRUE(faults.add_rcode(f)) << f;
     AutopathWalk w = test::walk(faults, N(c.qname), c.qtype, option(c.suffixes, c.flags));
     EXPECT_EQ(w.option.status, c.status) << c.rule;
@@ -183,14 +183,14 @@ TEST(AutopathWalk, PastNodata) {
     EXPECT_EQ(bool(w.option.flags & kFlagBoth), c.both) << c.rule;
   }
   // Without the flag: no NODATA index, no echo.
-  AutopathWalk w = test::walk(Faults{}, N("v6only.example.com"), dns::kTypeA,
+  AutopathWalk w = test::walk(NameFaults{}, N("v6only.example.com"), dns::kTypeA,
                               option({"example.com", "corp.example"}, 0));
   EXPECT_EQ(w.option.nodata, kNoIndex);
   EXPECT_EQ(w.option.flags, 0);
 }
 
 TEST(AutopathWalk, DroppedCandidateDropsTheQuery) {
-  Faults faults;
+  NameFaults faults;
   ASSERT_TRUE(faults.add_drop("web.svc.cluster.local"));
   AutopathWalk w = test::walk(faults, N("web.shop.svc.cluster.local"), dns::kTypeA,
                                    option({"shop.svc.cluster.local", "svc.cluster.local"}, 0));
@@ -231,8 +231,7 @@ TEST(AutopathWalk, OverBudgetCandidateRejects) {
 // A walk's state is charged to its client while it lasts; with no room in
 // the budget for it the walk is REJECTED, and the client walks on itself.
 TEST(AutopathWalk, ItsStateIsChargedToItsClient) {
-  Faults none;
-  test::FixtureWorld world(none);
+  test::FixtureWorld world;
   Ask ask{N("www.example.com.shop.svc.cluster.local"), dns::kTypeA};
   ask.scope = std::make_shared<QueryScope>();
   for (size_t budget : {size_t(1000), size_t(1) << 20}) {
@@ -253,8 +252,7 @@ TEST(AutopathWalk, ItsStateIsChargedToItsClient) {
 }
 
 TEST(AutopathWalk, CountsCandidatesWalked) {
-  Faults none;
-  AutopathWalk w = test::walk(none,
+  AutopathWalk w = test::walk(NameFaults{},
                                    N("www.example.com.shop.svc.cluster.local"), dns::kTypeA,
                                    option(kShopSearch, 0));
   EXPECT_EQ(w.walked, 4u);

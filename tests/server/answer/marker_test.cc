@@ -65,8 +65,7 @@ TEST(MarkerSearch, KubeletsClusterFirstListThenTheNameAsTyped) {
 
 // A query answered through a router holding the fixtures and the marker.
 struct Marker {
-  Faults faults;
-  FixtureWorld world{faults};
+  FixtureWorld world;
   MarkerConfig conf = config({"corp.example"});
   MarkerSource source{conf, zone(), world.router};
   Marker() { world.router.add(zone(), &source); }
@@ -139,7 +138,7 @@ TEST(MarkerSource, NothingFoundIsNxdomainSoTheClientWalksOn) {
 
 TEST(MarkerSource, AFailureIsNxdomainKeptNowhere) {
   Marker m;
-  ASSERT_TRUE(m.faults.add_rcode("web.shop.svc.cluster.local=SERVFAIL"));
+  ASSERT_TRUE(m.world.faults->add_rcode("web.shop.svc.cluster.local=SERVFAIL"));
   Resolution r = m.resolve("web.search.shop.cluster.local.ap.k8s.io", dns::kTypeA);
   EXPECT_EQ(r.rcode, dns::kNxDomain);
   EXPECT_EQ(r.negative_ttl(), 0u);

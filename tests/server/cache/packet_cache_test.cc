@@ -175,8 +175,7 @@ TEST_F(Upstreams, OnlyTheSameQueryOfTheSameRuntime) {
 }
 
 TEST(PacketCache, DataKeepsItsTtlsUntilTheyRunOut) {
-  Faults none;
-  FixtureWorld w(none);
+  FixtureWorld w;
   PacketCache cache(16, kBudget);
   Clock::time_point t0 = Clock::now();
   std::vector<uint8_t> q = query(7, "web.default.svc.cluster.local");
@@ -194,8 +193,7 @@ TEST(PacketCache, DataKeepsItsTtlsUntilTheyRunOut) {
 }
 
 TEST(PacketCache, NoSlotsKeepNothing) {
-  Faults none;
-  FixtureWorld w(none);
+  FixtureWorld w;
   PacketCache cache(0, kBudget);
   std::vector<uint8_t> q = query(7, "web.default.svc.cluster.local");
   Answered first = answer(w.router, q);
@@ -214,8 +212,7 @@ namespace {
 // The budget in bytes: a reply that would exceed it is not kept, and the
 // one in its slot goes; what is charged comes back.
 TEST(PacketCache, BytesBudget) {
-  Faults none;
-  FixtureWorld w(none);
+  FixtureWorld w;
   std::vector<uint8_t> q = query(7, "web.default.svc.cluster.local");
   Answered first = answer(w.router, q);
   PacketCache roomy(16, kBudget);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "server/model/faults.h"
+#include "server/faults/name_faults.h"
 
 #include "server/util/dns_text.h"
 #include "server/util/strings.h"
@@ -14,7 +14,7 @@ std::string fault_key(const Name& name, uint16_t type) {
 
 }  // namespace
 
-bool Faults::add(std::string_view target, Fault fault) {
+bool NameFaults::add(std::string_view target, Fault fault) {
   size_t slash = target.rfind('/');
   uint16_t type = 0;
   if (slash != std::string_view::npos) {
@@ -28,7 +28,7 @@ bool Faults::add(std::string_view target, Fault fault) {
   return true;
 }
 
-bool Faults::add_rcode(std::string_view spec) {
+bool NameFaults::add_rcode(std::string_view spec) {
   size_t eq = spec.rfind('=');
   if (eq == std::string_view::npos) return false;
   // NOERROR ... REFUSED: BADVERS would need the query's OPT record.
@@ -37,10 +37,9 @@ bool Faults::add_rcode(std::string_view spec) {
   return add(spec.substr(0, eq), Fault{false, uint8_t(rcode)});
 }
 
-bool Faults::add_drop(std::string_view spec) { return add(spec, Fault{true, 0}); }
+bool NameFaults::add_drop(std::string_view spec) { return add(spec, Fault{true, 0}); }
 
-std::optional<Fault> Faults::find(const Name& name, uint16_t type) const {
-  if (by_key_.empty()) return std::nullopt;
+std::optional<Fault> NameFaults::find(const Name& name, uint16_t type) const {
   for (uint16_t t : {type, uint16_t(0)}) {
     auto it = by_key_.find(fault_key(name, t));
     if (it != by_key_.end()) return it->second;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Faults placed at chosen names for the client's tests: answer with a
 // fixed rcode (--rcode NAME[/TYPE]=RCODE) or never answer (--drop NAME[/TYPE]).
+// A closed world's answers go through them (faulty_source.h).
 #pragma once
 
 #include <optional>
@@ -17,12 +18,13 @@ struct Fault {
   uint8_t rcode = 0;  // when not dropping
 };
 
-class Faults {
+class NameFaults {
  public:
   // "name[/TYPE]=RCODE" for --rcode, "name[/TYPE]" for --drop. False on bad syntax.
   bool add_rcode(std::string_view spec);
   bool add_drop(std::string_view spec);
   std::optional<Fault> find(const Name& name, uint16_t type) const;
+  bool empty() const { return by_key_.empty(); }
 
  private:
   bool add(std::string_view target, Fault fault);
