@@ -24,7 +24,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/tests/lib/assert.sh"
 build=$(cd "${1:?usage: webhook_test.sh BUILD_DIR}" && pwd)
 work=$(mktemp -d)
-host=resolv-k8s-webhook.resolv-k8s.svc
+host=resolv-k8s-webhook.kube-system.svc
 nameservers=(--nameserver 169.254.20.10 --nameserver 10.96.0.10)
 image=registry.example.com/dns/libresolv-k8s-init:1
 "$root/container/webhook/certs.sh" "$work/certs" > /dev/null
