@@ -2,6 +2,7 @@
 #include "common/json.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 
 #include "common/load_error.h"
@@ -89,6 +90,17 @@ const char* json_kind_name(const Json::Value& v) {
     case Json::objectValue: return "object";
   }
   return "?";
+}
+
+const Json::Value& json_member(const Json::Value& obj, const char* key) {
+  static const Json::Value none;
+  const Json::Value* v = obj.isObject() ? obj.find(key, key + strlen(key)) : nullptr;
+  return v ? *v : none;
+}
+
+std::string json_string(const Json::Value& obj, const char* key) {
+  const Json::Value& v = json_member(obj, key);
+  return v.isString() ? v.asString() : "";
 }
 
 }  // namespace rk8s

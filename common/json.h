@@ -30,4 +30,9 @@ class JsonDoc {
 // "null", "boolean", "number", "string", "array" or "object".
 const char* json_kind_name(const Json::Value& v);
 
+// The member `key` of `obj`, null when `obj` is no object or has none.
+const Json::Value& json_member(const Json::Value& obj, const char* key);
+// The member `key` of `obj` when it is a string, else "".
+std::string json_string(const Json::Value& obj, const char* key);
+
 }  // namespace rk8s

@@ -117,7 +117,7 @@ python3 - "$registry" "${pin[resolv-k8s-node]}" "${pin[resolv-k8s-webhook]}" "${
 	    tag, _, digest = pin[1:].partition("@")
 	    return {"tag": tag, "digest": digest}
 	values = {"registry": registry, "images": {"node": image(node), "webhook": image(webhook), "init": image(init)},
-	          "nodeCache": {}, "webhook": {"certManager": {"enabled": cert_manager == "1"}}}
+	          "nodeCache": {}, "webhook": {"certificates": "certManager" if cert_manager == "1" else "self"}}
 	chart = {"KUBE_DNS_ADDRESS": ("nodeCache", "kubeDNSAddress", str), "STUB_DOMAINS": ("nodeCache", "stubDomains", json.loads),
 	         "CLUSTER_DNS": ("nodeCache", "clusterDNS", str), "CLUSTER_DOMAIN": (None, "clusterDomain", str),
 	         "NAMESERVERS": ("webhook", "nameservers", lambda v: v.split(",")),

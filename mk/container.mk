@@ -45,8 +45,10 @@ test-chart: $(TOOL_BIN) $(SERVER_BIN) $(CONTAINER_NODE_MODULES) $(CONTAINER_KUBE
 test-node-switch: $(CONTAINER_HELM)
 
 # The admission webhook (`resolv-k8s webhook`) over TLS in a network
-# namespace, against inject and the schemas.
+# namespace, against inject and the schemas; its own certificate kept
+# through a stand-in API server.
 TESTS += test-webhook
 .PHONY: test-webhook
 test-webhook: $(TOOL_BIN) $(CONTAINER_NODE_MODULES)
 	tests/webhook/webhook_test.sh $(B)
+	tests/webhook/certificates_test.sh $(B)

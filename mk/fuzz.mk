@@ -3,7 +3,8 @@
 # the core built once with the sanitizers (minus the transport: it needs
 # c-ares and parses nothing); server_*_fuzz also with the server's sources
 # and libraries; inject_fuzz with `resolv-k8s inject`'s sources and yaml-cpp,
-# webhook_fuzz with the webhook's too, jsoncpp and OpenSSL's base64.
+# webhook_fuzz with the webhook's too, jsoncpp and OpenSSL's base64;
+# kube_objects_fuzz with the webhook's readers of the API server's objects.
 
 FUZZ_SRC := $(wildcard fuzz/*_fuzz.cc)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.cc=$(B)/fuzz/%)
@@ -15,8 +16,10 @@ INJECT_FUZZ_SRC := tools/inject/inject_pod.cc tools/inject/inject_status.cc \
 
 $(FUZZ_CORE): $(patsubst %.cc,$(B)/obj/fuzz/%.o,$(filter-out $(TRANSPORT_SRC),$(CORE_SRC)))
 	rm -f $@ && ar rcs $@ $^
-WEBHOOK_FUZZ_SRC := $(INJECT_FUZZ_SRC) tools/webhook/admission.cc tools/webhook/json_patch.cc
-$(filter-out $(SERVER_FUZZ) $(B)/fuzz/inject_fuzz $(B)/fuzz/webhook_fuzz,$(FUZZ_BIN)): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(FUZZ_CORE)
+WEBHOOK_FUZZ_SRC := $(INJECT_FUZZ_SRC) tools/webhook/admission.cc tools/webhook/json_patch.cc tools/webhook/base64.cc
+KUBE_OBJECTS_FUZZ_SRC := tools/webhook/kube_objects.cc tools/webhook/base64.cc tools/inject/inject_status.cc \
+  tools/inject/yaml_json.cc common/json.cc
+$(filter-out $(SERVER_FUZZ) $(B)/fuzz/inject_fuzz $(B)/fuzz/webhook_fuzz $(B)/fuzz/kube_objects_fuzz,$(FUZZ_BIN)): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(FUZZ_CORE)
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@
 $(SERVER_FUZZ): $(B)/fuzz/%: $(B)/obj/fuzz/fuzz/%.o $(SERVER_SRC:%.cc=$(B)/obj/fuzz/%.o) $(COMMON_FUZZ_OBJ) $(FUZZ_CORE)
@@ -26,6 +29,9 @@ $(B)/fuzz/inject_fuzz: $(B)/obj/fuzz/fuzz/inject_fuzz.o $(INJECT_FUZZ_SRC:%.cc=$
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ -lyaml-cpp -ljsoncpp
 $(B)/fuzz/webhook_fuzz: $(B)/obj/fuzz/fuzz/webhook_fuzz.o $(WEBHOOK_FUZZ_SRC:%.cc=$(B)/obj/fuzz/%.o)
+	@mkdir -p $(@D)
+	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ -lyaml-cpp -ljsoncpp -lcrypto
+$(B)/fuzz/kube_objects_fuzz: $(B)/obj/fuzz/fuzz/kube_objects_fuzz.o $(KUBE_OBJECTS_FUZZ_SRC:%.cc=$(B)/obj/fuzz/%.o)
 	@mkdir -p $(@D)
 	$(CLANGXX) $(FUZZ_FLAGS) $^ -o $@ -lyaml-cpp -ljsoncpp -lcrypto
 

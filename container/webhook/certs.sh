@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# certs.sh DIR [SERVICE [NAMESPACE]]: for a cluster without cert-manager, a
-# CA and the webhook's serving certificate (openssl), in DIR:
+# certs.sh DIR [SERVICE [NAMESPACE]]: a CA and the webhook's serving
+# certificate (openssl) of your own, for the chart's webhook.certificates
+# given (--set-file webhook.tls.crt=DIR/tls.crt, .key, .ca) or a Secret of
+# yours; the chart's default (self) and the kustomize base make their own
+# instead. In DIR:
 #   ca.crt              the CA: its base64 is the MutatingWebhookConfiguration's caBundle
-#   tls.crt, tls.key    for SERVICE.NAMESPACE.svc (default resolv-k8s-webhook.resolv-k8s),
-#                       the Secret the webhook mounts
+#   tls.crt, tls.key    for SERVICE.NAMESPACE.svc (default resolv-k8s-webhook.kube-system,
+#                       where the chart and the kustomize base install it)
 # The CA's key is not kept: a new certificate means a new CA and caBundle.
 set -euo pipefail
 dir=${1:?usage: certs.sh DIR [SERVICE [NAMESPACE]]}
-service=${2:-resolv-k8s-webhook} namespace=${3:-resolv-k8s}
+service=${2:-resolv-k8s-webhook} namespace=${3:-kube-system}
 name=$service.$namespace.svc
 mkdir -p "$dir"
 work=$(mktemp -d)

@@ -4,12 +4,13 @@
 // update leaves it in place, and the link-local address is kept for the
 // next instance; `helm uninstall` or `kubectl delete -k` deleted it (or is
 // deleting it, or took the cache's ServiceAccount or its Role away with
-// it), and nothing of ours is to stay on the node. One GET, in-cluster, as
-// client-go's rest.InClusterConfig reads it: KUBERNETES_SERVICE_HOST and
-// _PORT, the ServiceAccount's token and CA.
+// it), and nothing of ours is to stay on the node. One GET, in-cluster
+// (common/kube_api.h).
 #pragma once
 
 #include <string>
+
+#include "common/kube_api.h"
 
 namespace rk8s::server {
 
@@ -28,6 +29,6 @@ struct OwnerAnswer {
 // "NAMESPACE/NAME"; `account_dir` holds `token` and `ca.crt`. Waits 3 s at
 // most.
 OwnerAnswer daemon_set_state(const std::string& owner,
-                             const std::string& account_dir = "/var/run/secrets/kubernetes.io/serviceaccount");
+                             const std::string& account_dir = kServiceAccountDir);
 
 }  // namespace rk8s::server

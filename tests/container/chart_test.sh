@@ -6,10 +6,10 @@
 # under that registry, valid against the Kubernetes API's schemas
 # (validate.mjs); its defaults render the fields of the kustomize bases
 # that matter, the same; the values `make push` writes (overlays.sh) render
-# the overlays' settings; the webhook's certificate each way (made by Helm,
-# given, a Secret of yours, cert-manager), the one Helm makes served by the
-# real webhook and kept at an upgrade (a stand-in API server,
-# apiserver.py); the cache's knobs reach a config the real server runs,
+# the overlays' settings; the webhook's certificate each way (its own by
+# default: two renders the same, its roles on its Secret and configuration
+# alone; cert-manager's CA chain; given; a Secret of yours), the helm test's
+# objects; the cache's knobs reach a config the real server runs,
 # its probes and ports following it; the ServiceMonitors, alerts and
 # dashboard behind their values; bad values refused with a message. Needs
 # root for the sandboxes, whose packets stay in them.
@@ -79,10 +79,10 @@ check "helm lint --strict: a registry, the ServiceMonitors, alerts and dashboard
 # A registry set: the cache and the webhook, every image under it, valid.
 render registry --set registry=registry.example.com:5000/dns/
 check "template with a registry: renders, no warning" "0" "$?$(cat "$work/registry.err")"
-check "template with a registry: the cache's objects and the webhook's" \
-	"ConfigMap DaemonSet Deployment MutatingWebhookConfiguration PodDisruptionBudget Role RoleBinding Secret Service Service Service Service ServiceAccount ServiceAccount" \
+check "template with a registry: the cache's objects and the webhook's (its roles, its helm test's objects)" \
+	"ClusterRole ClusterRoleBinding ConfigMap DaemonSet Deployment MutatingWebhookConfiguration Namespace Pod PodDisruptionBudget Role Role Role RoleBinding RoleBinding RoleBinding Service Service Service Service ServiceAccount ServiceAccount ServiceAccount" \
 	"$(kinds "$work/registry.yaml")"
-check "template with a registry: valid" "$work/registry.yaml: 14 valid" "$(models check "$work/registry.yaml")"
+check "template with a registry: valid" "$work/registry.yaml: 22 valid" "$(models check "$work/registry.yaml")"
 check "template with a registry: every image under it, the init image the webhook writes too" \
 	"INIT_IMAGE registry.example.com:5000/dns/libresolv-k8s-init:$version
 registry.example.com:5000/dns/resolv-k8s-node:$version
@@ -129,8 +129,8 @@ check "the DaemonSet's securityContext: every capability dropped but two, no esc
 check "the DaemonSet: health on the node's loopback, the probes' host; the memory limit the cache's budget is read from" \
 	'"127.0.0.1" "127.0.0.1" "128Mi"' \
 	"$(field "$work/bare.yaml" "$pod.containers[0].livenessProbe.httpGet.host" DaemonSet) $(field "$work/bare.yaml" "$pod.containers[0].readinessProbe.httpGet.host" DaemonSet) $(field "$work/bare.yaml" "$pod.containers[0].resources.limits.memory" DaemonSet)"
-# The webhook's, in the kustomize base's namespace.
-helm template resolv-k8s "$chart" --namespace resolv-k8s > "$work/hook.yaml"
+# The webhook's: the kustomize base is in kube-system too.
+cp "$work/bare.yaml" "$work/hook.yaml"
 deploy_fields=(spec.replicas spec.selector spec.template.metadata.labels spec.template.metadata.annotations
 	"$pod.serviceAccountName" "$pod.automountServiceAccountToken" "$pod.affinity" "$pod.nodeSelector"
 	"$pod.securityContext" "$pod.volumes" "$pod.containers[0].args" "$pod.containers[0].env" "$pod.containers[0].ports"
@@ -177,54 +177,48 @@ done
 check "deploy: the node's search domains the marker path's too, after the cache's config" '["ec2.internal","compute.internal"]' \
 	"$(object "$work/deploy.yaml" ConfigMap | python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(json.load(sys.stdin)["data"]["config.yaml"])["autopath"]["hostSearch"], separators=(",", ":")))')"
 check "deploy: CERT_MANAGER=1, cert-manager's Issuer and Certificate, the CA injected; no Secret" \
-	"Certificate Issuer \"kube-system/resolv-k8s-webhook\" absent 0" \
+	"Certificate Certificate Issuer Issuer \"kube-system/resolv-k8s-webhook\" absent 0" \
 	"$(kinds "$work/deploy.yaml" | grep -o 'Certificate\|Issuer' | xargs) $(field "$work/deploy.yaml" 'metadata.annotations[cert-manager.io/inject-ca-from]' MutatingWebhookConfiguration) $(field "$work/deploy.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration) $(grep -c '^kind: Secret' "$work/deploy.yaml")"
-check "deploy: valid, cert-manager's two of another API" "$work/deploy.yaml: 13 valid, 2 of other APIs" "$(models check "$work/deploy.yaml")"
+check "deploy: valid, cert-manager's four of another API" "$work/deploy.yaml: 18 valid, 4 of other APIs" "$(models check "$work/deploy.yaml")"
 
-# The webhook's certificate. Made by Helm: the CA in caBundle signed the
-# Secret's certificate, for the Service's names; the real webhook serves it.
+# The webhook's certificate. By default its own (webhook.certificates
+# self): nothing of it rendered, so two renders without a cluster are the
+# same, byte for byte; the webhook asks for its Secret with its token, and
+# may touch that Secret and the configuration's caBundle alone.
+render bare-again
+check "self: two renders without a cluster, the same" "" "$(diff "$work/bare.yaml" "$work/bare-again.yaml")"
+check "self: no Secret, no caBundle, no cert-manager; the webhook keeps its own, with its token" \
+	"0 absent absent true 'webhook' '--tls-secret' 'resolv-k8s-webhook-tls'" \
+	"$(grep -c '^kind: \(Secret\|Certificate\|Issuer\)$' "$work/bare.yaml") $(field "$work/bare.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration) $(field "$work/bare.yaml" "$pod.volumes" Deployment) $(field "$work/bare.yaml" "$pod.automountServiceAccountToken" Deployment) $(webhook_args "$work/bare.yaml" | cut -d' ' -f1-3)"
+check "self: its Role on its Secret (create unrestricted: RBAC cannot name what is not made), its ClusterRole on its configuration" \
+	'[{"apiGroups":[""],"resourceNames":["resolv-k8s-webhook-tls"],"resources":["secrets"],"verbs":["get","update"]},{"apiGroups":[""],"resources":["secrets"],"verbs":["create"]}] [{"apiGroups":["admissionregistration.k8s.io"],"resourceNames":["resolv-k8s"],"resources":["mutatingwebhookconfigurations"],"verbs":["get","patch"]}] {"kind":"ServiceAccount","name":"resolv-k8s-webhook","namespace":"kube-system"}' \
+	"$(field "$work/bare.yaml" rules Role resolv-k8s-webhook) $(field "$work/bare.yaml" rules ClusterRole resolv-k8s-webhook) $(field "$work/bare.yaml" 'subjects[0]' ClusterRoleBinding resolv-k8s-webhook)"
+# helm test: resolv-k8s webhook check, from the webhook's image, in a
+# namespace of its own labelled for injection, allowed to create pods there
+# alone.
+check "helm test: a check pod of the webhook's image, a dry run in resolv-k8s-test" \
+	"\"test\" [\"webhook\",\"check\",\"--namespace\",\"resolv-k8s-test\",\"--image\",\"libresolv-k8s-init:$version\"] \"resolv-k8s-webhook:$version\" \"resolv-k8s-webhook-test\"" \
+	"$(field "$work/bare.yaml" 'metadata.annotations[helm.sh/hook]' Pod) $(field "$work/bare.yaml" 'spec.containers[0].args' Pod) $(field "$work/bare.yaml" 'spec.containers[0].image' Pod) $(field "$work/bare.yaml" spec.serviceAccountName Pod)"
+check "helm test: its namespace labelled as namespaceSelector asks, its Role there: create pods, nothing else" \
+	'"enabled" "test" "resolv-k8s-test" [{"apiGroups":[""],"resources":["pods"],"verbs":["create"]}]' \
+	"$(field "$work/bare.yaml" 'metadata.labels[resolv-k8s.io/inject]' Namespace resolv-k8s-test) $(field "$work/bare.yaml" 'metadata.annotations[helm.sh/hook]' Namespace resolv-k8s-test) $(field "$work/bare.yaml" metadata.namespace Role resolv-k8s-webhook-test) $(field "$work/bare.yaml" rules Role resolv-k8s-webhook-test)"
+render test-shop --set webhook.test.namespace=shop
+check "helm test in a namespace of yours: not made, the Role there" '0 "shop" "shop"' \
+	"$(grep -c '^kind: Namespace' "$work/test-shop.yaml") $(field "$work/test-shop.yaml" metadata.namespace Role resolv-k8s-webhook-test) $(field "$work/test-shop.yaml" 'spec.containers[0].args[3]' Pod)"
+# cert-manager: a CA chain, the serving certificate from the CA's Issuer,
+# the caBundle injected from it; no roles.
+render chain --set webhook.certificates=certManager
+check "certManager: a self-signed Issuer, a CA of ten years from it, an Issuer of that CA signing the serving certificate" \
+	'{"selfSigned":{}} true "87600h" {"kind":"Issuer","name":"resolv-k8s-webhook-selfsigned"} {"ca":{"secretName":"resolv-k8s-webhook-ca"}} {"kind":"Issuer","name":"resolv-k8s-webhook-ca"} "resolv-k8s-webhook-tls"' \
+	"$(field "$work/chain.yaml" spec Issuer resolv-k8s-webhook-selfsigned) $(field "$work/chain.yaml" spec.isCA Certificate resolv-k8s-webhook-ca) $(field "$work/chain.yaml" spec.duration Certificate resolv-k8s-webhook-ca) $(field "$work/chain.yaml" spec.issuerRef Certificate resolv-k8s-webhook-ca) $(field "$work/chain.yaml" spec Issuer resolv-k8s-webhook-ca) $(field "$work/chain.yaml" spec.issuerRef Certificate resolv-k8s-webhook) $(field "$work/chain.yaml" spec.secretName Certificate resolv-k8s-webhook)"
+check "certManager: the caBundle injected from the serving Certificate (its Secret's ca.crt: the CA), the Secret mounted, no roles" \
+	"\"kube-system/resolv-k8s-webhook\" \"resolv-k8s-webhook-tls\" false 0" \
+	"$(field "$work/chain.yaml" 'metadata.annotations[cert-manager.io/inject-ca-from]' MutatingWebhookConfiguration) $(field "$work/chain.yaml" "$pod.volumes[name=tls].secret.secretName" Deployment) $(field "$work/chain.yaml" "$pod.automountServiceAccountToken" Deployment) $(field "$work/chain.yaml" rules Role resolv-k8s-webhook; field "$work/chain.yaml" rules ClusterRole resolv-k8s-webhook | wc -l)"
+render old-switch --set webhook.certManager.enabled=true
+check "certManager.enabled, the older switch: the same objects" "" "$(diff "$work/chain.yaml" "$work/old-switch.yaml")"
+# Given: certs.sh's PEMs, the Secret of them; or a Secret of yours.
 secret() { object "$work/$1.yaml" Secret | python3 -c 'import base64, json, sys; print(base64.b64decode(json.load(sys.stdin)["data"][sys.argv[1]]).decode(), end="")' "$2"; }
 bundle() { field "$work/$1.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration | unjson | base64 -d; }
-mkdir -p "$work/made"
-secret bare tls.crt > "$work/made/tls.crt"
-secret bare tls.key > "$work/made/tls.key"
-bundle bare > "$work/made/ca.crt"
-check "made by Helm: the Secret's CA, caBundle's" "$(cat "$work/made/ca.crt")" "$(secret bare ca.crt)"
-check "made by Helm: caBundle's CA signed the serving certificate" "$work/made/tls.crt: OK" \
-	"$(openssl verify -CAfile "$work/made/ca.crt" "$work/made/tls.crt" 2>&1)"
-check_match "made by Helm: for the Service's names" \
-	"DNS:resolv-k8s-webhook.kube-system.svc, DNS:resolv-k8s-webhook.kube-system, DNS:resolv-k8s-webhook.kube-system.svc.cluster.local" \
-	"$(openssl x509 -in "$work/made/tls.crt" -noout -ext subjectAltName 2>&1)"
-# shellcheck disable=SC2016 # expanded in the sandbox
-served=$("$root/tests/pod/sandbox.sh" -- bash -c '
-	"$1" webhook --cert "$2/tls.crt" --key "$2/tls.key" --listen 127.0.0.1:8443 --image init:1 2> "$2/err" &
-	# A refused try prints 000: only the answered one is kept.
-	for _ in $(seq 600); do
-		code=$(curl -s --cacert "$2/ca.crt" --resolve resolv-k8s-webhook.kube-system.svc:8443:127.0.0.1 \
-			https://resolv-k8s-webhook.kube-system.svc:8443/healthz -o /dev/null -w "%{http_code}") && break
-		sleep 0.05
-	done
-	echo "$code"' - "$build/bin/resolv-k8s" "$work/made")
-check "made by Helm: the webhook serves it, the API server's check passes" "200" "$served" "$(cat "$work/made/err")"
-# Kept at an upgrade: with the Secret in the cluster (apiserver.py, a
-# stand-in API server on the sandbox's loopback), Helm's lookup finds it and
-# the chart writes the same certificate and CA again.
-printf '%s\n' 'apiVersion: v1' 'kind: Config' 'clusters: [{name: sandbox, cluster: {server: "http://127.0.0.1:8089"}}]' \
-	'users: [{name: sandbox, user: {}}]' 'contexts: [{name: sandbox, context: {cluster: sandbox, user: sandbox}}]' \
-	'current-context: sandbox' > "$work/kubeconfig"
-# shellcheck disable=SC2016 # expanded in the sandbox
-"$root/tests/pod/sandbox.sh" -- bash -c '
-	python3 "$1" 8089 kube-system "$2" 2> "$3.asked" &
-	for _ in $(seq 600); do curl -s -o /dev/null http://127.0.0.1:8089/version && break; sleep 0.05; done
-	shift 3
-	"$@"' - "$here/apiserver.py" "$work/made" "$work/upgrade" "$build/bin/helm" template resolv-k8s "$chart" \
-	--namespace kube-system --dry-run=server --kubeconfig "$work/kubeconfig" > "$work/upgrade.yaml" 2> "$work/upgrade.err"
-check "upgrade: the Secret found by Helm's lookup, its certificate, key and CA written again, caBundle its CA" \
-	"$(cat "$work/made/tls.crt" "$work/made/tls.key" "$work/made/ca.crt" "$work/made/ca.crt")" \
-	"$(secret upgrade tls.crt; secret upgrade tls.key; secret upgrade ca.crt; bundle upgrade)" "$(cat "$work/upgrade.err")"
-check_match "upgrade: ... asked of the API server" "/api/v1/namespaces/kube-system/secrets/resolv-k8s-webhook-tls" \
-	"$(cat "$work/upgrade.asked")"
-# Given: certs.sh's PEMs, the Secret of them; or a Secret of yours.
 container/webhook/certs.sh "$work/given" resolv-k8s-webhook kube-system > /dev/null
 render given --set-file "webhook.tls.crt=$work/given/tls.crt" --set-file "webhook.tls.key=$work/given/tls.key" \
 	--set-file "webhook.tls.ca=$work/given/ca.crt"
@@ -273,7 +267,7 @@ webhook:
   maxConnections: 20
 EOF
 render knobs -f "$work/knobs-values.yaml"
-check "knobs: render, valid" "0 $work/knobs.yaml: 14 valid" "$?$(cat "$work/knobs.err") $(models check "$work/knobs.yaml")"
+check "knobs: render, valid" "0 $work/knobs.yaml: 22 valid" "$?$(cat "$work/knobs.err") $(models check "$work/knobs.yaml")"
 object "$work/knobs.yaml" ConfigMap | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/knobs-config.yaml"
 # shellcheck disable=SC2016 # the setting's reference, as config.yaml holds it
 check "knobs: in config.yaml, the base's keys kept beside them" \
@@ -324,7 +318,7 @@ nodeCache:
         transportConfig: {transport: TLS, tls: {serverName: dns.test, caBundle: {name: example-ca, key: ca.crt}}}
 EOF
 render dot -f "$work/dot-values.yaml"
-check "dot: render, valid" "0 $work/dot.yaml: 14 valid" "$?$(cat "$work/dot.err") $(models check "$work/dot.yaml")"
+check "dot: render, valid" "0 $work/dot.yaml: 22 valid" "$?$(cat "$work/dot.err") $(models check "$work/dot.yaml")"
 object "$work/dot.yaml" ConfigMap resolv-k8s-node | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/dot-config.yaml"
 check "dot: config.yaml names each bundle in its ConfigMap's volume, read-only (key ca-bundle.crt unless given)" \
 	"/etc/resolv-k8s-ca/upstream-ca/ca-bundle.crt upstream-ca ro
@@ -374,7 +368,7 @@ check_match "dot: ... over TLS, unbound asked it" \
 # monitoring/ holds them.
 render monitoring "${monitoring[@]}"
 check "monitoring: valid, the ServiceMonitors and PrometheusRules of another API" \
-	"$work/monitoring.yaml: 15 valid, 4 of other APIs" "$(models check "$work/monitoring.yaml")"
+	"$work/monitoring.yaml: 23 valid, 4 of other APIs" "$(models check "$work/monitoring.yaml")"
 check "monitoring: with ServiceMonitors, no prometheus.io annotations on the pods" "absent absent" \
 	"$(field "$work/monitoring.yaml" 'spec.template.metadata.annotations[prometheus.io/scrape]' DaemonSet) $(field "$work/monitoring.yaml" 'spec.template.metadata.annotations[prometheus.io/scrape]' Deployment)"
 check "monitoring: each ServiceMonitor finds its Service, whose port is its pods'" \
@@ -490,7 +484,7 @@ check "... and on every object of the kustomize base's, through an overlay (the 
 printf '%s\n' 'nodeCache:' '  hostNetwork: false' '  podLabels: {resolv-k8s.io/redirect: node-local}' \
 	'  config: {listen: ["0.0.0.0"], health: "0.0.0.0:9255", nodeSetup: null}' > "$work/cilium-values.yaml"
 render cilium -f "$work/cilium-values.yaml"
-check "hostNetwork false: renders, valid" "0 $work/cilium.yaml: 12 valid" "$?$(cat "$work/cilium.err") $(models check "$work/cilium.yaml")"
+check "hostNetwork false: renders, valid" "0 $work/cilium.yaml: 20 valid" "$?$(cat "$work/cilium.err") $(models check "$work/cilium.yaml")"
 check "hostNetwork false: off the node's network, no node lock, the probes on the pod's address, its label for the policy" \
 	'false ["config"] absent absent "node-local"' \
 	"$(field "$work/cilium.yaml" "$pod.hostNetwork" DaemonSet) $(field "$work/cilium.yaml" "$pod.volumes" DaemonSet | python3 -c 'import json, sys; print(json.dumps([v["name"] for v in json.load(sys.stdin)]))') $(field "$work/cilium.yaml" "$pod.containers[0].livenessProbe.httpGet.host" DaemonSet) $(field "$work/cilium.yaml" "$pod.containers[0].readinessProbe.httpGet.host" DaemonSet) $(field "$work/cilium.yaml" 'spec.template.metadata.labels[resolv-k8s.io/redirect]' DaemonSet)"
@@ -510,9 +504,9 @@ check "uninstall: nodeSetup.daemonSet names the release's DaemonSet, in the pod'
 	"$(object "$work/bare.yaml" ConfigMap | python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(json.load(sys.stdin)["data"]["config.yaml"])["nodeSetup"]["daemonSet"]))') $(field "$work/bare.yaml" "$pod.containers[0].env[name=POD_NAMESPACE].valueFrom" DaemonSet) $(field "$work/bare.yaml" "$pod.automountServiceAccountToken" DaemonSet)"
 check "uninstall: its ServiceAccount may get that DaemonSet, nothing else" \
 	'[{"apiGroups":["apps"],"resourceNames":["resolv-k8s-node"],"resources":["daemonsets"],"verbs":["get"]}] [{"kind":"ServiceAccount","name":"resolv-k8s-node","namespace":"kube-system"}] "resolv-k8s-node"' \
-	"$(field "$work/bare.yaml" rules Role) $(field "$work/bare.yaml" subjects RoleBinding) $(field "$work/bare.yaml" roleRef.name RoleBinding)"
+	"$(field "$work/bare.yaml" rules Role resolv-k8s-node) $(field "$work/bare.yaml" subjects RoleBinding resolv-k8s-node) $(field "$work/bare.yaml" roleRef.name RoleBinding resolv-k8s-node)"
 check "uninstall: off the node's network, no token and no Role" "absent 0" \
-	"$(field "$work/cilium.yaml" "$pod.automountServiceAccountToken" DaemonSet) $(grep -c '^kind: Role' "$work/cilium.yaml")"
+	"$(field "$work/cilium.yaml" "$pod.automountServiceAccountToken" DaemonSet) $(field "$work/cilium.yaml" rules Role resolv-k8s-node | wc -l)"
 
 # NOTES.txt (what `helm install` prints), rendered as a ConfigMap of a copy
 # of the chart: a warning when nothing sends pods to the cache.
@@ -558,6 +552,12 @@ check_match "a Secret of yours without its CA: refused" "webhook.tls.existingSec
 	"$(refused --set webhook.tls.existingSecret=mine)"
 check_match "cert-manager and a certificate both: refused" "webhook.certManager.enabled and webhook.tls: one of them" \
 	"$(refused --set webhook.certManager.enabled=true,webhook.tls.existingSecret=mine,webhook.tls.ca=x)"
+check_match "certificates certManager and a certificate both: refused" "webhook.certificates certManager and webhook.tls: one of them" \
+	"$(refused --set webhook.certificates=certManager,webhook.tls.existingSecret=mine,webhook.tls.ca=x)"
+check_match "certificates given without one: refused, saying what is needed" "webhook.certificates given needs webhook.tls.crt" \
+	"$(refused --set webhook.certificates=given)"
+check_match "certificates of no such mode: refused" 'webhook.certificates must be one of the following: "self", "certManager", "given"' \
+	"$(refused --set webhook.certificates=helm)"
 check_match "the node's search domains in two places: refused" "set nodeSearch instead" \
 	"$(refused --set 'nodeSearch={a.example}' --set 'nodeCache.config.autopath.hostSearch={b.example}')"
 check_match "the probes' address is config.health's: an httpGet of their own refused" 'Property name of "httpGet" does not match' \

@@ -146,7 +146,7 @@ for dir in base overlays/cert-manager; do
 	"$build/bin/kubectl" kustomize "container/webhook/$dir" > "$out" 2> "$work/err"
 	check "kustomize webhook $dir: renders, no warning" "0" "$?$(cat "$work/err")"
 done
-check "kustomize webhook base: 6 objects, valid" "$work/webhook-base.yaml: 6 valid" \
+check "kustomize webhook base: 9 objects, valid" "$work/webhook-base.yaml: 9 valid" \
 	"$(models check "$work/webhook-base.yaml")"
 hook=webhooks[0]
 while read -r path want; do
@@ -157,17 +157,27 @@ $hook.timeoutSeconds 5
 $hook.sideEffects "None"
 $hook.reinvocationPolicy "IfNeeded"
 $hook.namespaceSelector.matchLabels {"resolv-k8s.io/inject":"enabled"}
-$hook.clientConfig.service {"name":"resolv-k8s-webhook","namespace":"resolv-k8s","path":"/mutate","port":443}
+$hook.clientConfig.service {"name":"resolv-k8s-webhook","namespace":"kube-system","path":"/mutate","port":443}
+$hook.namespaceSelector.matchExpressions [{"key":"kubernetes.io/metadata.name","operator":"NotIn","values":["kube-system"]}]
 EOF
 check "webhook base: the image of this version, two replicas" "\"resolv-k8s-webhook:$version\" 2" \
 	"$(field "$work/webhook-base.yaml" "$pod.containers[0].image" Deployment) $(field "$work/webhook-base.yaml" spec.replicas Deployment)"
-check "webhook base: its settings: the init image named, no nameservers, the node's search domains of its own pod" \
-	"'webhook' '--cert' '/tls/tls.crt' '--key' '/tls/tls.key' '--listen' ':8443' '--image' 'libresolv-k8s-init:$version' '--nameserver' '' '--host-search' 'auto' '--cluster-domain' 'cluster.local'" \
+check "webhook base: its settings: its own certificate, the init image named, no nameservers, the node's search domains of its own pod" \
+	"'webhook' '--tls-secret' 'resolv-k8s-webhook-tls' '--listen' ':8443' '--image' 'libresolv-k8s-init:$version' '--nameserver' '' '--host-search' 'auto' '--cluster-domain' 'cluster.local'" \
 	"$(webhook_args "$work/webhook-base.yaml")"
-check "webhook cert-manager: the CA injected from its Certificate" '"resolv-k8s/resolv-k8s-webhook"' \
+check "webhook base: in kube-system, its token mounted, its roles on its Secret and configuration alone" \
+	'"kube-system" true [{"apiGroups":[""],"resourceNames":["resolv-k8s-webhook-tls"],"resources":["secrets"],"verbs":["get","update"]},{"apiGroups":[""],"resources":["secrets"],"verbs":["create"]}] [{"apiGroups":["admissionregistration.k8s.io"],"resourceNames":["resolv-k8s"],"resources":["mutatingwebhookconfigurations"],"verbs":["get","patch"]}]' \
+	"$(field "$work/webhook-base.yaml" metadata.namespace Deployment) $(field "$work/webhook-base.yaml" "$pod.automountServiceAccountToken" Deployment) $(field "$work/webhook-base.yaml" rules Role) $(field "$work/webhook-base.yaml" rules ClusterRole)"
+check "webhook cert-manager: the Secret mounted, no token, no role" \
+	"'webhook' '--cert' '/tls/tls.crt' '--key' '/tls/tls.key' '--listen' ':8443' '--image' 'libresolv-k8s-init:$version' '--nameserver' '' '--host-search' 'auto' '--cluster-domain' 'cluster.local' false 0" \
+	"$(webhook_args "$work/webhook-cert-manager.yaml") $(field "$work/webhook-cert-manager.yaml" "$pod.automountServiceAccountToken" Deployment) $(grep -c '^kind: .*Role' "$work/webhook-cert-manager.yaml")"
+check "webhook cert-manager: a CA chain, the serving Certificate issued by the CA's Issuer" \
+	'{"selfSigned":{}} true {"kind":"Issuer","name":"resolv-k8s-webhook-selfsigned"} {"ca":{"secretName":"resolv-k8s-webhook-ca"}} {"kind":"Issuer","name":"resolv-k8s-webhook-ca"}' \
+	"$(field "$work/webhook-cert-manager.yaml" spec Issuer resolv-k8s-webhook-selfsigned) $(field "$work/webhook-cert-manager.yaml" spec.isCA Certificate resolv-k8s-webhook-ca) $(field "$work/webhook-cert-manager.yaml" spec.issuerRef Certificate resolv-k8s-webhook-ca) $(field "$work/webhook-cert-manager.yaml" spec Issuer resolv-k8s-webhook-ca) $(field "$work/webhook-cert-manager.yaml" spec.issuerRef Certificate resolv-k8s-webhook)"
+check "webhook cert-manager: the CA injected from its serving Certificate" '"kube-system/resolv-k8s-webhook"' \
 	"$(field "$work/webhook-cert-manager.yaml" 'metadata.annotations[cert-manager.io/inject-ca-from]' MutatingWebhookConfiguration)"
-check "webhook cert-manager: 6 valid, the Issuer and Certificate of cert-manager's API" \
-	"$work/webhook-cert-manager.yaml: 6 valid, 2 of other APIs" "$(models check "$work/webhook-cert-manager.yaml")"
+check "webhook cert-manager: 5 valid, the Issuers and Certificates of cert-manager's API" \
+	"$work/webhook-cert-manager.yaml: 5 valid, 4 of other APIs" "$(models check "$work/webhook-cert-manager.yaml")"
 
 # The quick start's overlays (container/overlays.sh), rendered: every image,
 # and the init image the webhook writes (its INIT_IMAGE), from the registry
@@ -205,7 +215,7 @@ check "quick start, KUBE_DNS=172.20.0.10: nothing of kubeadm's 10.96.0.0/12 in t
 check "quick start: with KUBE_DNS the webhook writes the cache first, kube-dns second; without, no nameserver" \
 	"'--nameserver' '' '--nameserver' '169.254.53.10,172.20.0.10'" \
 	"$(for cm in 0 1; do webhook_args "$work/deploy$cm-webhook.yaml" | grep -o "'--nameserver' '[^']*'"; done | xargs -d '\n')"
-check "quick start: the cert-manager overlay's Certificate with CERT_MANAGER=1 alone" "0 1" \
+check "quick start: the cert-manager overlay's Certificates (the CA's, the serving one) with CERT_MANAGER=1 alone" "0 2" \
 	"$(grep -c '^kind: Certificate$' "$work/deploy0-webhook.yaml") $(grep -c '^kind: Certificate$' "$work/deploy1-webhook.yaml")"
 KUBE_DNS=172.20.0.10 CACHE_ON_KUBE_DNS=1 NODE_SEARCH=ec2.internal,compute.internal STUB_DOMAINS='{"corp.example": ["172.20.8.53"]}' \
 	CLUSTER_DNS=172.20.0.11 CLUSTER_DOMAIN=k8s.example "$root/container/overlays.sh" "$work/deploy2" registry.example.com/dns > /dev/null
@@ -260,8 +270,8 @@ check "monitoring: a PodMonitor and a PrometheusRule of seven alerts, for the Da
 	"$(python3 -c 'import yaml
 m = yaml.safe_load(open("container/chart/monitoring/podmonitor.yaml")); r = yaml.safe_load(open("container/chart/monitoring/prometheusrule.yaml"))
 print(m["kind"], m["spec"]["selector"]["matchLabels"]["k8s-app"], m["spec"]["podMetricsEndpoints"][0]["port"], r["kind"], len(r["spec"]["groups"][0]["rules"]))')"
-check "monitoring: the webhook's PodMonitor (HTTPS) and four alerts, for its Deployment's pods and port" \
-	"PodMonitor resolv-k8s-webhook https https PrometheusRule 4 resolv-k8s-webhook https" \
+check "monitoring: the webhook's PodMonitor (HTTPS) and eight alerts, for its Deployment's pods and port" \
+	"PodMonitor resolv-k8s-webhook https https PrometheusRule 8 resolv-k8s-webhook https" \
 	"$(python3 -c 'import yaml
 m = yaml.safe_load(open("container/chart/monitoring/webhook-podmonitor.yaml")); r = yaml.safe_load(open("container/chart/monitoring/webhook-prometheusrule.yaml"))
 d = yaml.safe_load(open("container/webhook/base/deployment.yaml"))

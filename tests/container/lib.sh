@@ -6,7 +6,8 @@
 # with root, build and work set.
 #
 #   models check|get ...   validate.mjs with build's node_modules
-#   field FILE PATH [KIND] the JSON at PATH in each object (of KIND) of FILE
+#   field FILE PATH [KIND [NAME]]
+#                          the JSON at PATH in each object (of KIND, named NAME) of FILE
 #   unjson                 a JSON string on stdin printed as text, other JSON as it is
 #   env_of FILE            the DaemonSet container's settings, NAME=VALUE lines
 #   webhook_args FILE      the webhook's arguments, expanded from its settings
@@ -16,7 +17,7 @@
 
 pod=spec.template.spec
 models() { node "$root/tests/container/validate.mjs" "$build" "$@"; }
-field() { models get "$1" "$2" | sed -n "s|^${3:-[^:]*}/[^:]*: ||p"; }
+field() { models get "$1" "$2" | sed -n "s|^${3:-[^:]*}/${4:-[^:]*}: ||p"; }
 unjson() { python3 -c 'import json, sys; v = json.load(sys.stdin); print(v if isinstance(v, str) else json.dumps(v))'; }
 
 # $(VAR) as kubelet expands it (RESOLV_K8S_UPSTREAM_SERVICE_HOST from the

@@ -182,8 +182,8 @@ EOF
 		    "resource": {"group": "", "version": "v1", "resource": "pods"},
 		    "namespace": "shop", "operation": "CREATE", "object": pod}}))
 	EOF
-	curl -sS --cacert "$work/certs/ca.crt" --resolve resolv-k8s-webhook.resolv-k8s.svc:8443:127.0.0.1 \
-		--data-binary "@$work/$name.review" https://resolv-k8s-webhook.resolv-k8s.svc:8443/mutate > "$work/$name.response"
+	curl -sS --cacert "$work/certs/ca.crt" --resolve resolv-k8s-webhook.kube-system.svc:8443:127.0.0.1 \
+		--data-binary "@$work/$name.review" https://resolv-k8s-webhook.kube-system.svc:8443/mutate > "$work/$name.response"
 	python3 - "$work/$name.json" "$work/$name.response" > "$work/$name.patched.json" <<-'EOF'
 		import base64, json, jsonpatch, sys
 		pod = json.load(open(sys.argv[1]))

@@ -8,7 +8,8 @@
 # annotation); a second admission of the result patches nothing; opt-outs,
 # kube-system, other operations and a pod inject leaves alone get no patch;
 # bad requests get HTTP errors and the webhook serves on; a rotated
-# certificate is served from the next connection; /healthz, /metrics; the
+# certificate is served from the next connection; /healthz, /metrics (the
+# creations admitted uninjected by reason, the certificate's expiry); the
 # node's search domains read from its own resolv.conf; its bounds, in a
 # memory cgroup of the 64Mi its Deployment allows: a 3.4 MB review, one at
 # the bound on values, idle connections holding every review slot while
@@ -23,7 +24,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/tests/lib/assert.sh"
 build=$(cd "${1:?usage: webhook_test.sh BUILD_DIR}" && pwd)
 work=$(mktemp -d)
-host=resolv-k8s-webhook.resolv-k8s.svc
+host=resolv-k8s-webhook.kube-system.svc
 nameservers=(--nameserver 169.254.20.10 --nameserver 10.96.0.10)
 image=registry.example.com/dns/libresolv-k8s-init:1
 "$root/container/webhook/certs.sh" "$work/certs" > /dev/null
@@ -324,9 +325,17 @@ check "peak memory still under 64 MiB" yes "$( (($(peak_kib) < 65536)) && echo y
 
 metrics=$(https /metrics)
 for m in "build_info{version=\"$("$build/bin/resolv-k8s" --version | cut -d' ' -f2)\"} 1" \
-	"requests_total 20" "patches_total 4" "errors_total 6" "request_duration_seconds_count 18"; do
-	check_match "metrics: $m" "resolv_k8s_webhook_$m" "$metrics"
+	"requests_total 20" "patches_total 4" "errors_total 6" "request_duration_seconds_count 18" \
+	'pods_uninjected_total{reason="opted_out"} 2' 'pods_uninjected_total{reason="kube_system"} 1' \
+	'pods_uninjected_total{reason="left_by_inject"} 1' 'pods_uninjected_total{reason="bad_annotation"} 1' \
+	'pods_uninjected_total{reason="unchanged"} 4' 'pods_uninjected_total{reason="refused"} 4' \
+	'pods_uninjected_total{reason="inject_error"} 0' 'certificate_sync_errors_total 0'; do
+	check_match "metrics: $m" "resolv_k8s_webhook_${m//[\{\}]/.}" "$metrics"
 done
+# certs.sh's certificate, of ten years: its end, to the second.
+check "metrics: the certificate's expiry" \
+	"resolv_k8s_webhook_certificate_expiry_timestamp_seconds $(date -d "$(openssl x509 -enddate -noout -in "$work/certs/tls.crt" | cut -d= -f2)" +%s)" \
+	"$(grep '^resolv_k8s_webhook_certificate_expiry' <<< "$metrics")"
 kill "$pid"
 wait "$pid"
 check "SIGTERM: exit 0" 0 "$?"

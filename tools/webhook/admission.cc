@@ -1,38 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tools/webhook/admission.h"
 
-#include <openssl/evp.h>
-
-#include <cstring>
 #include <memory>
 
 #include "common/json.h"
 #include "common/load_error.h"
 #include "tools/inject/inject_pod.h"
 #include "tools/inject/yaml_json.h"
+#include "tools/webhook/base64.h"
 #include "tools/webhook/json_patch.h"
 
 namespace rk8s::tools {
 namespace {
-
-std::string base64(const std::string& bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(bytes.data()), int(bytes.size()));
-  out.resize(size_t(n));
-  return out;
-}
-
-std::string text(const Json::Value& obj, const char* key) {
-  const Json::Value* v = obj.isObject() ? obj.find(key, key + strlen(key)) : nullptr;
-  return v && v->isString() ? v->asString() : "";
-}
-
-const Json::Value& member(const Json::Value& obj, const char* key) {
-  static const Json::Value none;
-  const Json::Value* v = obj.isObject() ? obj.find(key, key + strlen(key)) : nullptr;
-  return v ? *v : none;
-}
 
 // A review of more JSON keys and values than this is refused before it is
 // read (the API server then admits the pod as it is: failurePolicy Ignore):
@@ -62,27 +41,36 @@ size_t values_in(std::string_view text, size_t limit) {
   return n;
 }
 
-Admission refused(const std::string& why) { return Admission{Admission::refused, 400, why + "\n", "refused: " + why}; }
+Admission refused(const std::string& why) {
+  return Admission{Admission::refused, 400, why + "\n", "refused: " + why, "refused"};
+}
 
 // Why the object in `request` is left alone, or "" when it is to be
 // injected (an object inject_object does not know it leaves as it is).
-std::string reason_to_skip(const Json::Value& request, const Json::Value& object) {
-  if (text(request, "subResource") != "" || text(request, "operation") != "CREATE")
+// `reason`, the metric's word for it ("" for no creation).
+std::string reason_to_skip(const Json::Value& request, const Json::Value& object, const char*& reason) {
+  reason = "";
+  if (json_string(request, "subResource") != "" || json_string(request, "operation") != "CREATE")
     return "not an object's creation";
-  if (text(request, "namespace") == "kube-system") return "in kube-system";
+  reason = "kube_system";
+  if (json_string(request, "namespace") == "kube-system") return "in kube-system";
+  reason = "no_object";
   if (!object.isObject()) return "no object in the request";
-  const Json::Value& meta = member(object, "metadata");
+  reason = "opted_out";
+  const Json::Value& meta = json_member(object, "metadata");
   for (const char* where : {"labels", "annotations"})
-    if (text(member(meta, where), kInjectKey) == "disabled")
+    if (json_string(json_member(meta, where), kInjectKey) == "disabled")
       return std::string("its ") + (where[0] == 'l' ? "label " : "annotation ") + kInjectKey +
              " is disabled";
   return "";
 }
 
-// The defaults with what the pod's annotations ask for; "" or why not.
-std::string options_for(const Json::Value& pod, const std::string& ns, InjectOptions& o) {
-  const Json::Value& annotations = member(member(pod, "metadata"), "annotations");
-  std::string mode = text(annotations, kAutopathKey), libc = text(annotations, kLibcKey);
+// The defaults with what the pod's annotations ask for; "" or why not, and
+// `reason`, the metric's word for it.
+std::string options_for(const Json::Value& pod, const std::string& ns, InjectOptions& o, const char*& reason) {
+  reason = "bad_annotation";
+  const Json::Value& annotations = json_member(json_member(pod, "metadata"), "annotations");
+  std::string mode = json_string(annotations, kAutopathKey), libc = json_string(annotations, kLibcKey);
   if (!mode.empty() && mode != "option" && mode != "marker")
     return std::string("annotation ") + kAutopathKey + ": '" + mode + "' is neither option nor marker";
   if (!libc.empty() && libc != "auto" && libc != "glibc" && libc != "musl")
@@ -90,6 +78,7 @@ std::string options_for(const Json::Value& pod, const std::string& ns, InjectOpt
   if (!mode.empty()) o.marker = mode == "marker", o.given.marker = true;
   if (!libc.empty()) o.libc = libc, o.given.libc = true;
   if (!ns.empty()) o.default_namespace = ns;
+  reason = "no_nameservers";
   if (o.marker && o.nameservers.empty())
     return "the marker path needs the webhook's --nameserver (the node-local cache, then kube-dns)";
   return "";
@@ -100,7 +89,7 @@ std::string options_for(const Json::Value& pod, const std::string& ns, InjectOpt
 Admission admit(std::string_view body, const InjectOptions& defaults) {
   if (values_in(body, kMaxValues) > kMaxValues) {
     std::string why = "over " + std::to_string(kMaxValues) + " JSON keys and values, more than the webhook reads";
-    return Admission{Admission::refused, 413, why + "\n", "refused: " + why};
+    return Admission{Admission::refused, 413, why + "\n", "refused: " + why, "refused"};
   }
   Json::Value review;
   try {
@@ -108,30 +97,31 @@ Admission admit(std::string_view body, const InjectOptions& defaults) {
   } catch (const rk8s::LoadError& e) {
     return refused(e.what());
   }
-  if (text(review, "apiVersion") != "admission.k8s.io/v1" || text(review, "kind") != "AdmissionReview")
+  if (json_string(review, "apiVersion") != "admission.k8s.io/v1" || json_string(review, "kind") != "AdmissionReview")
     return refused("not an admission.k8s.io/v1 AdmissionReview");
-  const Json::Value& request = member(review, "request");
-  if (!request.isObject() || !member(request, "uid").isString())
+  const Json::Value& request = json_member(review, "request");
+  if (!request.isObject() || !json_member(request, "uid").isString())
     return refused("an AdmissionReview without a request uid");
 
   Json::Value response(Json::objectValue);
   response["uid"] = request["uid"];
   response["allowed"] = true;
   Json::Value warnings(Json::arrayValue);
-  const Json::Value& pod = member(request, "object");  // or a workload holding pods
-  std::string ns = text(request, "namespace");
+  const Json::Value& pod = json_member(request, "object");  // or a workload holding pods
+  std::string ns = json_string(request, "namespace");
   InjectOptions options = defaults;
-  std::string skip = reason_to_skip(request, pod);
-  if (skip.empty()) skip = options_for(pod, ns, options);
+  const char* reason = "";
+  std::string skip = reason_to_skip(request, pod, reason);
+  if (skip.empty()) skip = options_for(pod, ns, options, reason);
   Admission::Outcome outcome = Admission::unchanged;
   if (skip.empty()) {
     // The API server sends the object without apiVersion and kind at times.
     Json::Value object = pod;
-    const Json::Value& kind = member(request, "kind");
-    if (!object.isMember("kind")) object["kind"] = text(kind, "kind");
+    const Json::Value& kind = json_member(request, "kind");
+    if (!object.isMember("kind")) object["kind"] = json_string(kind, "kind");
     if (!object.isMember("apiVersion"))
-      object["apiVersion"] = text(kind, "group").empty() ? text(kind, "version")
-                                                         : text(kind, "group") + "/" + text(kind, "version");
+      object["apiVersion"] = json_string(kind, "group").empty() ? json_string(kind, "version")
+                                                         : json_string(kind, "group") + "/" + json_string(kind, "version");
     YAML::Node edited = yaml_of(object);
     std::vector<InjectError> notes;
     try {
@@ -142,10 +132,13 @@ Admission admit(std::string_view body, const InjectOptions& defaults) {
         response["patch"] = base64(json_text(patch));
         outcome = Admission::patched;
       }
+      reason = outcome == Admission::patched ? "" : notes.empty() ? "unchanged" : "left_by_inject";
     } catch (const InjectError& e) {
       notes.push_back(e);
+      reason = "inject_error";
     } catch (const YAML::Exception& e) {
       notes.push_back(InjectError{e.mark, e.msg});
+      reason = "inject_error";
     }
     for (const InjectError& n : notes) warnings.append("resolv-k8s: " + n.what);
   } else if (skip != "not an object's creation") {
@@ -157,13 +150,13 @@ Admission admit(std::string_view body, const InjectOptions& defaults) {
   out["kind"] = "AdmissionReview";
   out["response"] = response;
   // A workload's pod has no name yet, only the prefix of one.
-  std::string name = text(request, "name");
-  if (name.empty()) name = text(member(pod, "metadata"), "generateName") + "*";
-  std::string summary = text(request, "uid") + " " + ns + "/" + name + " " +
-                        text(member(request, "kind"), "kind") + ": " +
+  std::string name = json_string(request, "name");
+  if (name.empty()) name = json_string(json_member(pod, "metadata"), "generateName") + "*";
+  std::string summary = json_string(request, "uid") + " " + ns + "/" + name + " " +
+                        json_string(json_member(request, "kind"), "kind") + ": " +
                         (outcome == Admission::patched ? "patched" : "left as it is");
   for (const Json::Value& w : warnings) summary += "; " + w.asString();
-  return Admission{outcome, 200, json_text(out) + "\n", summary};
+  return Admission{outcome, 200, json_text(out) + "\n", summary, reason};
 }
 
 }  // namespace rk8s::tools

@@ -17,6 +17,11 @@ constexpr const char* kInjectKey = "resolv-k8s.io/inject";      // "disabled": l
 constexpr const char* kAutopathKey = "resolv-k8s.io/autopath";  // "option" or "marker"
 constexpr const char* kLibcKey = "resolv-k8s.io/libc";          // "auto", "glibc" or "musl"
 
+// Admission::uninjected's words, each a series from the start.
+constexpr const char* kUninjectedReasons[] = {"kube_system",    "no_object",      "opted_out", "bad_annotation",
+                                              "no_nameservers", "inject_error",   "left_by_inject",
+                                              "unchanged",      "refused"};
+
 struct Admission {
   enum Outcome { patched, unchanged, refused } outcome = refused;
   int http_status = 400;  // 200 for an AdmissionReview answered
@@ -24,6 +29,13 @@ struct Admission {
   // For the request log: "uid NAMESPACE/NAME KIND: patched", or left and
   // the warnings, or refused and why.
   std::string summary;
+  // For an object's creation admitted without a patch, why in a word (the
+  // metric's reason): kube_system, no_object, opted_out, bad_annotation,
+  // no_nameservers, inject_error, left_by_inject (inject leaves such a pod
+  // as it is), unchanged (nothing to add: injected already), refused (not
+  // an AdmissionReview, or too large: the API server admits it as it is
+  // under failurePolicy Ignore); "" otherwise.
+  const char* uninjected = "";
 };
 
 // The review in `body` answered with `defaults` (the command line's inject

@@ -12,19 +12,24 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <deque>
+#include <memory>
 #include <string>
 
+#include "common/kube_api.h"
 #include "common/prometheus.h"
 #include "resolv-k8s.h"
 #include "tools/inject/inject_options.h"
 #include "tools/usage/usage.h"
 #include "tools/webhook/admission.h"
+#include "tools/webhook/certificate_keeper.h"
+#include "tools/webhook/webhook_check.h"
+#include "tools/webhook/serving_tls.h"
 
 namespace rk8s::tools {
 namespace {
@@ -55,83 +60,36 @@ constexpr timeval kConnectionDeadline = {10, 0};
 // probes and a scrape stay side by side.
 constexpr size_t kHealthReserve = 4;
 
-// The serving certificate and key, loaded again when either file changes.
-class Tls {
- public:
-  Tls(std::string cert, std::string key) : cert_(std::move(cert)), key_(std::move(key)) {}
-  ~Tls() { SSL_CTX_free(ctx_); }
-
-  // The context for a new connection; null when none could ever be loaded.
-  SSL_CTX* current() {
-    std::array<timespec, 2> stamps = {mtime(cert_), mtime(key_)};
-    if (ctx_ && same(stamps, stamps_)) return ctx_;
-    stamps_ = stamps;
-    if (SSL_CTX* fresh = load()) {
-      SSL_CTX_free(ctx_);
-      ctx_ = fresh;
-      fprintf(stderr, "resolv-k8s: webhook: serving with %s\n", cert_.c_str());
-    }
-    return ctx_;
-  }
-
- private:
-  static timespec mtime(const std::string& path) {
-    struct stat st {};
-    stat(path.c_str(), &st);
-    return st.st_mtim;
-  }
-  static bool same(const std::array<timespec, 2>& a, const std::array<timespec, 2>& b) {
-    for (size_t i = 0; i < a.size(); i++)
-      if (a[i].tv_sec != b[i].tv_sec || a[i].tv_nsec != b[i].tv_nsec) return false;
-    return true;
-  }
-
-  // Why `path` did not load as `what`: the system's word, or OpenSSL's.
-  static std::string unreadable(const std::string& path, const char* what) {
-    if (access(path.c_str(), R_OK) != 0) return path + ": " + strerror(errno);
-    const char* reason = ERR_reason_error_string(ERR_peek_error());
-    return path + ": not " + what + (reason ? std::string(" (") + reason + ")" : "");
-  }
-
-  SSL_CTX* load() const {
-    SSL_CTX* ctx = SSL_CTX_new(TLS_server_method());
-    std::string why;
-    if (!ctx || !SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION))
-      why = "TLS cannot be set up";
-    else if (SSL_CTX_use_certificate_chain_file(ctx, cert_.c_str()) != 1)
-      why = unreadable(cert_, "a PEM certificate");
-    else if (SSL_CTX_use_PrivateKey_file(ctx, key_.c_str(), SSL_FILETYPE_PEM) != 1)
-      why = ERR_GET_REASON(ERR_peek_error()) == X509_R_KEY_VALUES_MISMATCH ? key_ + ": not the key of " + cert_
-                                                                         : unreadable(key_, "a PEM private key");
-    else if (SSL_CTX_check_private_key(ctx) != 1)
-      why = key_ + ": not the key of " + cert_;
-    else
-      return ctx;
-    fprintf(stderr, "resolv-k8s: webhook: %s%s\n", why.c_str(), ctx_ ? " (the previous ones stay)" : "");
-    ERR_clear_error();
-    SSL_CTX_free(ctx);
-    return nullptr;
-  }
-
-  std::string cert_, key_;
-  SSL_CTX* ctx_ = nullptr;
-  std::array<timespec, 2> stamps_{};
-};
-
 struct Metrics {
   uint64_t requests = 0, patches = 0, errors = 0, connections = 0, cut = 0, reviews_busy = 0, health_shut = 0;
   uint64_t max_connections = kDefaultMaxConnections;
+  std::array<uint64_t, std::size(kUninjectedReasons)> uninjected{};  // by kUninjectedReasons' index
   rk8s::Histogram durations;
 
-  std::string text(uint64_t health) const {
+  // The figures kept elsewhere: the reserve's connections, the certificate
+  // served and the rounds that failed to keep it.
+  std::string text(uint64_t health, time_t not_after, uint64_t keeper_failures) const {
     using rk8s::family;
     using rk8s::sample;
+    std::string reasons;
+    for (size_t i = 0; i < uninjected.size(); i++)
+      reasons += sample("webhook_pods_uninjected_total", std::string("reason=\"") + kUninjectedReasons[i] + "\"",
+                        uninjected[i]);
     return family("webhook_build_info", "gauge", "The webhook's version: 1, labelled.") +
            sample("webhook_build_info", "version=\"" RK8S_VERSION "\"", uint64_t(1)) +
            family("webhook_requests_total", "counter", "AdmissionReviews received.") +
            sample("webhook_requests_total", "", requests) +
            family("webhook_patches_total", "counter", "Pods patched.") +
            sample("webhook_patches_total", "", patches) +
+           family("webhook_pods_uninjected_total", "counter",
+                  "Objects' creations admitted without a patch, by reason (admission.h).") +
+           reasons +
+           family("webhook_certificate_expiry_timestamp_seconds", "gauge",
+                  "When the serving certificate expires, in seconds since the epoch; 0 while there is none.") +
+           sample("webhook_certificate_expiry_timestamp_seconds", "", uint64_t(not_after)) +
+           family("webhook_certificate_sync_errors_total", "counter",
+                  "--tls-secret: rounds that did not sync the Secret and the caBundle (the log says why).") +
+           sample("webhook_certificate_sync_errors_total", "", keeper_failures) +
            family("webhook_errors_total", "counter",
                   "Requests refused: not an AdmissionReview, too large, bad method, every review slot taken.") +
            sample("webhook_errors_total", "", errors) +
@@ -165,7 +123,8 @@ struct Connection;
 
 struct Webhook {
   InjectOptions defaults;
-  Tls tls;
+  ServingTls& tls;
+  const CertificateKeeper* keeper;  // with --tls-secret
   Metrics metrics;
   bool log_requests = false;  // --log-level Debug: a line per request
   evconnlistener* listener = nullptr;
@@ -258,6 +217,8 @@ void on_mutate(evhttp_request* req, void* arg) {
   Admission a = admit(std::string_view(body ? body : "", n), w.defaults);
   w.metrics.patches += a.outcome == Admission::patched;
   w.metrics.errors += a.outcome == Admission::refused;
+  for (size_t i = 0; *a.uninjected && i < w.metrics.uninjected.size(); i++)
+    w.metrics.uninjected[i] += strcmp(a.uninjected, kUninjectedReasons[i]) == 0;
   reply(req, a.http_status, a.http_status == 200 ? "application/json" : "text/plain", a.body);
   double seconds = now() - start;
   w.metrics.durations.observe(seconds);
@@ -270,7 +231,8 @@ void on_unknown(evhttp_request* req, void*) { reply(req, 404, "text/plain", "/mu
 
 void on_metrics(evhttp_request* req, void* arg) {
   const Webhook& w = *static_cast<Webhook*>(arg);
-  reply(req, 200, "text/plain; version=0.0.4", w.metrics.text(w.reserve.size()));
+  reply(req, 200, "text/plain; version=0.0.4",
+        w.metrics.text(w.reserve.size(), w.tls.not_after(), w.keeper ? w.keeper->failures() : 0));
 }
 
 // Every connection speaks TLS with the certificate of the moment, and has
@@ -323,42 +285,88 @@ bool parse_listen(const std::string& text, std::string& host, uint16_t& port) {
          (inet_pton(AF_INET, host.c_str(), addr) == 1 || inet_pton(AF_INET6, host.c_str(), addr) == 1);
 }
 
+// The command line: inject's flags into `defaults`, the webhook's own.
+struct WebhookFlags {
+  InjectOptions defaults;
+  std::string cert, key, listen = ":8443", log_level = "Normal";
+  std::string tls_secret, service = "resolv-k8s-webhook", configuration = "resolv-k8s";
+  unsigned long max_connections = kDefaultMaxConnections, secret_interval = 300;
+};
+
+// `text` as a number from `low` to `high`, else the usage error.
+unsigned long number_flag(const std::string& flag, const std::string& text, unsigned long low, unsigned long high) {
+  char* end;
+  unsigned long n = strtoul(text.c_str(), &end, 10);
+  if (*end || text.empty() || n < low || n > high)
+    usage_error("webhook: " + flag + " is a number from " + std::to_string(low) + " to " + std::to_string(high));
+  return n;
+}
+
+WebhookFlags read_webhook_flags(const Args& args) {
+  WebhookFlags f;
+  std::string max_connections, interval;
+  std::pair<const char*, std::string*> own[] = {
+      {"--cert", &f.cert},         {"--key", &f.key},
+      {"--listen", &f.listen},     {"--log-level", &f.log_level},
+      {"--max-connections", &max_connections}, {"--tls-secret", &f.tls_secret},
+      {"--service", &f.service},   {"--webhook-configuration", &f.configuration},
+      {"--tls-secret-interval", &interval}};
+  for (size_t i = 0; i < args.size(); i++) {
+    const std::string& flag = args[i];
+    if (read_inject_flag("webhook", args, i, f.defaults)) continue;
+    auto known = std::find_if(std::begin(own), std::end(own), [&](const auto& o) { return flag == o.first; });
+    if (known == std::end(own)) usage_error("webhook: unknown flag '" + flag + "'");
+    if (i + 1 == args.size() || args[i + 1].empty()) usage_error("webhook: " + flag + " needs a value");
+    *known->second = args[++i];
+  }
+  if (f.log_level != "Normal" && f.log_level != "Debug") usage_error("webhook: --log-level is Normal or Debug");
+  if (!max_connections.empty()) f.max_connections = number_flag("--max-connections", max_connections, 1, 1000);
+  if (!interval.empty()) f.secret_interval = number_flag("--tls-secret-interval", interval, 1, 86400);
+  // --host-search auto: the node's, as kubelet gave them to this pod.
+  if (f.defaults.host_search == std::vector<std::string>{"auto"})
+    f.defaults.host_search = node_search_of("/etc/resolv.conf", f.defaults.cluster_domain);
+  check_inject_options("webhook", f.defaults);
+  if (f.tls_secret.empty() == (f.cert.empty() || f.key.empty()))
+    usage_error("webhook: --cert and --key are needed, or --tls-secret instead");
+  return f;
+}
+
+// --tls-secret: the Secret in the pod's own namespace, for the names the
+// API server calls the Service by.
+SelfCertificate self_certificate_of(const WebhookFlags& f) {
+  SelfCertificate self;
+  self.ns = kube_namespace();
+  if (self.ns.empty()) {
+    fprintf(stderr, "resolv-k8s: webhook: --tls-secret: %s/namespace: not in a pod with its ServiceAccount\n",
+            kServiceAccountDir);
+    exit(1);
+  }
+  self.secret = f.tls_secret;
+  self.configuration = f.configuration;
+  std::string service = f.service + "." + self.ns;
+  self.names = {service + ".svc", service + ".svc." + f.defaults.cluster_domain, service};
+  return self;
+}
+
 }  // namespace
 
 int webhook_command(const Args& args) {
-  InjectOptions defaults;
-  std::string cert, key, listen = ":8443", log_level = "Normal",
-              max_connections = std::to_string(kDefaultMaxConnections);
-  for (size_t i = 0; i < args.size(); i++) {
-    const std::string& flag = args[i];
-    if (read_inject_flag("webhook", args, i, defaults)) continue;
-    if (flag != "--cert" && flag != "--key" && flag != "--listen" && flag != "--log-level" &&
-        flag != "--max-connections")
-      usage_error("webhook: unknown flag '" + flag + "'");
-    if (i + 1 == args.size() || args[i + 1].empty()) usage_error("webhook: " + flag + " needs a value");
-    (flag == "--cert"     ? cert
-     : flag == "--key"    ? key
-     : flag == "--listen" ? listen
-     : flag == "--log-level" ? log_level
-                             : max_connections) = args[++i];
-  }
-  if (log_level != "Normal" && log_level != "Debug") usage_error("webhook: --log-level is Normal or Debug");
-  char* end;
-  unsigned long most = strtoul(max_connections.c_str(), &end, 10);
-  if (*end || most < 1 || most > 1000) usage_error("webhook: --max-connections is a number from 1 to 1000");
-  // --host-search auto: the node's, as kubelet gave them to this pod.
-  if (defaults.host_search == std::vector<std::string>{"auto"})
-    defaults.host_search = node_search_of("/etc/resolv.conf", defaults.cluster_domain);
-  check_inject_options("webhook", defaults);
-  if (cert.empty() || key.empty()) usage_error("webhook: --cert and --key are needed");
+  if (!args.empty() && args[0] == "check") return webhook_check_command(Args(args.begin() + 1, args.end()));
+  WebhookFlags f = read_webhook_flags(args);
   std::string host;
   uint16_t port;
-  if (!parse_listen(listen, host, port)) usage_error("webhook: --listen '" + listen + "' is not ADDR:PORT");
+  if (!parse_listen(f.listen, host, port)) usage_error("webhook: --listen '" + f.listen + "' is not ADDR:PORT");
 
   signal(SIGPIPE, SIG_IGN);
-  Webhook w{defaults, Tls(cert, key), {}, log_level == "Debug"};
-  w.metrics.max_connections = most;
-  if (!w.tls.current()) return 1;
+  ServingTls tls(f.cert, f.key);
+  std::unique_ptr<CertificateKeeper> keeper;
+  if (!f.tls_secret.empty())
+    keeper = std::make_unique<CertificateKeeper>(self_certificate_of(f), tls, int(f.secret_interval));
+  else if (!tls.current())
+    return 1;
+  Webhook w{f.defaults, tls, keeper.get()};
+  w.log_requests = f.log_level == "Debug";
+  w.metrics.max_connections = f.max_connections;
   event_base* base = event_base_new();
   evhttp* http = evhttp_new(base);
   evhttp_set_max_body_size(http, kMaxBody);
@@ -371,7 +379,7 @@ int webhook_command(const Args& args) {
   evhttp_set_gencb(http, on_unknown, nullptr);
   evhttp_bound_socket* bound = evhttp_bind_socket_with_handle(http, host.c_str(), port);
   if (!bound) {
-    fprintf(stderr, "resolv-k8s: webhook: cannot listen on %s\n", listen.c_str());
+    fprintf(stderr, "resolv-k8s: webhook: cannot listen on %s\n", f.listen.c_str());
     return 1;
   }
   w.listener = evhttp_bound_socket_get_listener(bound);
@@ -380,7 +388,7 @@ int webhook_command(const Args& args) {
   event_add(term, nullptr);
   event_add(intr, nullptr);
   fprintf(stderr, "resolv-k8s: webhook %s: listening on %s (HTTPS: POST /mutate, GET /healthz, GET /metrics)\n",
-          RK8S_VERSION, listen.c_str());
+          RK8S_VERSION, f.listen.c_str());
   event_base_dispatch(base);
   event_free(term);
   event_free(intr);

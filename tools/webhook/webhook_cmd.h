@@ -4,7 +4,9 @@
 // OpenSSL). POST /mutate answers AdmissionReviews (admission.h); GET
 // /healthz says it serves; GET /metrics counts in Prometheus's text. The
 // certificate and key are read again when either file changes (a Secret
-// rotated under the pod), for the connections after it.
+// rotated under the pod), for the connections after it. --tls-secret NAME
+// instead: its own certificate, kept in that Secret through the API server
+// (certificate_keeper.h). `webhook check` is webhook_check.h's.
 #pragma once
 
 #include "tools/usage/usage.h"

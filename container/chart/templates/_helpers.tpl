@@ -75,23 +75,23 @@ comma-separated. */}}
 {{- end -}}
 {{- end }}
 
-{{/* The webhook's serving certificate, as {"crt", "key", "ca"} (PEMs) in
-JSON, when the chart makes its Secret: given, or the Secret this release
-made before (lookup), or a new CA and certificate. */}}
-{{- define "resolv-k8s.webhookTLS" -}}
-{{- $tls := .Values.webhook.tls -}}
-{{- $service := printf "resolv-k8s-webhook.%s.svc" .Release.Namespace -}}
-{{- if $tls.crt -}}
-{{- dict "crt" $tls.crt "key" $tls.key "ca" $tls.ca | toJson -}}
-{{- else -}}
-{{- $old := lookup "v1" "Secret" .Release.Namespace "resolv-k8s-webhook-tls" -}}
-{{- if dig "data" "ca.crt" "" $old -}}
-{{- dict "crt" (index $old.data "tls.crt" | b64dec) "key" (index $old.data "tls.key" | b64dec) "ca" (index $old.data "ca.crt" | b64dec) | toJson -}}
-{{- else -}}
-{{- $ca := genCA "resolv-k8s webhook CA" 3650 -}}
-{{- $names := list $service (printf "resolv-k8s-webhook.%s" .Release.Namespace) (printf "%s.%s" $service .Values.clusterDomain) -}}
-{{- $cert := genSignedCert $service nil $names 3650 $ca -}}
-{{- dict "crt" $cert.Cert "key" $cert.Key "ca" $ca.Cert | toJson -}}
+{{/* How the webhook gets its serving certificate: self, certManager or
+given (webhook.certificates). The older values say it too, and keep
+working: certManager.enabled true is certManager, webhook.tls.crt or
+existingSecret set is given; a contradiction fails, naming both. */}}
+{{- define "resolv-k8s.webhookCertificates" -}}
+{{- $v := .Values.webhook -}}
+{{- $mode := $v.certificates | default "self" -}}
+{{- $given := or $v.tls.crt $v.tls.existingSecret -}}
+{{- if $v.certManager.enabled -}}
+{{- if $given }}{{ fail "webhook.certManager.enabled and webhook.tls: one of them" }}{{ end -}}
+{{- if eq $mode "given" }}{{ fail "webhook.certManager.enabled and webhook.certificates given: one of them" }}{{ end -}}
+{{- $mode = "certManager" -}}
+{{- else if $given -}}
+{{- if eq $mode "certManager" }}{{ fail "webhook.certificates certManager and webhook.tls: one of them" }}{{ end -}}
+{{- $mode = "given" -}}
+{{- else if eq $mode "given" -}}
+{{- fail "webhook.certificates given needs webhook.tls.crt, .key and .ca (the PEMs certs.sh writes) or webhook.tls.existingSecret" -}}
 {{- end -}}
-{{- end -}}
+{{- $mode -}}
 {{- end }}

@@ -31,7 +31,8 @@ TEST(PrintHelp, EveryCommandAndEveryFlagItReads) {
   for (const char* line : {"\n  conf [--musl] [FILE]", "\n  plan [--musl] [--conf FILE] [-f FAMILY] NAME",
                            "\n  lookup [--conf FILE] [-f FAMILY] NAME...", "\n  stats FILE", "\n  inject --image IMAGE",
                            "\n  inject --remove FILE|-", "\n         --autopath marker --nameserver NODE_LOCAL",
-                           "\n  webhook --cert FILE --key FILE", "\n  --version"}) {
+                           "\n  webhook --cert FILE --key FILE", "\n  webhook --tls-secret NAME",
+                           "\n  webhook check [--namespace NS]", "\n  --version"}) {
     size_t found = help.find(line, at);
     EXPECT_NE(std::string::npos, found) << line;
     at = found == std::string::npos ? at : found;
@@ -46,6 +47,7 @@ TEST(PrintHelp, EveryCommandAndEveryFlagItReads) {
       // inject's and the webhook's (inject_options.cc), inject's own, the webhook's own
       "--image", "--libc", "--nameserver", "--cluster-domain", "--autopath", "--marker", "--host-search", "--init-cpu",
       "--init-memory", "--remove", "--namespace", "--cert", "--key", "--listen", "--log-level", "--max-connections",
+      "--tls-secret", "--tls-secret-interval", "--service", "--webhook-configuration",
       // conf's, plan's and lookup's, and main's (its --help is named by every usage error)
       "--musl", "--conf", "--version"};
   EXPECT_EQ(read, named);

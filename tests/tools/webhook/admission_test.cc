@@ -2,7 +2,7 @@
 // One AdmissionReview answered: bodies that are no review refused (413 past
 // the bound on values), every object allowed, the patch doing what inject
 // does (tests/webhook/ compares the two whole), the annotations read, and
-// what is left alone said in a warning.
+// what is left alone said in a warning and counted by its reason.
 #include "tools/webhook/admission.h"
 
 #include <gtest/gtest.h>
@@ -90,6 +90,7 @@ TEST(Admit, BodiesThatAreNoReviewAreRefused) {
     EXPECT_EQ(c.status, a.http_status);
     EXPECT_EQ(0u, a.body.find(c.why));
     EXPECT_EQ("refused: " + a.body.substr(0, a.body.size() - 1), a.summary);
+    EXPECT_STREQ("refused", a.uninjected);
   }
 }
 
@@ -97,42 +98,43 @@ struct ReviewCase {
   std::string body;
   Admission::Outcome outcome;
   std::string summary;
+  std::string uninjected;  // the metric's reason
 };
 
 TEST(Admit, EveryObjectIsAllowedWhatIsLeftSaysWhy) {
   const std::string pod = "shop/web-* Pod: ";
   const ReviewCase cases[] = {
-      {review(kPod), Admission::patched, pod + "patched"},
-      {review(kPod, "shop", "UPDATE"), Admission::unchanged, pod + "left as it is"},
-      {review(kPod, "shop", "DELETE"), Admission::unchanged, pod + "left as it is"},
+      {review(kPod), Admission::patched, pod + "patched", ""},
+      {review(kPod, "shop", "UPDATE"), Admission::unchanged, pod + "left as it is", ""},
+      {review(kPod, "shop", "DELETE"), Admission::unchanged, pod + "left as it is", ""},
       {review(kPod, "kube-system"), Admission::unchanged,
-       "kube-system/web-* Pod: left as it is; resolv-k8s: not injected: in kube-system"},
+       "kube-system/web-* Pod: left as it is; resolv-k8s: not injected: in kube-system", "kube_system"},
       {review(pod_with("{\"annotations\":{\"resolv-k8s.io/inject\":\"disabled\"}}")), Admission::unchanged,
-       "shop/* Pod: left as it is; resolv-k8s: not injected: its annotation resolv-k8s.io/inject is disabled"},
+       "shop/* Pod: left as it is; resolv-k8s: not injected: its annotation resolv-k8s.io/inject is disabled", "opted_out"},
       {review(pod_with("{\"labels\":{\"resolv-k8s.io/inject\":\"disabled\"}}")), Admission::unchanged,
-       "shop/* Pod: left as it is; resolv-k8s: not injected: its label resolv-k8s.io/inject is disabled"},
+       "shop/* Pod: left as it is; resolv-k8s: not injected: its label resolv-k8s.io/inject is disabled", "opted_out"},
       {review(pod_with("{\"annotations\":{\"resolv-k8s.io/inject\":\"enabled\"}}")), Admission::patched,
-       "shop/* Pod: patched"},
+       "shop/* Pod: patched", ""},
       {review(pod_with("{\"annotations\":{\"resolv-k8s.io/autopath\":\"both\"}}")), Admission::unchanged,
        "shop/* Pod: left as it is; resolv-k8s: not injected: annotation resolv-k8s.io/autopath: 'both' is neither "
-       "option nor marker"},
+       "option nor marker", "bad_annotation"},
       {review(pod_with("{\"annotations\":{\"resolv-k8s.io/libc\":\"bionic\"}}")), Admission::unchanged,
        "shop/* Pod: left as it is; resolv-k8s: not injected: annotation resolv-k8s.io/libc: 'bionic' is none of "
-       "auto, glibc and musl"},
+       "auto, glibc and musl", "bad_annotation"},
       {review("null"), Admission::unchanged,
-       "shop/* Pod: left as it is; resolv-k8s: not injected: no object in the request"},
+       "shop/* Pod: left as it is; resolv-k8s: not injected: no object in the request", "no_object"},
       // What inject refuses or leaves, in its words.
       {review("{\"metadata\":{\"name\":\"w\"},\"spec\":{}}"), Admission::unchanged,
-       "shop/* Pod: left as it is; resolv-k8s: spec: no containers"},
+       "shop/* Pod: left as it is; resolv-k8s: spec: no containers", "inject_error"},
       {review("{\"metadata\":{\"name\":\"w\"},\"spec\":{\"hostNetwork\":true,\"containers\":[{\"name\":\"a\"}]}}"),
        Admission::unchanged,
        "shop/* Pod: left as it is; resolv-k8s: spec: on the node's network with the node's DNS (hostNetwork), left "
-       "as it is"},
+       "as it is", "left_by_inject"},
       {review("{\"metadata\":{\"name\":\"w\"},\"spec\":{\"containers\":[{\"name\":\"a\",\"envFrom\":"
               "[{\"configMapRef\":{\"name\":\"app-env\"}}]}]}}"),
        Admission::unchanged,
        "shop/* Pod: left as it is; resolv-k8s: spec.containers[0]: LD_PRELOAD may be set by envFrom (configMapRef "
-       "app-env), so ours cannot be added to it"},
+       "app-env), so ours cannot be added to it", "inject_error"},
   };
   for (const ReviewCase& c : cases) {
     SCOPED_TRACE(c.body);
@@ -140,6 +142,7 @@ TEST(Admit, EveryObjectIsAllowedWhatIsLeftSaysWhy) {
     EXPECT_EQ(c.outcome, a.outcome);
     EXPECT_EQ(200, a.http_status);
     EXPECT_EQ(std::string(kUid) + " " + c.summary, a.summary);
+    EXPECT_EQ(c.uninjected, a.uninjected);
     Json::Value response = parse_json(a.body)["response"];
     EXPECT_EQ(kUid, response["uid"].asString());
     EXPECT_TRUE(response["allowed"].asBool());
@@ -181,6 +184,7 @@ TEST(Admit, ThePatchDoesWhatInjectDoes) {
     // Admitted again, as the API server reinvokes webhooks: nothing to do.
     Admission again = admit(review(json_text(out), "shop", "CREATE", c.kind), defaults());
     EXPECT_EQ(Admission::unchanged, again.outcome) << again.summary;
+    EXPECT_STREQ("unchanged", again.uninjected);
   }
 }
 
@@ -188,6 +192,7 @@ TEST(Admit, TheMarkerPathNeedsTheWebhooksNameservers) {
   Admission a = admit(review(pod_with("{\"annotations\":{\"resolv-k8s.io/autopath\":\"marker\"}}")),
                       test::options_of({"--image", test::kImage}));
   EXPECT_EQ(Admission::unchanged, a.outcome);
+  EXPECT_STREQ("no_nameservers", a.uninjected);
   EXPECT_EQ(std::string(kUid) +
                 " shop/* Pod: left as it is; resolv-k8s: not injected: the marker path needs the webhook's "
                 "--nameserver (the node-local cache, then kube-dns)",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // resolv-k8s webhook's command line: its flags and their bounds, refused by
-// name before it serves; a certificate it cannot load stops it (exit 1)
-// before it listens.
+// name before it serves (and `check`'s); a certificate it cannot load
+// stops it (exit 1) before it listens.
 #include "tools/webhook/webhook_cmd.h"
 
 #include <gtest/gtest.h>
@@ -40,8 +40,13 @@ TEST(WebhookCommand, BadFlagsAreNamed) {
           {with({"--libc", "bionic"}), "webhook: --libc is auto, glibc or musl"},
           {with({"--autopath", "marker"}),
            "webhook: --autopath marker needs --nameserver: the node-local cache, then kube-dns's ClusterIP"},
-          {{"--image", kImage}, "webhook: --cert and --key are needed"},
-          {{"--image", kImage, "--cert", "/x/tls.crt"}, "webhook: --cert and --key are needed"},
+          {with({"--tls-secret-interval", "0"}), "webhook: --tls-secret-interval is a number from 1 to 86400"},
+          {with({"--tls-secret", "resolv-k8s-webhook-tls"}),
+           "webhook: --cert and --key are needed, or --tls-secret instead"},
+          {{"--image", kImage}, "webhook: --cert and --key are needed, or --tls-secret instead"},
+          {{"--image", kImage, "--cert", "/x/tls.crt"}, "webhook: --cert and --key are needed, or --tls-secret instead"},
+          {{"check", "--image"}, "webhook check: --image needs a value"},
+          {{"check", "--cert", "x"}, "webhook check: unknown flag '--cert'"},
           {{"--cert", "/x/tls.crt", "--key", "/x/tls.key"}, std::string("webhook: ") + test::kImageNeeded},
       });
 }
