@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "server/process/query_log.h"
-#include "server/config/address.h"
+#include "server/settings/address.h"
 #include "tests/server/fixture.h"
 
 namespace rk8s::server::test {
