@@ -13,7 +13,7 @@ namespace {
 
 constexpr size_t kMaxHostSearch = 32;  // kubelet's limit for the whole list
 constexpr std::string_view kAutopathKeys[] = {"enabled", "code", "marker", "clusterDomain", "hostSearch",
-                                              "resolvConf"};
+                                              "resolvConf", "schemaCut"};
 
 Name named(const char* text) {
   Name n;
@@ -52,6 +52,10 @@ AutopathSettings parse_autopath_settings(const Field* f, const FileNames& files)
   if (cluster) {
     marker.cluster_domain = cluster->domain();
     a.cluster_domain = *cluster;
+  }
+  if (const Field* cut = find("schemaCut"); cut && cut->boolean()) {
+    if (!cluster) cut->fail("needs clusterDomain");
+    a.cuts.schema = marker.cluster_domain;
   }
   if (a.mode != AutopathMode::on) return a;
   const Field* name = find("marker");

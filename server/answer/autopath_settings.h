@@ -30,6 +30,14 @@ struct MarkerConfig {
   std::vector<dns::Name> host_search;  // the node's search domains
 };
 
+// Candidates an autopath walk skips as NXDOMAIN without asking (off by
+// default: each trusts cluster DNS to be plain CoreDNS kubernetes).
+struct WalkCuts {
+  // schemaCut, with clusterDomain: the names the Kubernetes DNS schema
+  // makes NXDOMAIN (schema_cut.h).
+  std::optional<dns::Name> schema;
+};
+
 struct AutopathSettings {
   AutopathMode mode = AutopathMode::on;  // {enabled: false} is off
   uint16_t code = autopath::kDefaultCode;
@@ -37,6 +45,7 @@ struct AutopathSettings {
   // clusterDomain, when the file names it, whatever autopath says: some
   // server must hold it (the config file's walk checks).
   std::optional<Field> cluster_domain;
+  WalkCuts cuts;
 };
 
 // `f` null when the file has no autopath. hostSearch absent: the search

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "server/answer/autopath_walk.h"
 
+#include "server/answer/schema_cut.h"
 #include "server/cache/reply.h"
 
 #include <algorithm>
@@ -32,8 +33,8 @@ bool positive(const Resolution& res) { return res.exists() && !res.records.empty
 class Walker : public std::enable_shared_from_this<Walker> {
  public:
   Walker(const Router& router, const Ask& qname, const autopath::QueryOption& query,
-         std::function<void(AutopathWalk&)> done)
-      : router_(router), ask_(qname), flags_(query.flags), done_(std::move(done)),
+         std::function<void(AutopathWalk&)> done, const WalkCuts& cuts)
+      : router_(router), ask_(qname), flags_(query.flags), done_(std::move(done)), cuts_(cuts),
         past_nodata_(query.flags & autopath::kFlagPastNodata),
         stop_on_exists_(!past_nodata_ && (query.flags & autopath::kFlagStopOnExists)),
         ahead_((query.flags & autopath::kFlagBoth) && qname.type == dns::kTypeA) {}
@@ -55,6 +56,8 @@ class Walker : public std::enable_shared_from_this<Walker> {
       Name n;
       if (dns::name_concat(base_, query.suffix[i], n)) candidates_.push_back(Candidate{i, n});
     }
+    for (Candidate& c : candidates_)
+      if (cuts_.schema && schema_nxdomain(c.name, *cuts_.schema, ask_.type)) cut(c);
     launch();
     decide();
   }
@@ -68,12 +71,22 @@ class Walker : public std::enable_shared_from_this<Walker> {
     bool asked = false;
     bool answered = false;
     bool dropped = false;
+    bool cut = false;  // NXDOMAIN by WalkCuts, never asked
     Resolution res;
     // Its AAAA (BOTH, PAIRED), and what waits for it.
     bool aaaa_asked = false, aaaa_answered = false, aaaa_dropped = false;
     Resolution aaaa;
     Then on_aaaa;
   };
+
+  // Candidate `c` answered NXDOMAIN in both families without a question;
+  // counted as asked, as the classic walk would have, so the questions
+  // asked ahead are those of the uncut walk less the cut ones.
+  void cut(Candidate& c) {
+    c.cut = c.asked = c.answered = c.aaaa_asked = c.aaaa_answered = true;
+    c.res.rcode = c.aaaa.rcode = dns::kNxDomain;
+    asked_ += 2;
+  }
 
   Ask ask_for(const Name& name, uint16_t type) const {
     Ask a = ask_;
@@ -150,6 +163,11 @@ class Walker : public std::enable_shared_from_this<Walker> {
       w_.walked++;
       if (c.dropped) return rejected(true);
       if (c.res.over_budget) return rejected(false);
+      if (c.cut) {
+        next_++;
+        launch();
+        continue;
+      }
       use(c.res);
       if (c.index == 0) own_ = c.res;
       if (failed(c.res)) return servfail_seen();
@@ -237,10 +255,25 @@ class Walker : public std::enable_shared_from_this<Walker> {
     finish();
   }
 
+  // QNAME's own answer is the reply: asked now if it was cut.
   void exhausted() {
+    if (!candidates_.empty() && candidates_[0].cut) return ask_own();
     w_.option.status = autopath::kExhausted;
     w_.resolution = std::move(own_);
     finish();
+  }
+
+  void ask_own() {
+    candidates_[0].cut = false;
+    auto self = shared_from_this();
+    resolve_routed(router_, ask_, [self](const Resolution* res) {
+      if (!res || res->over_budget) return self->rejected(!res);
+      self->use(*res);
+      if (failed(*res)) return self->servfail_seen();
+      self->own_ = *res;
+      self->skipped_ttl_ = std::min(self->skipped_ttl_, res->negative_ttl());
+      self->exhausted();
+    });
   }
 
   // The walk cannot finish: a candidate with no answer at all (`dropped`,
@@ -257,6 +290,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
     finished_ = true;
     deciding_ = false;
     w_.skipped_ttl = skipped_ttl_;
+    for (size_t i = 0; i < next_ && i < candidates_.size(); i++) w_.schema_cut += candidates_[i].cut;
     if (past_nodata_ && w_.option.status != autopath::kRejected)
       w_.option.flags |= autopath::kFlagPastNodata;
     else
@@ -268,6 +302,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
   Ask ask_;
   uint8_t flags_;
   std::function<void(AutopathWalk&)> done_;
+  const WalkCuts cuts_;  // a copy: the walk outlives the call
   bool past_nodata_, stop_on_exists_, ahead_;
   Name base_;
   std::vector<Candidate> candidates_;
@@ -284,8 +319,8 @@ class Walker : public std::enable_shared_from_this<Walker> {
 }  // namespace
 
 void walk_candidates(const Router& router, const Ask& qname, const autopath::QueryOption& query,
-                     std::function<void(AutopathWalk&)> done, HeldBytes* held) {
-  std::make_shared<Walker>(router, qname, query, std::move(done))->start(query, held);
+                     std::function<void(AutopathWalk&)> done, HeldBytes* held, const WalkCuts& cuts) {
+  std::make_shared<Walker>(router, qname, query, std::move(done), cuts)->start(query, held);
 }
 
 }  // namespace rk8s::server

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "libresolv-k8s/dns/autopath.h"
+#include "server/answer/autopath_settings.h"
 #include "server/answer/router.h"
 #include "server/forward/held_bytes.h"
 
@@ -24,6 +25,7 @@ struct AutopathWalk {
   size_t walked = 0;              // candidates looked at
   Reuse reuse;                    // that of every answer it used
   uint32_t skipped_ttl = UINT32_MAX;  // the least negative TTL of the candidates walked past
+  size_t schema_cut = 0;          // candidates walked past unasked (WalkCuts::schema)
 };
 
 // Calls `done` once, at once when every candidate resolves at once. REJECTED
@@ -33,7 +35,12 @@ struct AutopathWalk {
 // caller then answers QNAME plainly and the client walks on itself.
 // With `held`, the walk's state is charged to the asking client while it
 // lasts, and REJECTED when the budget or the client's share has no room.
+// A candidate `cuts` make certain is NXDOMAIN is walked past unasked; the
+// negative TTL it would have had is left out of the CNAME's and
+// skipped_ttl. QNAME's own, cut, is asked when the walk comes to an end
+// EXHAUSTED, so that its reply is what it would have been uncut.
 void walk_candidates(const Router& router, const Ask& qname, const autopath::QueryOption& query,
-                     std::function<void(AutopathWalk&)> done, HeldBytes* held = nullptr);
+                     std::function<void(AutopathWalk&)> done, HeldBytes* held = nullptr,
+                     const WalkCuts& cuts = {});
 
 }  // namespace rk8s::server

@@ -24,6 +24,7 @@ struct HandlerConfig {
   size_t max_udp_size = 1232;  // limits.maxUDPSize
   unsigned max_upstream = 16;  // limits.maxUpstreamPerQuery
   HeldBytes* held = nullptr;   // what autopath walks hold, charged to their clients
+  WalkCuts cuts;               // autopath's
 };
 
 // Who asked: fair shares of upstream work are by address.

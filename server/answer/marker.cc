@@ -140,9 +140,10 @@ void MarkerSource::resolve(const Ask& ask, Resolved done) {
     }
     out.marker_status = w.option.status;
     out.marker_walked = w.walked;
+    out.marker_schema_cut = w.schema_cut;
     done(&out);
   };
-  walk_candidates(router_, first, option, std::move(answer), held_);
+  walk_candidates(router_, first, option, std::move(answer), held_, cuts_);
 }
 
 }  // namespace rk8s::server

@@ -35,9 +35,11 @@ void marker_search(const MarkerConfig& config, const Name& ns, autopath::QueryOp
 class MarkerSource : public Source {
  public:
   // `router` resolves the candidates; both outlive the source, and so does
-  // `held`, what the walks are charged to (autopath_walk.h).
-  MarkerSource(const MarkerConfig& config, const Name& zone, const Router& router, HeldBytes* held = nullptr)
-      : config_(config), zone_(zone), router_(router), held_(held) {}
+  // `held`, what the walks are charged to, and `cuts`, what they skip
+  // (autopath_walk.h).
+  MarkerSource(const MarkerConfig& config, const Name& zone, const Router& router, HeldBytes* held = nullptr,
+               const WalkCuts& cuts = {})
+      : config_(config), zone_(zone), router_(router), held_(held), cuts_(cuts) {}
   void resolve(const Ask& ask, Resolved done) override;
 
  private:
@@ -45,6 +47,7 @@ class MarkerSource : public Source {
   const Name zone_;
   const Router& router_;
   HeldBytes* held_;
+  const WalkCuts cuts_;
 };
 
 }  // namespace rk8s::server

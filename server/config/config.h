@@ -42,6 +42,7 @@ struct ServerConfig {
   AutopathMode autopath = AutopathMode::on;  // autopath: {enabled: false} is off
   uint16_t autopath_code = autopath::kDefaultCode;
   std::optional<MarkerConfig> marker;  // with autopath on
+  WalkCuts walk_cuts;                  // autopath's
   CacheConfig cache;
   Limits limits;
   std::optional<NodeSetupConfig> node_setup;

@@ -76,6 +76,7 @@ ServerConfig read_document(const Field& document, const FileNames& files) {
   c.autopath = autopath.mode;
   c.autopath_code = autopath.code;
   c.marker = autopath.marker;
+  c.walk_cuts = autopath.cuts;
   read_sections(m, files, c);
   ZoneServers zones(files);
   if (const Field* f = m.find("servers")) zones.read_servers(*f);

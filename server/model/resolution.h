@@ -55,9 +55,11 @@ struct Resolution {
   bool recursive = false;  // from an upstream: RA
   bool from_cache = false;  // a cached answer, not asked upstream for this question
   // The marker path's (answer/marker.h): its walk's autopath status and the
-  // candidates it looked at; 0 candidates for any other answer.
+  // candidates it looked at, and those of them the schema cut skipped; 0
+  // candidates for any other answer.
   uint8_t marker_status = 0;
   size_t marker_walked = 0;
+  size_t marker_schema_cut = 0;
   Reuse reuse;
   std::shared_ptr<const void> keep;
   // SERVFAIL without asking: the query had sent its last question upstream

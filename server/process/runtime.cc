@@ -44,12 +44,13 @@ Runtime::Runtime(const ServerConfig& config, const ForwardShared& shared, const 
   if (config_.marker) {
     Name zone;
     if (!marker_zone(*config_.marker, zone)) throw std::runtime_error("the marker zone is over 255 bytes");
-    sources_.push_back(std::make_unique<MarkerSource>(*config_.marker, zone, router_, &shared.held));
+    sources_.push_back(std::make_unique<MarkerSource>(*config_.marker, zone, router_, &shared.held, config_.walk_cuts));
     if (!router_.add(zone, sources_.back().get(), true))
       throw std::runtime_error("zone " + name_text(zone) + " is the marker's and a server's");
   }
   handler_ = HandlerConfig{&router_, config_.autopath, config_.autopath_code, &loops_,
-                           config_.limits.max_udp_size, config_.limits.max_upstream_per_query, &shared.held};
+                           config_.limits.max_udp_size, config_.limits.max_upstream_per_query, &shared.held,
+                           config_.walk_cuts};
   if (wrap.handle) {
     handle_ = wrap.handle(handler_);
     return;

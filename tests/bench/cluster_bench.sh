@@ -20,7 +20,8 @@
 # getaddrinfo (gai-probe), musl static (gai-probe-musl-static), Go's own
 # resolver (go-probe), Python's socket.getaddrinfo (py_probe.py). Then
 # NodeLocal and ours again with node 1's cache killed after half the run
-# and started again BENCH_DOWN_MS later.
+# and started again BENCH_DOWN_MS later. BENCH_SCHEMA_CUT=1 turns ours'
+# autopath.schemaCut on (off by default, as in the chart).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../pod/lib.sh"
@@ -41,6 +42,8 @@ source "$here/cluster_net.sh"
 NODES=${BENCH_NODES:-20} PODS=${BENCH_PODS:-20} NAMESPACES=${BENCH_NAMESPACES:-20}
 LOOKUPS=${BENCH_LOOKUPS:-40} INTERVAL=${BENCH_INTERVAL_MS:-500} SEED=${BENCH_SEED:-1}
 DELAY=${BENCH_DELAY_MS:-1} DOWN_MS=${BENCH_DOWN_MS:-1000} OUT=${BENCH_OUT:-$BUILD/bench-cluster.json}
+CUTS=
+[[ ${BENCH_SCHEMA_CUT:-} == 1 ]] && CUTS=", clusterDomain: cluster.local, schemaCut: true"
 declare -A pid=()
 
 /usr/bin/python3 "$here/cluster_gen.py" "$WORK" "$SEED" "$NAMESPACES" $((NODES * PODS)) "$LOOKUPS"
@@ -88,7 +91,7 @@ servers:
     forwardPlugin: {upstreams: ["$CLUSTER_DNS"], protocolStrategy: TCP}
 upstreamResolvers:
   upstreams: [{type: Network, address: $UPSTREAM}]
-autopath: {hostSearch: [ec2.internal]}
+autopath: {hostSearch: [ec2.internal]$CUTS}
 END
 # unbound_conf I: node I's unbound.conf.
 unbound_conf() {

@@ -80,4 +80,54 @@ check_match -v "default's pod: not shop's web" "10\.96\.1\.10|fd00:10:96::110" "
 status "default's walk for web" "$(reply 0 3)" "$(ans web.corp.example A 10.1.1.1)" -- \
 	web.default.svc.cluster.local \
 	"$(opt 0 default.svc.cluster.local svc.cluster.local cluster.local corp.example .)"
+# The schema cut (autopath.schemaCut): the same walks through a fresh cache
+# without it (plain, .10) and one with it (cut, .11), one after the other:
+# the same replies, but for the id, the time and the TTLs; the candidates
+# the schema makes NXDOMAIN never asked of cluster DNS by the cut one.
+stop cache
+cache_at plain 169.254.20.10
+cache_at cut 169.254.20.11 autopath='{clusterDomain: cluster.local, schemaCut: true}'
+marker=search.shop.cluster.local.ap.k8s.io
+walks=(
+	"a Service|web.shop.svc.cluster.local $(opt 0 "${k8s[@]}")"
+	"a headless endpoint|db-0.db.shop.svc.cluster.local $(opt 0 "${k8s[@]}")"
+	"SRV|_http._tcp.web.shop.svc.cluster.local SRV $(opt 0 "${k8s[@]}")"
+	"an external name|www.example.com.shop.svc.cluster.local $(opt 0 "${k8s[@]}")"
+	"an external name, AAAA|www.example.com.shop.svc.cluster.local AAAA $(opt $STOP_ON_EXISTS "${pod_list[@]}")"
+	"an external name, BOTH|www.example.org.shop.svc.cluster.local $(opt $((STOP_ON_EXISTS | BOTH)) "${pod_list[@]}")"
+	"an NXDOMAIN name|nope.example.com.shop.svc.cluster.local $(opt 0 "${k8s[@]}")"
+	"the marker path|www.example.com.$marker"
+)
+# walk_all SERVER: each walk's reply at SERVER in WORK/SERVER.I, the
+# queries cluster DNS got meanwhile in WORK/SERVER.asked.
+walk_all() {
+	local i before
+	before=$(cat "$WORK"/dns5[35].log | wc -l)
+	for i in "${!walks[@]}"; do
+		# shellcheck disable=SC2086 # the walk's dig arguments
+		ask "$1" ${walks[i]#*|} | sed -E -e 's/id: [0-9]+//' -e '/<<>> DiG|Query time|SERVER:|WHEN:|MSG SIZE/d' \
+			-e 's/^([^;][^[:space:]]*)[[:space:]]+[0-9]+[[:space:]]+IN/\1 IN/' > "$WORK/$1.$i"
+	done
+	sleep 0.2  # the last replies logged
+	cat "$WORK"/dns5[35].log | tail -n +$((before + 1)) > "$WORK/$1.asked"
+}
+walk_all 169.254.20.10
+walk_all 169.254.20.11
+for i in "${!walks[@]}"; do
+	check "schema cut: the same reply: ${walks[i]%%|*}" "$(cat "$WORK/169.254.20.10.$i")" "$(cat "$WORK/169.254.20.11.$i")"
+done
+cut=$(cat "$WORK"/169.254.20.11.[0-9])
+plain_asked=$(wc -l < "$WORK/169.254.20.10.asked") cut_asked=$(wc -l < "$WORK/169.254.20.11.asked")
+check_match "schema cut: the replies hold answers" "www\.example\.com\.\s+IN\s+A\s+93\.184\.216\.34" "$cut"
+check_match "schema cut: and NXDOMAIN" "status: NXDOMAIN" "$cut"
+candidate0=' www\.example\.(com|org)\.shop\.svc\.cluster\.local\. '
+check "schema cut: plain asked the external names' candidates in shop" 1 \
+	"$(($(logged "$WORK/169.254.20.10.asked" "$candidate0") >= 3))"
+check "schema cut: the cut cache never" 0 "$(logged "$WORK/169.254.20.11.asked" "$candidate0")"
+check "schema cut: QNAME's own asked for the NXDOMAIN walk" 1 \
+	"$(logged "$WORK/169.254.20.11.asked" ' nope\.example\.com\.shop\.svc\.cluster\.local\. A ')"
+check "schema cut: fewer queries at cluster DNS" 1 "$((cut_asked < plain_asked))" \
+	"plain: $plain_asked, cut: $cut_asked"
+check "schema cut: counted" "0 4" "$(metric resolv_k8s_autopath_candidates_cut_total) \
+$(metric resolv_k8s_autopath_candidates_cut_total 169.254.20.11)"
 summary

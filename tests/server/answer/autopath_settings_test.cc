@@ -36,6 +36,7 @@ Strings summary(const AutopathSettings& a) {
     out.push_back(line);
   }
   if (a.cluster_domain) out.push_back("clusterDomain at line " + std::to_string(a.cluster_domain->line()));
+  if (a.cuts.schema) out.push_back("schemaCut " + name_text(*a.cuts.schema));
   return out;
 }
 
@@ -59,6 +60,9 @@ TEST(AutopathSettings, EachKeyReadsIntoItsField) {
       {"autopath: {hostSearch: []}\n", "marker ap.k8s.io. cluster.local."},
       {"autopath: {resolvConf: " + test::temp_file("node.conf", "search n.example\n") + "}\n",
        "marker ap.k8s.io. cluster.local. n.example."},
+      // The walk's cuts: off unless asked for, with the cluster domain.
+      {"autopath: {clusterDomain: k.test, schemaCut: true}\n", "schemaCut k.test."},
+      {"autopath: {enabled: false, clusterDomain: k.test, schemaCut: true}\n", "schemaCut k.test."},
   };
   for (const auto& c : cases) {
     Strings lines = summary(read(c.yaml));
@@ -66,6 +70,8 @@ TEST(AutopathSettings, EachKeyReadsIntoItsField) {
   }
   EXPECT_FALSE(read("autopath: {enabled: false}\n").marker);
   EXPECT_FALSE(read("").cluster_domain);
+  EXPECT_FALSE(read("").cuts.schema);
+  EXPECT_FALSE(read("autopath: {clusterDomain: k.test, schemaCut: false}\n").cuts.schema);
 }
 
 TEST(AutopathSettings, Errors) {
@@ -83,8 +89,11 @@ TEST(AutopathSettings, Errors) {
        "c.yaml:1: resolvConf: is read only without hostSearch"},
       {"autopath: {resolvConf: /nonexistent/resolv.conf}\n",
        "c.yaml:1: resolvConf: /nonexistent/resolv.conf: No such file or directory"},
+      {"autopath: {schemaCut: true}\n", "c.yaml:1: schemaCut: needs clusterDomain"},
+      {"autopath: {clusterDomain: k.test, schemaCut: 1}\n", "c.yaml:1: schemaCut: expected true or false"},
       {"autopath: {mode: echo}\n",
-       "c.yaml:1: autopath: unknown key 'mode' (known: enabled, code, marker, clusterDomain, hostSearch, resolvConf)"},
+       "c.yaml:1: autopath: unknown key 'mode' (known: enabled, code, marker, clusterDomain, hostSearch, resolvConf, "
+       "schemaCut)"},
   };
   test::expect_section_errors(cases, "autopath", [](const Field* f) { return parse_autopath_settings(f, files()); });
 }

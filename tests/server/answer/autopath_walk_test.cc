@@ -228,6 +228,87 @@ TEST(AutopathWalk, OverBudgetCandidateRejects) {
   EXPECT_EQ(w.walked, 2u);
 }
 
+// Each question the walk asks, named "NAME TYPE", passed on to the
+// fixtures' world.
+class Logged : public Source {
+ public:
+  explicit Logged(Source& inner) : inner_(inner) {}
+  void resolve(const Ask& ask, Resolved done) override {
+    asked.push_back(name_text(ask.name) + " " + type_to_text(ask.type));
+    inner_.resolve(ask, std::move(done));
+  }
+  Strings asked;
+
+ private:
+  Source& inner_;
+};
+
+// The schema cut walks past the candidates it makes NXDOMAIN unasked, and
+// the walk ends as it ends uncut: same status, answer, CNAME and SOA.
+TEST(AutopathWalk, SchemaCutSkipsOnlyWhatIsCertain) {
+  using namespace autopath;
+  constexpr uint8_t kGlibc = kFlagStopOnExists | kFlagPastNodata | kFlagPaired | kFlagBoth;
+  const struct {
+    const char* rule;
+    const char* qname;
+    uint16_t qtype;
+    uint8_t flags;
+    Strings unasked;  // questions the uncut walk asks and the cut one does not
+  } cases[] = {
+      {"an external name: its candidate in the namespace", "www.example.com.shop.svc.cluster.local",
+       dns::kTypeA, 0, {"www.example.com.shop.svc.cluster.local. A"}},
+      {"glibc's flags", "www.example.com.shop.svc.cluster.local", dns::kTypeA, kGlibc,
+       {"www.example.com.shop.svc.cluster.local. A"}},
+      {"EXHAUSTED: QNAME's own asked at the end, ns `com` cut", "a.www.example.com.shop.svc.cluster.local",
+       dns::kTypeAAAA, 0, {"a.www.example.com.svc.cluster.local. AAAA"}},
+      {"EXHAUSTED: QNAME's own asked at the end", "nope.example.com.shop.svc.cluster.local",
+       dns::kTypeA, kGlibc, {}},
+      {"a Service", "web.shop.svc.cluster.local", dns::kTypeA, kGlibc, {}},
+      {"a headless endpoint", "db-0.db.shop.svc.cluster.local", dns::kTypeA, 0, {}},
+      {"two labels in the namespace", "example.com.shop.svc.cluster.local", dns::kTypeA, 0, {}},
+      {"SRV", "_http._tcp.web.shop.svc.cluster.local", dns::kTypeSRV, 0, {}},
+      {"a type the schema does not name", "www.example.com.shop.svc.cluster.local", dns::kTypeTXT, 0, {}},
+  };
+  Faults none;
+  test::FixtureWorld world(none);
+  WalkCuts cuts{N("cluster.local")};
+  for (const auto& c : cases) {
+    AutopathWalk walks[2];
+    Strings asked[2];
+    for (int cut = 0; cut < 2; cut++) {
+      Logged logged(world.world);
+      Router router;
+      router.set_fallback(&logged);
+      walk_candidates(router, Ask{N(c.qname), c.qtype}, option(kShopSearch, c.flags),
+                      [&](AutopathWalk& w) { walks[cut] = w; }, nullptr, cut ? cuts : WalkCuts{});
+      asked[cut] = logged.asked;
+    }
+    const AutopathWalk &uncut = walks[0], &w = walks[1];
+    Strings unasked;
+    for (const std::string& q : asked[0])
+      if (std::find(asked[1].begin(), asked[1].end(), q) == asked[1].end()) unasked.push_back(q);
+    EXPECT_EQ(unasked, c.unasked) << c.rule;
+    EXPECT_EQ(asked[1].size() + c.unasked.size(), asked[0].size()) << c.rule << ": nothing asked twice";
+    EXPECT_EQ(w.schema_cut, c.unasked.size()) << c.rule;
+    EXPECT_EQ(uncut.schema_cut, 0u) << c.rule;
+    EXPECT_EQ(w.option.status, uncut.option.status) << c.rule;
+    EXPECT_EQ(w.option.index, uncut.option.index) << c.rule;
+    EXPECT_EQ(w.option.flags, uncut.option.flags) << c.rule;
+    EXPECT_EQ(w.walked, uncut.walked) << c.rule;
+    EXPECT_EQ(w.resolution.rcode, uncut.resolution.rcode) << c.rule;
+    EXPECT_EQ(records_text(w.resolution.records), records_text(uncut.resolution.records)) << c.rule;
+    ASSERT_EQ(bool(w.resolution.soa()), bool(uncut.resolution.soa())) << c.rule;
+    if (w.resolution.soa()) {
+      EXPECT_EQ(records_text({*w.resolution.soa()}), records_text({*uncut.resolution.soa()})) << c.rule;
+    }
+    EXPECT_EQ(w.skipped_ttl, uncut.skipped_ttl) << c.rule;
+    std::string alias[2];
+    for (int i = 0; i < 2; i++)
+      if (walks[i].alias) alias[i] = name_text(rr_target(*walks[i].alias)) + " " + std::to_string(walks[i].alias->ttl);
+    EXPECT_EQ(alias[1], alias[0]) << c.rule;
+  }
+}
+
 // A walk's state is charged to its client while it lasts; with no room in
 // the budget for it the walk is REJECTED, and the client walks on itself.
 TEST(AutopathWalk, ItsStateIsChargedToItsClient) {
