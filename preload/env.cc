@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The environment switches of libc.h, shared by the preload and static builds.
+// The environment switches of env.h, shared by the preload and static builds.
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "libc.h"
 #include "util/env.h"
 

@@ -4,10 +4,13 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "env.h"
 #include "files/files.h"
 #include "libc.h"
 #include "resolve/hostent.h"
 #include "resolve/trace.h"
+#include "start.h"
+#include "stats.h"
 
 namespace rk8s {
 namespace {

@@ -5,10 +5,13 @@
 #include <errno.h>
 #include <string.h>
 
+#include "env.h"
 #include "files/files.h"
 #include "libc.h"
 #include "resolve/search.h"
 #include "resolve/trace.h"
+#include "start.h"
+#include "stats.h"
 
 namespace rk8s {
 namespace {

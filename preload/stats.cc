@@ -21,9 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libc.h"
+#include "env.h"
 #include "lookup/support.h"
 #include "resolve/counters.h"
+#include "stats.h"
 #include "util/env.h"
 #include "util/file_stat.h"
 
