@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // getaddrinfo and freeaddrinfo, in front of libc's.
-#include "env.h"
 #include "files/files.h"
 #include "libc.h"
 #include "resolve/addrinfo.h"
 #include "resolve/trace.h"
 #include "results/list.h"
-#include "start.h"
+#include "start_library.h"
 #include "stats.h"
+#include "switches.h"
 
 EXPORT int getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
                        struct addrinfo** res) __THROW {

@@ -4,13 +4,13 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "env.h"
 #include "files/files.h"
 #include "libc.h"
-#include "resolve/hostent.h"
+#include "resolve/gethostbyname_pipeline.h"
 #include "resolve/trace.h"
-#include "start.h"
+#include "start_library.h"
 #include "stats.h"
+#include "switches.h"
 
 namespace rk8s {
 namespace {

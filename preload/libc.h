@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the process had before us: libc's own entry points (libc.cc, or
-// static/libc.cc in the static archive) and its release.
+// What the process had before us: libc's own entry points (libc_next.cc, or
+// static/libc_renamed.cc in the static archive) and its release.
 #pragma once
 
 #include <netdb.h>
@@ -38,8 +38,8 @@ struct LibcResolver {
 // The next definitions after ours (next_symbol.h), looked up once.
 const LibcResolver& libc_resolver();
 
-// The release of the libc the process runs with (util/base.h): libc.cc
-// asks the loaded libc, static/libc.cc what musl's own code does.
+// The release of the libc the process runs with (util/base.h): libc_next.cc
+// asks the loaded libc, static/libc_renamed.cc what musl's own code does.
 uint32_t detect_libc_release();
 
 }  // namespace rk8s

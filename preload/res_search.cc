@@ -5,13 +5,13 @@
 #include <errno.h>
 #include <string.h>
 
-#include "env.h"
 #include "files/files.h"
 #include "libc.h"
-#include "resolve/search.h"
+#include "resolve/res_search_pipeline.h"
 #include "resolve/trace.h"
-#include "start.h"
+#include "start_library.h"
 #include "stats.h"
+#include "switches.h"
 
 namespace rk8s {
 namespace {

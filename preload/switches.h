@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The environment switches, env.cc.
+// The environment switches, switches.cc.
 #pragma once
 
 namespace rk8s {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The first call's set-up, start.cc.
+// The first call's set-up, start_library.cc.
 #pragma once
 
 namespace rk8s {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// start_library of start.h, shared by the preload and static builds.
+// start_library of start_library.h, shared by the preload and static builds.
 #include <ares.h>
 
 #include "libc.h"
-#include "start.h"
+#include "start_library.h"
 #include "util/base.h"
 #include "util/release.h"
 
