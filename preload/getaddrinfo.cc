@@ -3,7 +3,7 @@
 #include "files/files.h"
 #include "libc.h"
 #include "resolve/addrinfo.h"
-#include "resolve/trace.h"
+#include "resolve/dns_step.h"
 #include "results/list.h"
 #include "start_library.h"
 #include "stats.h"
