@@ -4,13 +4,13 @@
 # entry points of preload/exports.map. Link it before libc:
 #   musl-gcc -static prog.o libresolv-k8s.a
 # RESOLV_K8S=off calls musl's own entry points, linked in under other names
-# from the machine's libc.a (preload/static/libc.cc).
+# from the machine's libc.a (preload/static/libc_renamed.cc).
 
 MUSL_LIBC_A := /usr/lib/$(MUSL_TRIPLE)/libc.a
 MUSL_STATIC := $(B)/musl/libresolv-k8s.a
 ALL += $(MUSL_STATIC)
 
-MUSL_STATIC_OBJ := $(filter-out preload/libc.cc preload/next_symbol.cc,$(PRELOAD_SRC_musl)) preload/static/libc.cc
+MUSL_STATIC_OBJ := $(filter-out preload/libc_next.cc preload/next_symbol.cc,$(PRELOAD_SRC_musl)) preload/static/libc_renamed.cc
 MUSL_STATIC_OBJ := $(MUSL_STATIC_OBJ:%.cc=$(B)/obj/musl/%.o) $(B)/musl/libc-renamed.o
 
 # The libc.a objects defining the entry points, each entry point renamed

@@ -3,8 +3,11 @@
 #include "files/files.h"
 #include "libc.h"
 #include "resolve/addrinfo.h"
-#include "resolve/trace.h"
+#include "resolve/dns_step.h"
 #include "results/list.h"
+#include "start_library.h"
+#include "stats.h"
+#include "switches.h"
 
 EXPORT int getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
                        struct addrinfo** res) __THROW {

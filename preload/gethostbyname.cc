@@ -6,8 +6,11 @@
 
 #include "files/files.h"
 #include "libc.h"
-#include "resolve/hostent.h"
-#include "resolve/trace.h"
+#include "resolve/dns_step.h"
+#include "resolve/gethostbyname_pipeline.h"
+#include "start_library.h"
+#include "stats.h"
+#include "switches.h"
 
 namespace rk8s {
 namespace {

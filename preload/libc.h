@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the process had before us: libc's own entry points, and whether the
-// environment switched us off.
+// What the process had before us: libc's own entry points (libc_next.cc, or
+// static/libc_renamed.cc in the static archive) and its release.
 #pragma once
 
 #include <netdb.h>
 #include <resolv.h>
-
-#include "resolve/counters.h"
+#include <stdint.h>
 
 // Our definitions of the entry points: exported (everything else is hidden),
 // and declared as the libc's headers declare them (glibc's are noexcept).
@@ -39,34 +38,8 @@ struct LibcResolver {
 // The next definitions after ours (next_symbol.h), looked up once.
 const LibcResolver& libc_resolver();
 
-// Once, before the first lookup: c-ares on our own allocator, and the
-// release of the running libc told to the core.
-void start_library();
-
-// The release of the libc the process runs with (util/base.h): libc.cc
-// asks the loaded libc, static/libc.cc what musl's own code does.
+// The release of the libc the process runs with (util/base.h): libc_next.cc
+// asks the loaded libc, static/libc_renamed.cc what musl's own code does.
 uint32_t detect_libc_release();
-
-// A pure pass-through, read before anything else is touched: RESOLV_K8S=off,
-// or the glibc build in a process whose libc is not glibc (a musl program
-// given it), where the build loads but must not serve.
-bool stepped_aside();
-
-// RESOLV_K8S_DEBUG=1: each lookup's plan, queries, replies and outcome on stderr.
-bool debug_on();
-
-// stats.cc: RESOLV_K8S_STATS written while the process runs, at most
-// every few seconds; called after each call.
-void stats_tick();
-
-// Runs a whole call, ours or libc's, and counts how long it took.
-template <class Call>
-auto timed(Call call) {
-  uint64_t start = duration_start();
-  auto result = call();
-  count_duration(start);
-  stats_tick();
-  return result;
-}
 
 }  // namespace rk8s

@@ -7,8 +7,11 @@
 
 #include "files/files.h"
 #include "libc.h"
-#include "resolve/search.h"
-#include "resolve/trace.h"
+#include "resolve/dns_step.h"
+#include "resolve/res_search_pipeline.h"
+#include "start_library.h"
+#include "stats.h"
+#include "switches.h"
 
 namespace rk8s {
 namespace {

@@ -21,11 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libc.h"
 #include "lookup/support.h"
 #include "resolve/counters.h"
-#include "util/env.h"
+#include "stats.h"
+#include "switches.h"
 #include "util/file_stat.h"
+#include "util/secure_env.h"
 
 namespace rk8s {
 namespace {
@@ -50,7 +51,7 @@ uint64_t now_seconds() {
 
 // The path to write to, or null: unset, switched off, or a setuid program
 // (which must not write to a file its caller names). Read once: every
-// lookup asks, and the environment does not change under it (env.cc).
+// lookup asks, and the environment does not change under it (switches.cc).
 const char* stats_path() {
   static const char* cached;  // "" for none
   const char* path = __atomic_load_n(&cached, __ATOMIC_RELAXED);

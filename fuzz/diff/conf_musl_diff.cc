@@ -8,7 +8,7 @@
 // name_from_dns_search splits it.
 #include <ctype.h>
 
-#include "conf/search.h"
+#include "conf/search_list.h"
 #include "fuzz/diff/harness.h"
 #include "tests/conf-oracle/conf_text.h"
 

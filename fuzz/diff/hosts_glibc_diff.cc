@@ -16,7 +16,7 @@
 
 #include "fuzz/diff/harness.h"
 #include "resolve/addrinfo.h"
-#include "resolve/hostent.h"
+#include "resolve/gethostbyname_pipeline.h"
 
 using namespace rk8s;
 

@@ -4,7 +4,7 @@
 #include "conf/glibc.h"
 
 #include "conf/options.h"
-#include "conf/search.h"
+#include "conf/search_list.h"
 #include "util/text.h"
 
 namespace rk8s::conf {

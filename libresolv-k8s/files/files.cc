@@ -7,8 +7,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "util/env.h"
 #include "util/release.h"
+#include "util/secure_env.h"
 
 namespace rk8s {
 

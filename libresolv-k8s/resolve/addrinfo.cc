@@ -10,8 +10,8 @@
 #include "files/files.h"
 #include "files/hosts.h"
 #include "resolve/counters.h"
-#include "resolve/hostent.h"
-#include "results/start.h"
+#include "resolve/gethostbyname_pipeline.h"
+#include "results/gai_steps.h"
 #include "util/release.h"
 
 namespace rk8s {

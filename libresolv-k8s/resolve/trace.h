@@ -17,17 +17,8 @@ struct ResolveTrace {
 // The transport, writing each query and what came back.
 void traced_exchange(const Config& conf, const Bytes* queries, Reply* replies, size_t n);
 
-// The outcome of one entry point's call (getaddrinfo, gethostbyname*, res_search).
+// The outcome of one entry point's call (getaddrinfo, gethostbyname2_r or
+// res_nsearch) for `node`: what it returned, and what its DNS lookup did.
 void trace_outcome(const char* node, int rc, const ResolveTrace& trace);
-
-// resolve(exchange, trace) for `name`, logged when `debug`.
-template <class Resolve>
-int maybe_traced(bool debug, const char* name, Resolve resolve) {
-  if (!debug) return resolve(exchange, nullptr);
-  ResolveTrace trace;
-  int rc = resolve(traced_exchange, &trace);
-  trace_outcome(name, rc, trace);
-  return rc;
-}
 
 }  // namespace rk8s

@@ -2,7 +2,7 @@
 // AI_ADDRCONFIG: which families the host has, as each libc decides it.
 #pragma once
 
-#include "results/start.h"
+#include "results/gai_steps.h"
 
 namespace rk8s {
 

@@ -3,7 +3,7 @@
 // frees it.
 #pragma once
 
-#include "results/start.h"
+#include "results/gai_steps.h"
 
 namespace rk8s {
 

@@ -2,7 +2,7 @@
 // Hosts that need no lookup: address literals and node NULL.
 #pragma once
 
-#include "results/start.h"
+#include "results/gai_steps.h"
 
 namespace rk8s {
 

@@ -2,8 +2,8 @@
 // musl's RFC 6724 sort key, rule for rule.
 #include "results/sort_musl.h"
 
+#include "results/gai_steps.h"
 #include "results/route.h"
-#include "results/start.h"
 
 namespace rk8s {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Our getaddrinfo logic over the oracle's cases (stdin): results/start.h plus
+// Our getaddrinfo logic over the oracle's cases (stdin): results/gai_steps.h plus
 // the hosts parser on /etc/hosts, in the dialect named by argv[1].
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,8 +8,8 @@
 
 #include "cases.h"
 #include "files/hosts.h"
+#include "results/gai_steps.h"
 #include "results/list.h"
-#include "results/start.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "tools/diagnose/api.h"
+#include "tools/diagnose/api_client.h"
 #include "tools/usage/usage.h"
 
 namespace rk8s::tools {

@@ -17,7 +17,7 @@
 #include "libresolv-k8s/resolve/counters.h"
 #include "libresolv-k8s/resolve/trace.h"
 #include "libresolv-k8s/results/list.h"
-#include "tools/diagnose/names.h"
+#include "tools/diagnose/gai_words.h"
 #include "tools/usage/usage.h"
 
 namespace rk8s::tools {

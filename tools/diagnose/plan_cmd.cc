@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "tools/diagnose/api.h"
-#include "tools/diagnose/names.h"
+#include "tools/diagnose/api_client.h"
+#include "tools/diagnose/gai_words.h"
 #include "tools/usage/usage.h"
 
 namespace rk8s::tools {

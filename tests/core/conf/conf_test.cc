@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "conf/resolv_conf.h"
-#include "conf/search.h"
+#include "conf/search_list.h"
 
 namespace rk8s {
 namespace {

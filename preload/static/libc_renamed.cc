@@ -7,6 +7,7 @@
 #include <wchar.h>
 
 #include "../libc.h"
+#include "util/base.h"
 
 #define MUSL(f) __rk8s_musl_##f
 #define DECLARE(f) extern "C" decltype(::f) MUSL(f);

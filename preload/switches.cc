@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The environment switches of libc.h, shared by the preload and static builds.
+// The environment switches of switches.h, shared by the preload and static builds.
 #include <stdlib.h>
 #include <string.h>
 
 #include "libc.h"
-#include "util/env.h"
+#include "switches.h"
+#include "util/secure_env.h"
 
 namespace rk8s {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "tools/diagnose/names.h"
+#include "tools/diagnose/gai_words.h"
 
 #include <netdb.h>
 #include <sys/socket.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The struct hostent each libc builds into the caller's buffer (hostent.h).
-#include "results/hostent.h"
+// The struct hostent each libc builds into the caller's buffer (hostent_layout.h).
+#include "results/hostent_layout.h"
 
 #include <errno.h>
 #include <sys/socket.h>

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include "next_symbol.h"
+#include "util/base.h"
 
 namespace rk8s {
 namespace {

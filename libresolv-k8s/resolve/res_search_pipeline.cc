@@ -2,7 +2,7 @@
 // res_search and res_nsearch as glibc 2.36 answers them: one type, the
 // search plan of getaddrinfo (both are __res_context_search), the reply of
 // the candidate that had answers into the caller's buffer.
-#include "resolve/search.h"
+#include "resolve/res_search_pipeline.h"
 
 #include <errno.h>
 #include <netdb.h>

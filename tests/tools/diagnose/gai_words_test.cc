@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The words plan and lookup read and print: address families and
 // getaddrinfo's error codes.
-#include "tools/diagnose/names.h"
+#include "tools/diagnose/gai_words.h"
 
 #include <gtest/gtest.h>
 #include <netdb.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "results/gai_steps.h"
 #include "results/list.h"
-#include "results/start.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // getaddrinfo before and after the lookup, step by step in each libc's
 // order: glibc 2.36's getaddrinfo and gaih_inet, musl 1.2.3's getaddrinfo
 // and __lookup_name.
-#include "results/start.h"
+#include "results/gai_steps.h"
 
 #include <stdlib.h>
 

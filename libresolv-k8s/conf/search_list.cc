@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The search list, packed into Config::search_text.
-#include "conf/search.h"
+#include "conf/search_list.h"
 
 namespace rk8s::conf {
 

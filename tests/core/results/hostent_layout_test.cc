@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "results/hostent.h"
+#include "results/hostent_layout.h"
 
 namespace rk8s {
 namespace {

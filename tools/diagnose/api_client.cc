@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "tools/diagnose/api.h"
+#include "tools/diagnose/api_client.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // gethostbyname2_r: numeric names, /etc/hosts and DNS as glibc asks them,
 // or getaddrinfo's lookup as musl does; the hostent layouts are
-// results/hostent.h's.
-#include "resolve/hostent.h"
+// results/hostent_layout.h's.
+#include "resolve/gethostbyname_pipeline.h"
 
 #include <errno.h>
 #include <string.h>
@@ -11,9 +11,9 @@
 #include "files/hosts.h"
 #include "resolve/addrinfo.h"
 #include "resolve/counters.h"
-#include "results/hostent.h"
+#include "results/gai_steps.h"
+#include "results/hostent_layout.h"
 #include "results/list.h"
-#include "results/start.h"
 #include "util/release.h"
 #include "util/text.h"
 

@@ -2,7 +2,7 @@
 // The public C API as conf and plan call it: an rk8s_* text read whole,
 // asked again when the first room was short; resolv.conf loaded with the
 // environment glibc reads too.
-#include "tools/diagnose/api.h"
+#include "tools/diagnose/api_client.h"
 
 #include <gtest/gtest.h>
 #include <string.h>

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// start_library of libc.h, shared by the preload and static builds.
+// start_library of start_library.h, shared by the preload and static builds.
 #include <ares.h>
 
 #include "libc.h"
+#include "start_library.h"
+#include "util/base.h"
 #include "util/release.h"
 
 // mimalloc.h wants libstdc++ headers in C++; these three are all we use.

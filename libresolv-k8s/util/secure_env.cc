@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "util/env.h"
+#include "util/secure_env.h"
 
 #include <stdlib.h>
 #include <sys/auxv.h>
