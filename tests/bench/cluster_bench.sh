@@ -93,33 +93,9 @@ upstreamResolvers:
   upstreams: [{type: Network, address: $UPSTREAM}]
 autopath: {hostSearch: [ec2.internal]$CUTS}
 END
-# unbound_conf I: node I's unbound.conf.
-unbound_conf() {
-	cat <<END
-server:
-  interface: $NODE_CACHE
-  access-control: 0.0.0.0/0 allow
-  rrset-roundrobin: no
-  chroot: ""
-  username: ""
-  directory: "$WORK"
-  pidfile: "$WORK/unbound-$1.pid"
-  use-syslog: no
-  num-threads: 2
-  do-not-query-localhost: no
-  qname-minimisation: no
-  cache-max-ttl: 30
-  cache-max-negative-ttl: 5
-  module-config: "iterator"
-  unblock-lan-zones: yes
-  insecure-lan-zones: yes
-END
-	for zone in cluster.local in-addr.arpa ip6.arpa; do
-		printf 'forward-zone:\n  name: "%s."\n  forward-addr: %s\n  forward-tcp-upstream: yes\n' "$zone" $CLUSTER_DNS
-	done
-	printf 'forward-zone:\n  name: "."\n  forward-addr: %s\n' $UPSTREAM
-}
-for ((i = 1; i <= NODES; i++)); do unbound_conf "$i" > "$WORK/unbound-$i.conf"; done
+for ((i = 1; i <= NODES; i++)); do
+	unbound_nodelocal_conf "$NODE_CACHE" "$WORK/unbound-$i.pid" "$CLUSTER_DNS" "$UPSTREAM" > "$WORK/unbound-$i.conf"
+done
 
 # start_cache STACK I: node I's cache of STACK (none for kube-dns).
 start_cache() {

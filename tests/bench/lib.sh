@@ -10,6 +10,8 @@
 #   ratio A B             A / B to 2 decimals, "-" when B is 0
 #   row CELL...           a Markdown table row
 #   machine               the line that says where and under what load it ran
+#   unbound_nodelocal_conf ADDR PIDFILE CLUSTER UPSTREAM
+#                         unbound.conf for an unbound set up as NodeLocal DNSCache is
 
 # Services by short name, other namespaces, external names, missing names.
 NAMES=(web db queue kubernetes.default kube-dns.kube-system www.example.com example.org
@@ -34,4 +36,34 @@ row() { printf '|'; printf ' %s |' "$@"; echo; }
 machine() {
 	echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //');" \
 		"load $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# unbound as NodeLocal DNSCache's CoreDNS is set up: cluster zones to cluster
+# DNS over TCP, the rest to the upstream, its caps (cache 30 s, negatives
+# 5 s), answers in the order they came (CoreDNS does not rotate them).
+unbound_nodelocal_conf() {
+	cat <<END
+server:
+  interface: $1
+  access-control: 0.0.0.0/0 allow
+  rrset-roundrobin: no
+  chroot: ""
+  username: ""
+  directory: "$WORK"
+  pidfile: "$2"
+  use-syslog: no
+  num-threads: 2
+  do-not-query-localhost: no
+  qname-minimisation: no
+  cache-max-ttl: 30
+  cache-max-negative-ttl: 5
+  module-config: "iterator"
+  unblock-lan-zones: yes
+  insecure-lan-zones: yes
+END
+	local zone
+	for zone in cluster.local in-addr.arpa ip6.arpa; do
+		printf 'forward-zone:\n  name: "%s."\n  forward-addr: %s\n  forward-tcp-upstream: yes\n' "$zone" "$3"
+	done
+	printf 'forward-zone:\n  name: "."\n  forward-addr: %s\n' "$4"
 }

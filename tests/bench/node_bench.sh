@@ -13,8 +13,9 @@
 #               ip6.arpa to cluster DNS over TCP, the rest to the upstream over
 #               UDP; positiveTTL 30s, negativeTTL 5s; default capacity)
 #   127.0.0.11  unbound -d, the same forward zones and caps (cache-max-ttl 30,
-#               cache-max-negative-ttl 5), num-threads 2, no validation (as
-#               CoreDNS), private reverse zones forwarded, other keys default
+#               cache-max-negative-ttl 5), num-threads 2, no validation and
+#               answers in the order received (as CoreDNS), private reverse
+#               zones forwarded, other keys default (bench/lib.sh)
 #   127.0.0.60  a DoT server (unbound, tls-service-key) in front of the
 #               stand-ins, for the misses over TLS (BENCH_ONLY=tls: those alone)
 # Both stand-ins keep a query log: what reaches them is counted per lookup.
@@ -66,29 +67,7 @@ upstreamResolvers:
   upstreams: [{type: Network, address: $UPSTREAM}]
 autopath: {hostSearch: [${SEARCH##* }]}
 END
-{
-	cat <<END
-server:
-  interface: ${addr[unbound]}
-  chroot: ""
-  username: ""
-  directory: "$WORK"
-  pidfile: "$WORK/unbound.pid"
-  use-syslog: no
-  num-threads: 2
-  do-not-query-localhost: no
-  qname-minimisation: no
-  cache-max-ttl: 30
-  cache-max-negative-ttl: 5
-  module-config: "iterator"
-  unblock-lan-zones: yes
-  insecure-lan-zones: yes
-END
-	for zone in cluster.local in-addr.arpa ip6.arpa; do
-		printf 'forward-zone:\n  name: "%s."\n  forward-addr: %s\n  forward-tcp-upstream: yes\n' "$zone" "$CLUSTER"
-	done
-	printf 'forward-zone:\n  name: "."\n  forward-addr: %s\n' "$UPSTREAM"
-} > "$WORK/unbound.conf"
+unbound_nodelocal_conf "${addr[unbound]}" "$WORK/unbound.pid" "$CLUSTER" "$UPSTREAM" > "$WORK/unbound.conf"
 for c in ours unbound; do pod_conf "${addr[$c]}" > "$WORK/$c.resolv.conf"; done
 
 # serve NAME CMD...: CMD in the background, its stderr in WORK/NAME.err, once
