@@ -269,7 +269,7 @@ TEST(AutopathWalk, SchemaCutSkipsOnlyWhatIsCertain) {
       {"SRV", "_http._tcp.web.shop.svc.cluster.local", dns::kTypeSRV, 0, {}},
       {"a type the schema does not name", "www.example.com.shop.svc.cluster.local", dns::kTypeTXT, 0, {}},
   };
-  Faults none;
+  NameFaults none;
   test::FixtureWorld world(none);
   WalkCuts cuts{N("cluster.local")};
   for (const auto& c : cases) {
