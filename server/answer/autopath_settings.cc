@@ -13,7 +13,7 @@ namespace {
 
 constexpr size_t kMaxHostSearch = 32;  // kubelet's limit for the whole list
 constexpr std::string_view kAutopathKeys[] = {"enabled", "code", "marker", "clusterDomain", "hostSearch",
-                                              "resolvConf", "schemaCut"};
+                                              "resolvConf", "schemaCut", "rfc8020Cut"};
 
 Name named(const char* text) {
   Name n;
@@ -57,6 +57,7 @@ AutopathSettings parse_autopath_settings(const Field* f, const FileNames& files)
     if (!cluster) cut->fail("needs clusterDomain");
     a.cuts.schema = marker.cluster_domain;
   }
+  if (const Field* cut = find("rfc8020Cut")) a.cuts.rfc8020 = cut->boolean();
   if (a.mode != AutopathMode::on) return a;
   const Field* name = find("marker");
   marker.marker = name ? name->domain() : named(kDefaultMarker);

@@ -31,11 +31,17 @@ struct MarkerConfig {
 };
 
 // Candidates an autopath walk skips as NXDOMAIN without asking (off by
-// default: each trusts cluster DNS to be plain CoreDNS kubernetes).
+// default: each trusts what answers them to be plain CoreDNS kubernetes,
+// or a server that follows RFC 8020).
 struct WalkCuts {
   // schemaCut, with clusterDomain: the names the Kubernetes DNS schema
   // makes NXDOMAIN (schema_cut.h).
   std::optional<dns::Name> schema;
+  // rfc8020Cut: a candidate of two labels or more before its search domain
+  // is asked only once the name one label below that domain is not
+  // NXDOMAIN; an NXDOMAIN there answers the candidate (RFC 8020), and the
+  // cache keeps it for every name beneath (autopath_walk.h).
+  bool rfc8020 = false;
 };
 
 struct AutopathSettings {

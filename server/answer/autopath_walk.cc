@@ -18,6 +18,12 @@ bool failed(const Resolution& res) {
 // will do).
 bool positive(const Resolution& res) { return res.exists() && !res.records.empty(); }
 
+// NXDOMAIN for the name asked itself, not a CNAME's target: nothing is
+// beneath it (RFC 8020).
+bool nothing_beneath(const Resolution& res) {
+  return res.rcode == dns::kNxDomain && res.records.empty();
+}
+
 // One walk in progress. Candidates are decided in order; with BOTH, later
 // ones are asked ahead of time, as many as the classic walk the option
 // stands for is sure to ask: once candidates 0..k-1 are known not to match,
@@ -58,6 +64,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
     }
     for (Candidate& c : candidates_)
       if (cuts_.schema && schema_nxdomain(c.name, *cuts_.schema, ask_.type)) cut(c);
+      else if (cuts_.rfc8020) c.probe = probe_of(c);
     launch();
     decide();
   }
@@ -71,7 +78,14 @@ class Walker : public std::enable_shared_from_this<Walker> {
     bool asked = false;
     bool answered = false;
     bool dropped = false;
-    bool cut = false;  // NXDOMAIN by WalkCuts, never asked
+    bool cut = false;  // NXDOMAIN by WalkCuts::schema, never asked
+    // WalkCuts::rfc8020: the name asked first while it is set, the questions
+    // waiting for its answer, and whether its NXDOMAIN answered the
+    // candidate.
+    std::optional<Name> probe;
+    bool probing = false;
+    std::vector<std::function<void()>> after_probe;
+    bool probe_cut = false;
     Resolution res;
     // Its AAAA (BOTH, PAIRED), and what waits for it.
     bool aaaa_asked = false, aaaa_answered = false, aaaa_dropped = false;
@@ -86,6 +100,44 @@ class Walker : public std::enable_shared_from_this<Walker> {
     c.cut = c.asked = c.answered = c.aaaa_asked = c.aaaa_answered = true;
     c.res.rcode = c.aaaa.rcode = dns::kNxDomain;
     asked_ += 2;
+  }
+
+  // The name one label below candidate c's search domain, when there is
+  // one above it and the same zone answers both; else none.
+  std::optional<Name> probe_of(const Candidate& c) const {
+    size_t labels = dns::name_label_count(base_);
+    if (labels < 2 || dns::name_label_count(c.name) == labels) return std::nullopt;
+    Name probe = c.name;
+    for (; labels > 1; labels--) probe = name_parent(probe);
+    if (!dns::name_equal(router_.zone(probe), router_.zone(c.name))) return std::nullopt;
+    return probe;
+  }
+
+  // Runs `send` once candidate i may be asked: at once, or when its probe
+  // is answered other than NXDOMAIN. Its NXDOMAIN answers the candidate in
+  // both families instead; the questions waiting are never asked.
+  void after_probe(size_t i, std::function<void()> send) {
+    Candidate& c = candidates_[i];
+    if (!c.probe) return send();
+    c.after_probe.push_back(std::move(send));
+    if (c.probing) return;
+    c.probing = true;
+    auto self = shared_from_this();
+    resolve_routed(router_, ask_for(*c.probe, dns::kTypeA), [self, i](const Resolution* res) {
+      Candidate& probed = self->candidates_[i];
+      probed.probe.reset();
+      std::vector<std::function<void()>> waiting = std::move(probed.after_probe);
+      if (res && nothing_beneath(*res)) return self->cut_by_probe(probed, *res);
+      for (std::function<void()>& asking : waiting) asking();
+    });
+  }
+
+  void cut_by_probe(Candidate& c, const Resolution& nxdomain) {
+    c.probe_cut = true;
+    asked_ += !c.asked + !c.aaaa_asked;
+    c.asked = c.answered = c.aaaa_asked = c.aaaa_answered = true;
+    c.res = c.aaaa = nxdomain;
+    decide();
   }
 
   Ask ask_for(const Name& name, uint16_t type) const {
@@ -116,12 +168,15 @@ class Walker : public std::enable_shared_from_this<Walker> {
     candidates_[i].asked = true;
     asked_++;
     auto self = shared_from_this();
-    resolve_routed(router_, ask_for(candidates_[i].name, ask_.type), [self, i](const Resolution* res) {
-      Candidate& c = self->candidates_[i];
-      c.answered = true;
-      if (res) c.res = *res;
-      else c.dropped = true;
-      self->decide();
+    after_probe(i, [self, i] {
+      Ask a = self->ask_for(self->candidates_[i].name, self->ask_.type);
+      resolve_routed(self->router_, a, [self, i](const Resolution* res) {
+        Candidate& c = self->candidates_[i];
+        c.answered = true;
+        if (res) c.res = *res;
+        else c.dropped = true;
+        self->decide();
+      });
     });
   }
 
@@ -129,12 +184,15 @@ class Walker : public std::enable_shared_from_this<Walker> {
     candidates_[i].aaaa_asked = true;
     asked_++;
     auto self = shared_from_this();
-    resolve_routed(router_, ask_for(candidates_[i].name, dns::kTypeAAAA), [self, i](const Resolution* res) {
-      Candidate& c = self->candidates_[i];
-      c.aaaa_answered = true;
-      if (res) c.aaaa = *res;
-      else c.aaaa_dropped = true;
-      if (Then then = std::move(c.on_aaaa)) then(res ? &c.aaaa : nullptr);
+    after_probe(i, [self, i] {
+      Ask a = self->ask_for(self->candidates_[i].name, dns::kTypeAAAA);
+      resolve_routed(self->router_, a, [self, i](const Resolution* res) {
+        Candidate& c = self->candidates_[i];
+        c.aaaa_answered = true;
+        if (res) c.aaaa = *res;
+        else c.aaaa_dropped = true;
+        if (Then then = std::move(c.on_aaaa)) then(res ? &c.aaaa : nullptr);
+      });
     });
   }
 
@@ -290,7 +348,10 @@ class Walker : public std::enable_shared_from_this<Walker> {
     finished_ = true;
     deciding_ = false;
     w_.skipped_ttl = skipped_ttl_;
-    for (size_t i = 0; i < next_ && i < candidates_.size(); i++) w_.schema_cut += candidates_[i].cut;
+    for (size_t i = 0; i < next_ && i < candidates_.size(); i++) {
+      w_.cut.schema += candidates_[i].cut;
+      w_.cut.rfc8020 += candidates_[i].probe_cut;
+    }
     if (past_nodata_ && w_.option.status != autopath::kRejected)
       w_.option.flags |= autopath::kFlagPastNodata;
     else

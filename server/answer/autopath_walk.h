@@ -25,7 +25,7 @@ struct AutopathWalk {
   size_t walked = 0;              // candidates looked at
   Reuse reuse;                    // that of every answer it used
   uint32_t skipped_ttl = UINT32_MAX;  // the least negative TTL of the candidates walked past
-  size_t schema_cut = 0;          // candidates walked past unasked (WalkCuts::schema)
+  CandidatesCut cut;              // candidates walked past unasked (WalkCuts)
 };
 
 // Calls `done` once, at once when every candidate resolves at once. REJECTED
@@ -35,10 +35,14 @@ struct AutopathWalk {
 // caller then answers QNAME plainly and the client walks on itself.
 // With `held`, the walk's state is charged to the asking client while it
 // lasts, and REJECTED when the budget or the client's share has no room.
-// A candidate `cuts` make certain is NXDOMAIN is walked past unasked; the
-// negative TTL it would have had is left out of the CNAME's and
-// skipped_ttl. QNAME's own, cut, is asked when the walk comes to an end
-// EXHAUSTED, so that its reply is what it would have been uncut.
+// A candidate the schema cut makes certain is NXDOMAIN is walked past
+// unasked; the negative TTL it would have had is left out of the CNAME's
+// and skipped_ttl. QNAME's own, cut, is asked when the walk comes to an end
+// EXHAUSTED, so that its reply is what it would have been uncut. With the
+// RFC 8020 cut, a candidate's probe (the name one label below its search
+// domain, type A, in the same zone) is asked before it, and an NXDOMAIN
+// there is the candidate's answer in both families, SOA and all; through
+// the cache one probe answers every candidate beneath it.
 void walk_candidates(const Router& router, const Ask& qname, const autopath::QueryOption& query,
                      std::function<void(AutopathWalk&)> done, HeldBytes* held = nullptr,
                      const WalkCuts& cuts = {});

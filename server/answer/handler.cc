@@ -177,7 +177,7 @@ void answer_plainly(const HandlerConfig& config, std::shared_ptr<Pending> p, con
     take(p->response, *res);
     p->info.marker_status = res->marker_status;
     p->info.marker_walked = res->marker_walked;
-    p->info.schema_cut = res->marker_schema_cut;
+    p->info.cut = res->marker_cut;
     add_reply_option(*p, code);
     finish(*p);
   });
@@ -188,7 +188,7 @@ void answer_walk(const HandlerConfig& config, std::shared_ptr<Pending> p, const 
   auto answer = [config, p, ask](AutopathWalk& w) {
     p->info.autopath = w.option;
     p->info.walked = w.walked;
-    p->info.schema_cut = w.schema_cut;
+    p->info.cut = w.cut;
     if (w.option.status == autopath::kRejected) return answer_plainly(config, p, ask);
     take(p->response, w.resolution);
     p->response.reuse = w.reuse;

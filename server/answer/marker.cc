@@ -140,7 +140,7 @@ void MarkerSource::resolve(const Ask& ask, Resolved done) {
     }
     out.marker_status = w.option.status;
     out.marker_walked = w.walked;
-    out.marker_schema_cut = w.schema_cut;
+    out.marker_cut = w.cut;
     done(&out);
   };
   walk_candidates(router_, first, option, std::move(answer), held_, cuts_);

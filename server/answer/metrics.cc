@@ -39,7 +39,8 @@ void QueryMetrics::count(const QueryInfo& info) {
     return;
   }
   ++queries_[type_slot(info.qtype)][std::min<int>(info.rcode, kRcodeSlots - 1)];
-  schema_cut_ += info.schema_cut;
+  schema_cut_ += info.cut.schema;
+  rfc8020_cut_ += info.cut.rfc8020;
   // A marker name that matched stands for the candidates before it; one
   // that did not sends the client down its own list (marker.h).
   if (info.marker_walked) {
@@ -76,8 +77,10 @@ std::string QueryMetrics::render() const {
          family("autopath_queries_saved_total", "counter", "Queries the clients did not have to send.") +
          sample("autopath_queries_saved_total", "", saved_) +
          family("autopath_candidates_cut_total", "counter",
-                "Candidates walked past unasked, certain NXDOMAIN, by cut (autopath.schemaCut).") +
+                "Candidates walked past unasked, certain NXDOMAIN, by cut (autopath.schemaCut, "
+                "autopath.rfc8020Cut).") +
          sample("autopath_candidates_cut_total", "cut=\"schema\"", schema_cut_) +
+         sample("autopath_candidates_cut_total", "cut=\"rfc8020\"", rfc8020_cut_) +
          family("marker_total", "counter", "Marker names answered, by the walk's status.");
   for (int s = 0; s < kStatusSlots; ++s)
     out += sample("marker_total", "status=\"" + ascii_lower(autopath::status_name(uint8_t(s))) + "\"", marker_[s]);

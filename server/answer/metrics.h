@@ -35,6 +35,7 @@ class QueryMetrics {
   std::atomic<uint64_t> walked_{0};
   std::atomic<uint64_t> saved_{0};
   std::atomic<uint64_t> schema_cut_{0};
+  std::atomic<uint64_t> rfc8020_cut_{0};
   std::atomic<uint64_t> marker_[kStatusSlots] = {};
   std::atomic<uint64_t> marker_saved_{0};
   mutable std::mutex mutex_;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "libresolv-k8s/dns/autopath.h"
+#include "server/model/resolution.h"
 #include "server/util/names.h"
 
 namespace rk8s::server {
@@ -27,9 +28,9 @@ struct QueryInfo {
   bool denial = false;
   std::optional<autopath::ReplyOption> autopath;  // the reply option sent
   size_t walked = 0;
-  // Candidates walked past unasked by the schema cut, in the walk of the
-  // autopath option or of a marker name.
-  size_t schema_cut = 0;
+  // Candidates walked past unasked by a cut, in the walk of the autopath
+  // option or of a marker name.
+  CandidatesCut cut;
   // A marker name's answer (Resolution::marker_*): 0 candidates for others.
   uint8_t marker_status = 0;
   size_t marker_walked = 0;

@@ -38,6 +38,13 @@ struct Reuse {
 
 // What one name and type resolve to, from the store or from an upstream
 // through the cache: an answer's sections, and how to write their TTLs.
+// Autopath candidates walked past as certain NXDOMAIN without asking them,
+// by the cut that made them so (answer/autopath_settings.h's WalkCuts).
+struct CandidatesCut {
+  size_t schema = 0;
+  size_t rfc8020 = 0;
+};
+
 struct Resolution {
   uint8_t rcode = dns::kNoError;
   bool authoritative = false;
@@ -55,11 +62,11 @@ struct Resolution {
   bool recursive = false;  // from an upstream: RA
   bool from_cache = false;  // a cached answer, not asked upstream for this question
   // The marker path's (answer/marker.h): its walk's autopath status and the
-  // candidates it looked at, and those of them the schema cut skipped; 0
-  // candidates for any other answer.
+  // candidates it looked at, and those of them a cut skipped; 0 candidates
+  // for any other answer.
   uint8_t marker_status = 0;
   size_t marker_walked = 0;
-  size_t marker_schema_cut = 0;
+  CandidatesCut marker_cut;
   Reuse reuse;
   std::shared_ptr<const void> keep;
   // SERVFAIL without asking: the query had sent its last question upstream

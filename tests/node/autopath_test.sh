@@ -80,13 +80,13 @@ check_match -v "default's pod: not shop's web" "10\.96\.1\.10|fd00:10:96::110" "
 status "default's walk for web" "$(reply 0 3)" "$(ans web.corp.example A 10.1.1.1)" -- \
 	web.default.svc.cluster.local \
 	"$(opt 0 default.svc.cluster.local svc.cluster.local cluster.local corp.example .)"
-# The schema cut (autopath.schemaCut): the same walks through a fresh cache
-# without it (plain, .10) and one with it (cut, .11), one after the other:
-# the same replies, but for the id, the time and the TTLs; the candidates
-# the schema makes NXDOMAIN never asked of cluster DNS by the cut one.
+# The cuts: the same walks through a fresh cache without them (plain, at
+# .10), then one with the schema cut and one with RFC 8020's (each in turn
+# at .11): the same replies, but for the id, the time and the TTLs; the
+# external names' candidates in shop never asked of cluster DNS by a cut
+# one.
 stop cache
 cache_at plain 169.254.20.10
-cache_at cut 169.254.20.11 autopath='{clusterDomain: cluster.local, schemaCut: true}'
 marker=search.shop.cluster.local.ap.k8s.io
 walks=(
 	"a Service|web.shop.svc.cluster.local $(opt 0 "${k8s[@]}")"
@@ -98,36 +98,50 @@ walks=(
 	"an NXDOMAIN name|nope.example.com.shop.svc.cluster.local $(opt 0 "${k8s[@]}")"
 	"the marker path|www.example.com.$marker"
 )
-# walk_all SERVER: each walk's reply at SERVER in WORK/SERVER.I, the
-# queries cluster DNS got meanwhile in WORK/SERVER.asked.
+# walk_all NAME SERVER: each walk's reply at SERVER in WORK/NAME.I, the
+# queries cluster DNS got meanwhile in WORK/NAME.asked.
 walk_all() {
 	local i before
 	before=$(cat "$WORK"/dns5[35].log | wc -l)
 	for i in "${!walks[@]}"; do
 		# shellcheck disable=SC2086 # the walk's dig arguments
-		ask "$1" ${walks[i]#*|} | sed -E -e 's/id: [0-9]+//' -e '/<<>> DiG|Query time|SERVER:|WHEN:|MSG SIZE/d' \
+		ask "$2" ${walks[i]#*|} | sed -E -e 's/id: [0-9]+//' -e '/<<>> DiG|Query time|SERVER:|WHEN:|MSG SIZE/d' \
 			-e 's/^([^;][^[:space:]]*)[[:space:]]+[0-9]+[[:space:]]+IN/\1 IN/' > "$WORK/$1.$i"
 	done
 	sleep 0.2  # the last replies logged
 	cat "$WORK"/dns5[35].log | tail -n +$((before + 1)) > "$WORK/$1.asked"
 }
-walk_all 169.254.20.10
-walk_all 169.254.20.11
-for i in "${!walks[@]}"; do
-	check "schema cut: the same reply: ${walks[i]%%|*}" "$(cat "$WORK/169.254.20.10.$i")" "$(cat "$WORK/169.254.20.11.$i")"
-done
-cut=$(cat "$WORK"/169.254.20.11.[0-9])
-plain_asked=$(wc -l < "$WORK/169.254.20.10.asked") cut_asked=$(wc -l < "$WORK/169.254.20.11.asked")
-check_match "schema cut: the replies hold answers" "www\.example\.com\.\s+IN\s+A\s+93\.184\.216\.34" "$cut"
-check_match "schema cut: and NXDOMAIN" "status: NXDOMAIN" "$cut"
+walk_all plain 169.254.20.10
 candidate0=' www\.example\.(com|org)\.shop\.svc\.cluster\.local\. '
-check "schema cut: plain asked the external names' candidates in shop" 1 \
-	"$(($(logged "$WORK/169.254.20.10.asked" "$candidate0") >= 3))"
-check "schema cut: the cut cache never" 0 "$(logged "$WORK/169.254.20.11.asked" "$candidate0")"
-check "schema cut: QNAME's own asked for the NXDOMAIN walk" 1 \
-	"$(logged "$WORK/169.254.20.11.asked" ' nope\.example\.com\.shop\.svc\.cluster\.local\. A ')"
-check "schema cut: fewer queries at cluster DNS" 1 "$((cut_asked < plain_asked))" \
-	"plain: $plain_asked, cut: $cut_asked"
-check "schema cut: counted" "0 4" "$(metric resolv_k8s_autopath_candidates_cut_total) \
-$(metric resolv_k8s_autopath_candidates_cut_total 169.254.20.11)"
+check "plain asked the external names' candidates in shop" 1 "$(($(logged "$WORK/plain.asked" "$candidate0") >= 3))"
+cut_total=resolv_k8s_autopath_candidates_cut_total
+# check_cut NAME AUTOPATH: a cache with these autopath settings walks as
+# plain did; what it counted, by cut, in WORK/NAME.counted.
+check_cut() {
+	local i asked
+	cache_at "$1" 169.254.20.11 autopath="$2"
+	walk_all "$1" 169.254.20.11
+	for i in "${!walks[@]}"; do
+		check "$1 cut: the same reply: ${walks[i]%%|*}" "$(cat "$WORK/plain.$i")" "$(cat "$WORK/$1.$i")"
+	done
+	check_match "$1 cut: the replies hold answers" "www\.example\.com\.\s+IN\s+A\s+93\.184\.216\.34" \
+		"$(cat "$WORK/$1".[0-9])"
+	check_match "$1 cut: and NXDOMAIN" "status: NXDOMAIN" "$(cat "$WORK/$1".[0-9])"
+	check "$1 cut: never asked those candidates" 0 "$(logged "$WORK/$1.asked" "$candidate0")"
+	asked=$(wc -l < "$WORK/$1.asked")
+	check "$1 cut: fewer queries at cluster DNS" 1 "$((asked < $(wc -l < "$WORK/plain.asked")))" "cut: $asked"
+	echo "schema $(metric "$cut_total{cut=\"schema\"}" 169.254.20.11)" \
+		"rfc8020 $(metric "$cut_total{cut=\"rfc8020\"}" 169.254.20.11)" > "$WORK/$1.counted"
+	stop "$1"
+}
+check_cut schema '{clusterDomain: cluster.local, schemaCut: true}'
+check_cut rfc8020 '{rfc8020Cut: true}'
+own=' nope\.example\.com\.shop\.svc\.cluster\.local\. A '
+check "schema cut: QNAME's own asked for the NXDOMAIN walk" 1 "$(logged "$WORK/schema.asked" "$own")"
+check "rfc8020 cut: QNAME's own answered by its probe" 0 "$(logged "$WORK/rfc8020.asked" "$own")"
+check "rfc8020 cut: the probe asked once for all the walks" 1 \
+	"$(logged "$WORK/rfc8020.asked" ' com\.shop\.svc\.cluster\.local\. A ')"
+check "cuts counted: plain" 0 "$(metric $cut_total)"
+check "cuts counted: schema" "schema 4 rfc8020 0" "$(cat "$WORK/schema.counted")"
+check "cuts counted: rfc8020" "schema 0 rfc8020 15" "$(cat "$WORK/rfc8020.counted")"
 summary

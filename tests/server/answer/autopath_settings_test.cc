@@ -37,6 +37,7 @@ Strings summary(const AutopathSettings& a) {
   }
   if (a.cluster_domain) out.push_back("clusterDomain at line " + std::to_string(a.cluster_domain->line()));
   if (a.cuts.schema) out.push_back("schemaCut " + name_text(*a.cuts.schema));
+  if (a.cuts.rfc8020) out.push_back("rfc8020Cut");
   return out;
 }
 
@@ -63,6 +64,7 @@ TEST(AutopathSettings, EachKeyReadsIntoItsField) {
       // The walk's cuts: off unless asked for, with the cluster domain.
       {"autopath: {clusterDomain: k.test, schemaCut: true}\n", "schemaCut k.test."},
       {"autopath: {enabled: false, clusterDomain: k.test, schemaCut: true}\n", "schemaCut k.test."},
+      {"autopath: {rfc8020Cut: true}\n", "rfc8020Cut"},
   };
   for (const auto& c : cases) {
     Strings lines = summary(read(c.yaml));
@@ -72,6 +74,8 @@ TEST(AutopathSettings, EachKeyReadsIntoItsField) {
   EXPECT_FALSE(read("").cluster_domain);
   EXPECT_FALSE(read("").cuts.schema);
   EXPECT_FALSE(read("autopath: {clusterDomain: k.test, schemaCut: false}\n").cuts.schema);
+  EXPECT_FALSE(read("").cuts.rfc8020);
+  EXPECT_FALSE(read("autopath: {rfc8020Cut: false}\n").cuts.rfc8020);
 }
 
 TEST(AutopathSettings, Errors) {
@@ -91,9 +95,10 @@ TEST(AutopathSettings, Errors) {
        "c.yaml:1: resolvConf: /nonexistent/resolv.conf: No such file or directory"},
       {"autopath: {schemaCut: true}\n", "c.yaml:1: schemaCut: needs clusterDomain"},
       {"autopath: {clusterDomain: k.test, schemaCut: 1}\n", "c.yaml:1: schemaCut: expected true or false"},
+      {"autopath: {rfc8020Cut: on}\n", "c.yaml:1: rfc8020Cut: expected true or false"},
       {"autopath: {mode: echo}\n",
        "c.yaml:1: autopath: unknown key 'mode' (known: enabled, code, marker, clusterDomain, hostSearch, resolvConf, "
-       "schemaCut)"},
+       "schemaCut, rfc8020Cut)"},
   };
   test::expect_section_errors(cases, "autopath", [](const Field* f) { return parse_autopath_settings(f, files()); });
 }

@@ -243,11 +243,67 @@ class Logged : public Source {
   Source& inner_;
 };
 
-// The schema cut walks past the candidates it makes NXDOMAIN unasked, and
-// the walk ends as it ends uncut: same status, answer, CNAME and SOA.
+// The same walk without cuts and with `cuts`, over the fixtures' world
+// (`faults` in its way): each walk's outcome and the questions it asked.
+struct CutWalks {
+  AutopathWalk uncut, cut;
+  Strings asked_uncut, asked_cut;
+  // Questions the uncut walk asks and the cut one does not, and the reverse.
+  Strings unasked() const { return missing_from(asked_uncut, asked_cut); }
+  Strings added() const { return missing_from(asked_cut, asked_uncut); }
+
+  static Strings missing_from(const Strings& all, const Strings& some) {
+    Strings out;
+    for (const std::string& q : all)
+      if (std::find(some.begin(), some.end(), q) == some.end()) out.push_back(q);
+    return out;
+  }
+};
+
+CutWalks walk_cut_and_uncut(const char* qname, uint16_t qtype, uint8_t flags, const WalkCuts& cuts,
+                            const NameFaults& faults = {}) {
+  test::FixtureWorld world(faults);
+  CutWalks out;
+  for (int cut = 0; cut < 2; cut++) {
+    Logged logged(world.world);
+    Router router;
+    router.set_fallback(&logged);
+    walk_candidates(router, Ask{N(qname), qtype}, option(kShopSearch, flags),
+                    [&](AutopathWalk& w) { (cut ? out.cut : out.uncut) = w; }, nullptr,
+                    cut ? cuts : WalkCuts{});
+    (cut ? out.asked_cut : out.asked_uncut) = logged.asked;
+  }
+  return out;
+}
+
+// A cut walk ends as it ends uncut: same status, answer, CNAME and SOA.
+void expect_same_outcome(const CutWalks& walks, const char* rule) {
+  const AutopathWalk &uncut = walks.uncut, &w = walks.cut;
+  EXPECT_EQ(w.option.status, uncut.option.status) << rule;
+  EXPECT_EQ(w.option.index, uncut.option.index) << rule;
+  EXPECT_EQ(w.option.flags, uncut.option.flags) << rule;
+  EXPECT_EQ(w.walked, uncut.walked) << rule;
+  EXPECT_EQ(w.resolution.rcode, uncut.resolution.rcode) << rule;
+  EXPECT_EQ(records_text(w.resolution.records), records_text(uncut.resolution.records)) << rule;
+  EXPECT_EQ(records_text(w.both.records), records_text(uncut.both.records)) << rule;
+  ASSERT_EQ(bool(w.resolution.soa()), bool(uncut.resolution.soa())) << rule;
+  if (w.resolution.soa()) {
+    EXPECT_EQ(records_text({*w.resolution.soa()}), records_text({*uncut.resolution.soa()})) << rule;
+  }
+  EXPECT_EQ(w.skipped_ttl, uncut.skipped_ttl) << rule;
+  std::string alias[2];
+  const AutopathWalk* both[2] = {&uncut, &w};
+  for (int i = 0; i < 2; i++)
+    if (both[i]->alias) alias[i] = name_text(rr_target(*both[i]->alias)) + " " + std::to_string(both[i]->alias->ttl);
+  EXPECT_EQ(alias[1], alias[0]) << rule;
+}
+
+constexpr uint8_t kGlibcFlags =
+    autopath::kFlagStopOnExists | autopath::kFlagPastNodata | autopath::kFlagPaired | autopath::kFlagBoth;
+
+// The schema cut walks past the candidates it makes NXDOMAIN unasked.
 TEST(AutopathWalk, SchemaCutSkipsOnlyWhatIsCertain) {
-  using namespace autopath;
-  constexpr uint8_t kGlibc = kFlagStopOnExists | kFlagPastNodata | kFlagPaired | kFlagBoth;
+  constexpr uint8_t kGlibc = kGlibcFlags;
   const struct {
     const char* rule;
     const char* qname;
@@ -269,43 +325,69 @@ TEST(AutopathWalk, SchemaCutSkipsOnlyWhatIsCertain) {
       {"SRV", "_http._tcp.web.shop.svc.cluster.local", dns::kTypeSRV, 0, {}},
       {"a type the schema does not name", "www.example.com.shop.svc.cluster.local", dns::kTypeTXT, 0, {}},
   };
-  NameFaults none;
-  test::FixtureWorld world(none);
   WalkCuts cuts{N("cluster.local")};
   for (const auto& c : cases) {
-    AutopathWalk walks[2];
-    Strings asked[2];
-    for (int cut = 0; cut < 2; cut++) {
-      Logged logged(world.world);
-      Router router;
-      router.set_fallback(&logged);
-      walk_candidates(router, Ask{N(c.qname), c.qtype}, option(kShopSearch, c.flags),
-                      [&](AutopathWalk& w) { walks[cut] = w; }, nullptr, cut ? cuts : WalkCuts{});
-      asked[cut] = logged.asked;
+    CutWalks walks = walk_cut_and_uncut(c.qname, c.qtype, c.flags, cuts);
+    EXPECT_EQ(walks.unasked(), c.unasked) << c.rule;
+    EXPECT_EQ(walks.added(), Strings{}) << c.rule;
+    EXPECT_EQ(walks.asked_cut.size() + c.unasked.size(), walks.asked_uncut.size()) << c.rule << ": nothing asked twice";
+    EXPECT_EQ(walks.cut.cut.schema, c.unasked.size()) << c.rule;
+    EXPECT_EQ(walks.cut.cut.rfc8020, 0u) << c.rule;
+    EXPECT_EQ(walks.uncut.cut.schema, 0u) << c.rule;
+    expect_same_outcome(walks, c.rule);
+  }
+}
+
+// The RFC 8020 cut asks the name one label below a candidate's search
+// domain first; its NXDOMAIN answers the candidate, and the walk ends as it
+// ends uncut.
+TEST(AutopathWalk, Rfc8020CutAsksOneProbePerCandidate) {
+  const struct {
+    const char* rule;
+    const char* qname;
+    uint16_t qtype;
+    uint8_t flags;
+    const char* dropped;  // a name the world never answers, or null
+    Strings unasked;      // the candidates' questions the probes answered
+    Strings added;        // the probes
+  } cases[] = {
+      {"an external name: every cluster candidate", "www.example.com.shop.svc.cluster.local", dns::kTypeA, 0, nullptr,
+       {"www.example.com.shop.svc.cluster.local. A", "www.example.com.svc.cluster.local. A",
+        "www.example.com.cluster.local. A"},
+       {"com.shop.svc.cluster.local. A", "com.svc.cluster.local. A", "com.cluster.local. A"}},
+      {"glibc's flags", "www.example.com.shop.svc.cluster.local", dns::kTypeA, kGlibcFlags, nullptr,
+       {"www.example.com.shop.svc.cluster.local. A", "www.example.com.svc.cluster.local. A",
+        "www.example.com.cluster.local. A"},
+       {"com.shop.svc.cluster.local. A", "com.svc.cluster.local. A", "com.cluster.local. A"}},
+      {"EXHAUSTED: QNAME's own NXDOMAIN from its probe", "nope.example.com.shop.svc.cluster.local",
+       dns::kTypeAAAA, 0, nullptr,
+       {"nope.example.com.shop.svc.cluster.local. AAAA", "nope.example.com.svc.cluster.local. AAAA",
+        "nope.example.com.cluster.local. AAAA"},
+       {"com.shop.svc.cluster.local. A", "com.svc.cluster.local. A", "com.cluster.local. A"}},
+      {"a Service in another namespace: the namespace exists", "web.shop.shop.svc.cluster.local", dns::kTypeA, 0,
+       nullptr, {"web.shop.shop.svc.cluster.local. A"},
+       {"shop.shop.svc.cluster.local. A", "shop.svc.cluster.local. A"}},
+      {"a headless endpoint: its Service exists", "db-0.db.shop.svc.cluster.local", dns::kTypeA, 0, nullptr, {},
+       {"db.shop.svc.cluster.local. A"}},
+      {"a Service: one label, no probe", "web.shop.svc.cluster.local", dns::kTypeA, kGlibcFlags, nullptr, {}, {}},
+      {"a dropped probe: the candidate asked", "www.example.com.shop.svc.cluster.local", dns::kTypeA, 0,
+       "com.shop.svc.cluster.local",
+       {"www.example.com.svc.cluster.local. A", "www.example.com.cluster.local. A"},
+       {"com.shop.svc.cluster.local. A", "com.svc.cluster.local. A", "com.cluster.local. A"}},
+  };
+  WalkCuts cuts;
+  cuts.rfc8020 = true;
+  for (const auto& c : cases) {
+    NameFaults faults;
+    if (c.dropped) {
+      ASSERT_TRUE(faults.add_drop(c.dropped)) << c.rule;
     }
-    const AutopathWalk &uncut = walks[0], &w = walks[1];
-    Strings unasked;
-    for (const std::string& q : asked[0])
-      if (std::find(asked[1].begin(), asked[1].end(), q) == asked[1].end()) unasked.push_back(q);
-    EXPECT_EQ(unasked, c.unasked) << c.rule;
-    EXPECT_EQ(asked[1].size() + c.unasked.size(), asked[0].size()) << c.rule << ": nothing asked twice";
-    EXPECT_EQ(w.schema_cut, c.unasked.size()) << c.rule;
-    EXPECT_EQ(uncut.schema_cut, 0u) << c.rule;
-    EXPECT_EQ(w.option.status, uncut.option.status) << c.rule;
-    EXPECT_EQ(w.option.index, uncut.option.index) << c.rule;
-    EXPECT_EQ(w.option.flags, uncut.option.flags) << c.rule;
-    EXPECT_EQ(w.walked, uncut.walked) << c.rule;
-    EXPECT_EQ(w.resolution.rcode, uncut.resolution.rcode) << c.rule;
-    EXPECT_EQ(records_text(w.resolution.records), records_text(uncut.resolution.records)) << c.rule;
-    ASSERT_EQ(bool(w.resolution.soa()), bool(uncut.resolution.soa())) << c.rule;
-    if (w.resolution.soa()) {
-      EXPECT_EQ(records_text({*w.resolution.soa()}), records_text({*uncut.resolution.soa()})) << c.rule;
-    }
-    EXPECT_EQ(w.skipped_ttl, uncut.skipped_ttl) << c.rule;
-    std::string alias[2];
-    for (int i = 0; i < 2; i++)
-      if (walks[i].alias) alias[i] = name_text(rr_target(*walks[i].alias)) + " " + std::to_string(walks[i].alias->ttl);
-    EXPECT_EQ(alias[1], alias[0]) << c.rule;
+    CutWalks walks = walk_cut_and_uncut(c.qname, c.qtype, c.flags, cuts, faults);
+    EXPECT_EQ(walks.unasked(), c.unasked) << c.rule;
+    EXPECT_EQ(walks.added(), c.added) << c.rule;
+    EXPECT_EQ(walks.cut.cut.rfc8020, c.unasked.size()) << c.rule;
+    EXPECT_EQ(walks.cut.cut.schema, 0u) << c.rule;
+    expect_same_outcome(walks, c.rule);
   }
 }
 

@@ -19,21 +19,21 @@ QueryInfo answered(uint16_t type, uint8_t rcode) {
   return info;
 }
 
-// `cut`: of the candidates walked, those the schema cut skipped.
-QueryInfo autopath_query(uint8_t status, size_t walked, size_t cut = 0) {
+// `cut`: of the candidates walked, those a cut skipped.
+QueryInfo autopath_query(uint8_t status, size_t walked, CandidatesCut cut = {}) {
   QueryInfo info = answered(dns::kTypeA, dns::kNoError);
   info.has_option = true;
   info.autopath = autopath::ReplyOption{0, status, 0};
   info.walked = walked;
-  info.schema_cut = cut;
+  info.cut = cut;
   return info;
 }
 
-QueryInfo marker_query(uint8_t status, size_t walked, size_t cut = 0) {
+QueryInfo marker_query(uint8_t status, size_t walked, CandidatesCut cut = {}) {
   QueryInfo info = answered(dns::kTypeA, dns::kNoError);
   info.marker_status = status;
   info.marker_walked = walked;
-  info.schema_cut = cut;
+  info.cut = cut;
   return info;
 }
 
@@ -60,10 +60,10 @@ TEST(QueryMetrics, QueriesByTypeAndRcodeAndDropped) {
 
 TEST(QueryMetrics, AutopathAndMarkerStatusesAndQueriesSaved) {
   QueryMetrics m;
-  m.count(autopath_query(autopath::kMatched, 3, 1));  // two queries saved, one candidate cut
+  m.count(autopath_query(autopath::kMatched, 3, {1, 1}));  // two queries saved, both cut
   m.count(autopath_query(autopath::kMatched, 1));   // none
   m.count(autopath_query(autopath::kExhausted, 4));  // three
-  m.count(marker_query(autopath::kMatched, 4, 1));   // the three before the match, one cut
+  m.count(marker_query(autopath::kMatched, 4, {1, 2}));   // the three before the match, all cut
   m.count(marker_query(autopath::kExhausted, 6));    // the client walks on: none
   m.count(answered(dns::kTypeA, dns::kNoError));     // neither
   const std::string text = m.render();
@@ -74,7 +74,8 @@ TEST(QueryMetrics, AutopathAndMarkerStatusesAndQueriesSaved) {
                      "resolv_k8s_autopath_total{status=\"rejected\"} 0",
                      "resolv_k8s_autopath_candidates_walked_total 8",
                      "resolv_k8s_autopath_queries_saved_total 5",
-                     "resolv_k8s_autopath_candidates_cut_total{cut=\"schema\"} 2"}));
+                     "resolv_k8s_autopath_candidates_cut_total{cut=\"schema\"} 2",
+                     "resolv_k8s_autopath_candidates_cut_total{cut=\"rfc8020\"} 3"}));
   EXPECT_EQ(lines_starting(text, "resolv_k8s_marker_"),
             (Strings{"resolv_k8s_marker_total{status=\"matched\"} 1",
                      "resolv_k8s_marker_total{status=\"exhausted\"} 1",

@@ -73,7 +73,7 @@ TEST(KnownSettings, ListsEachFeaturesKeys) {
                           "autopath.hostSearch", "servers.forwardPlugin.transportConfig.tls.caBundle",
                           "upstreamResolvers.upstreams.port", "upstreamResolvers.transportConfig.transport"})
     EXPECT_TRUE(keys.count(key)) << key;
-  EXPECT_EQ(keys.size(), 78u);
+  EXPECT_EQ(keys.size(), 79u);
 }
 
 TEST(KnownSettings, TheChartsSchemaNamesEachAndNoOther) {
