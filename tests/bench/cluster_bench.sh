@@ -20,8 +20,9 @@
 # getaddrinfo (gai-probe), musl static (gai-probe-musl-static), Go's own
 # resolver (go-probe), Python's socket.getaddrinfo (py_probe.py). Then
 # NodeLocal and ours again with node 1's cache killed after half the run
-# and started again BENCH_DOWN_MS later. BENCH_SCHEMA_CUT=1 turns ours'
-# autopath.schemaCut on (off by default, as in the chart).
+# and started again BENCH_DOWN_MS later. Then ours with each of the
+# autopath walk's opt-in cuts and both (ours+schema, ours+rfc8020,
+# ours+cuts): what each takes off cluster DNS.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../pod/lib.sh"
@@ -42,8 +43,6 @@ source "$here/cluster_net.sh"
 NODES=${BENCH_NODES:-20} PODS=${BENCH_PODS:-20} NAMESPACES=${BENCH_NAMESPACES:-20}
 LOOKUPS=${BENCH_LOOKUPS:-40} INTERVAL=${BENCH_INTERVAL_MS:-500} SEED=${BENCH_SEED:-1}
 DELAY=${BENCH_DELAY_MS:-1} DOWN_MS=${BENCH_DOWN_MS:-1000} OUT=${BENCH_OUT:-$BUILD/bench-cluster.json}
-CUTS=
-[[ ${BENCH_SCHEMA_CUT:-} == 1 ]] && CUTS=", clusterDomain: cluster.local, schemaCut: true"
 declare -A pid=()
 
 /usr/bin/python3 "$here/cluster_gen.py" "$WORK" "$SEED" "$NAMESPACES" $((NODES * PODS)) "$LOOKUPS"
@@ -81,7 +80,9 @@ serve upstream cl "$POD_SERVER" --listen $UPSTREAM:53 "${ZONES[@]}" --autopath o
 # The node caches' configurations, as node_bench.sh's, on NODE_CACHE;
 # unbound open to the pods and, as NodeLocal's CoreDNS (no loadbalance),
 # keeping the order of the records it got.
-cat > "$WORK/ours.yaml" <<END
+# ours_conf CUTS: ours' configuration, with CUTS in autopath.
+ours_conf() {
+	cat <<-END
 listen: ["$NODE_CACHE:53"]
 metrics: "$NODE_CACHE:9253"
 cache: {positiveTTL: 30s, negativeTTL: 5s}
@@ -91,8 +92,13 @@ servers:
     forwardPlugin: {upstreams: ["$CLUSTER_DNS"], protocolStrategy: TCP}
 upstreamResolvers:
   upstreams: [{type: Network, address: $UPSTREAM}]
-autopath: {hostSearch: [ec2.internal]$CUTS}
-END
+autopath: {hostSearch: [ec2.internal]$1}
+	END
+}
+ours_conf "" > "$WORK/ours.yaml"
+ours_conf ", clusterDomain: cluster.local, schemaCut: true" > "$WORK/ours+schema.yaml"
+ours_conf ", rfc8020Cut: true" > "$WORK/ours+rfc8020.yaml"
+ours_conf ", clusterDomain: cluster.local, schemaCut: true, rfc8020Cut: true" > "$WORK/ours+cuts.yaml"
 for ((i = 1; i <= NODES; i++)); do
 	unbound_nodelocal_conf "$NODE_CACHE" "$WORK/unbound-$i.pid" "$CLUSTER_DNS" "$UPSTREAM" > "$WORK/unbound-$i.conf"
 done
@@ -101,7 +107,7 @@ done
 start_cache() {
 	case $1 in
 	nodelocal) serve "cache-$2" "$(node_ns "$2")" unbound -d -c "$WORK/unbound-$2.conf" ;;
-	ours) serve "cache-$2" "$(node_ns "$2")" "$POD_SERVER" --config "$WORK/ours.yaml" ;;
+	ours*) serve "cache-$2" "$(node_ns "$2")" "$POD_SERVER" --config "$WORK/$1.yaml" ;;
 	esac
 }
 
@@ -121,7 +127,7 @@ done
 # preloaded for ours where the program is dynamic against glibc.
 client() {
 	local preload=
-	[[ $2 == ours ]] && preload=$SHIM
+	[[ $2 == ours* ]] && preload=$SHIM
 	case $(($1 % 4)) in
 	0) echo env ${preload:+LD_PRELOAD=$preload} "$BUILD/tests/gai-probe-glibc" -t stream -L -i "$INTERVAL" ;;
 	1) echo "$BUILD/tests/gai-probe-musl-static" -t stream -L -i "$INTERVAL" ;;
@@ -183,7 +189,7 @@ run() {
 			p=$(((i - 1) * PODS + j - 1)) ns=$(printf 'ns%02d' $((p % NAMESPACES)))
 			# shellcheck disable=SC2016,SC2046 # the inner shell's; client's words
 			ip netns exec "$(pod_ns "$i" "$j")" sh -c 'mount --bind -o ro "$0" /etc/resolv.conf && exec "$@"' \
-				"$WORK/conf/$stack-$ns" $(client "$p" "$stack") $(cat "$WORK/seq/$p") > "$dir/$p.out" 2> "$dir/$p.lat" &
+				"$WORK/conf/${stack%+*}-$ns" $(client "$p" "$stack") $(cat "$WORK/seq/$p") > "$dir/$p.out" 2> "$dir/$p.lat" &
 			pods+=($!)
 		done
 	done
@@ -223,5 +229,6 @@ run() {
 
 for stack in kube-dns nodelocal ours; do run $stack; done
 for stack in nodelocal ours; do run $stack kill; done
+for stack in ours+schema ours+rfc8020 ours+cuts; do run $stack; done
 /usr/bin/python3 "$here/cluster_report.py" "$WORK" "$OUT" "$NODES" "$PODS" "$LOOKUPS" "$INTERVAL" "$DELAY" \
 	"$DOWN_MS" "$MACHINE" "$(git -C "$POD_ROOT" describe --always --dirty 2>/dev/null)"

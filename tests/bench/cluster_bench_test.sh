@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # cluster_bench_test.sh BUILD_DIR: `make bench-cluster`'s harness itself, on
 # a small box (2 nodes of 4 pods, 8 lookups a pod, one of each client per
-# node): every stack's figures in the JSON, every answer kube-dns only's,
-# each stack's counters counting. No timing is asserted.
+# node): every stack's figures in the JSON (ours also with each of the
+# walk's cuts), every answer kube-dns only's, each stack's counters
+# counting. No timing is asserted.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../lib/assert.sh"
@@ -34,7 +35,7 @@ q() {
 }
 
 fields='cluster_dns_qps upstream_qps lookups_per_s p50_ms p99_ms p999_ms errors cache_cpu_s cache_rss_mib'
-for stack in kube-dns nodelocal ours; do
+for stack in kube-dns nodelocal ours ours+schema ours+rfc8020 ours+cuts; do
 	for f in $fields; do
 		check "$stack has $f" true "$(q "'$f' in j['$stack']")"
 	done
@@ -57,4 +58,5 @@ for stack in nodelocal ours; do
 done
 check "kube-dns only: no cache" 0 "$(q "j['kube-dns']['cache_rss_mib']")"
 check_match "the table has every stack" 'kube-dns only.*NodeLocal.*ours' "$(cat "$out/cluster.md")"
+check_match "and every cut" 'ours.*schema cut.*RFC 8020 cut.*both' "$(cat "$out/cluster.md")"
 summary

@@ -123,7 +123,8 @@ def killed(run):
             "errors_all_nodes": stack(run)["errors"]}
 
 
-figures = {s: stack(work / f"run-{s}") for s in ("kube-dns", "nodelocal", "ours")}
+CUTS = ("ours+schema", "ours+rfc8020", "ours+cuts")  # ours with autopath's opt-in cuts
+figures = {s: stack(work / f"run-{s}") for s in ("kube-dns", "nodelocal", "ours") + CUTS}
 figures["cache_killed"] = {s: killed(work / f"run-{s}-kill") for s in ("nodelocal", "ours")}
 out.with_suffix(".errors").write_text("".join(sorted(set(d + "\n" for d in differing))))
 figures["run"] = {"nodes": nodes, "pods_per_node": pods, "lookups_per_pod": lookups, "interval_ms": interval,
@@ -172,6 +173,25 @@ lines.append(row(f"node 1's cache killed, back {down} ms later: lookups failed, 
                  "-", "-"))
 lines.append(row("... lookups stalled over 1 s (the longest, ms)", "-", f"{kn['stalled']} ({kn['max_ms']})",
                  f"{ko['stalled']} ({ko['max_ms']})", "-", "-"))
+lines += [
+    "",
+    "The autopath walk's opt-in cuts (ours, then with each and both):",
+    "",
+    row("measure", "ours", "+ schema cut", "+ RFC 8020 cut", "+ both", "both / kube-dns", "both / NodeLocal"),
+    row(*["---"] * 7),
+]
+cut_figures = [o] + [figures[c] for c in CUTS]
+for label, key in [("queries/s reaching cluster DNS", "cluster_dns_qps"),
+                   ("cluster DNS queries per pod lookup", "cluster_dns_queries_per_lookup"),
+                   ("... of which an external name's search candidates", "cluster_dns_qps_external_candidates"),
+                   ("pod lookup p50 ms", "p50_ms"), ("p99 ms", "p99_ms"),
+                   ("answers differing from kube-dns only's", "errors")]:
+    both = cut_figures[-1][key]
+    lines.append(row(label, *[f[key] for f in cut_figures], ratio(both, k[key]), ratio(both, n[key])))
+for where, suffix in (("namespace", "NS.svc.cluster.local"), ("svc", "svc.cluster.local"),
+                      ("domain", "cluster.local")):
+    lines.append(row(f"... candidates under {suffix}",
+                     *[f["cluster_dns_qps_candidates_by_search_domain"][where] for f in cut_figures], "-", "-"))
 table = "\n".join(lines) + "\n"
 out.with_suffix(".md").write_text(table)
 print(table, end="")
