@@ -21,50 +21,12 @@ mkdir -p "$account"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=kube-apiserver \
 	-addext subjectAltName=IP:127.0.0.1 -keyout "$WORK/api.key" -out "$account/ca.crt" 2> /dev/null
 echo 'token-of-the-cache' > "$account/token"
-# The stand-in: the DaemonSet as $WORK/ds says (present, deleting, gone,
-# forbidden, unauthorized), each request's path and token in $WORK/api.log.
-cat > "$WORK/api.py" <<'PY'
-import json, ssl, sys
-from http.server import BaseHTTPRequestHandler, HTTPServer
-work, cert, key = sys.argv[1:4]
-path = "/apis/apps/v1/namespaces/kube-system/daemonsets/resolv-k8s-node"
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def do_GET(self):
-        with open(work + "/api.log", "a") as log:
-            print(self.path, self.headers.get("Authorization"), file=log)
-        state = open(work + "/ds").read().strip()
-        ds = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "resolv-k8s-node",
-              "namespace": "kube-system", "annotations": {"padding": "x" * 3000}}}
-        if state == "deleting":
-            ds["metadata"]["deletionTimestamp"] = "2026-11-28T10:00:00Z"
-        codes = {"present": 200, "deleting": 200, "gone": 404, "forbidden": 403, "unauthorized": 401}
-        code = codes[state] if self.path == path else 404
-        body = json.dumps(ds if code == 200 else {"kind": "Status", "code": code}).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        if state == "deleting":  # as Go's server sends a large one
-            self.send_header("Transfer-Encoding", "chunked")
-            self.end_headers()
-            for i in range(0, len(body), 1000):
-                part = body[i:i + 1000]
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
-            self.wfile.write(b"0\r\n\r\n")
-        else:
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-    def log_message(self, *args):
-        pass
-server = HTTPServer(("127.0.0.1", 6443), Handler)
-context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-context.load_cert_chain(cert, key)
-server.socket = context.wrap_socket(server.socket, server_side=True)
-print("listening", file=sys.stderr, flush=True)
-server.serve_forever()
-PY
-echo present > "$WORK/ds"
-start api python3 "$WORK/api.py" "$WORK" "$account/ca.crt" "$WORK/api.key"
+# The stand-in (tests/lib/apiserver.py): the DaemonSet as ds STATE says
+# (present, deleting, gone, forbidden, unauthorized), each request's path
+# and token in $WORK/api.log.
+ds() { echo "{\"ds\": \"$1\"}" > "$WORK/state.json"; }
+ds present
+start api python3 "$NODE_ROOT/tests/lib/apiserver.py" "$WORK" "$account/ca.crt" "$WORK/api.key"
 export KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=6443
 
 cluster_dns 53
@@ -93,17 +55,17 @@ check "rolling update (the DaemonSet there): the link-local address kept, the Cl
 check "rolling update: ... with its NOTRACK rules alone" "6 0" \
 	"$(nft list table inet resolv_k8s 2>/dev/null | grep -c '169\.254\.53\.10.*notrack') $(nft list table inet resolv_k8s 2>/dev/null | grep -c '10\.96\.0\.10')"
 check "rolling update: the API server asked once for the DaemonSet, with the ServiceAccount's token" \
-	"/apis/apps/v1/namespaces/kube-system/daemonsets/resolv-k8s-node Bearer token-of-the-cache" "$(cat "$WORK/api.log")"
+	"GET /apis/apps/v1/namespaces/kube-system/daemonsets/resolv-k8s-node Bearer token-of-the-cache" "$(cat "$WORK/api.log")"
 
 for state in gone deleting unauthorized forbidden; do
-	echo "$state" > "$WORK/ds"
+	ds "$state"
 	run "$state"
 	check "uninstall ($state): exit status" 0 $?
 	check "uninstall ($state): no interface, address or nftables table of ours" "" "$(nothing_left)"
 	check_match "uninstall ($state): said" "the DaemonSet kube-system/resolv-k8s-node is gone \(" "$(cat "$WORK/$state.err")"
 done
 
-echo present > "$WORK/ds"
+ds present
 stop api
 run noapi
 check "no API server: exit status" 0 $?

@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # certificates_test.sh BUILD_DIR: `resolv-k8s webhook --tls-secret`, its own
-# certificate kept through a stand-in API server (apiserver.py: TLS on the
-# sandbox's loopback, the ServiceAccount's token, CA and namespace where
-# kubelet mounts them). The Secret created when absent, the caBundle set to
-# its CA and the certificate served for the Service's name; kept at a
-# restart, the caBundle not patched again; another replica's taken after a
-# 409; renewed near its end under the same CA; a Secret changed while it
-# runs served from the next round, its new CA patched in. `webhook check`:
-# a dry run through the webhook finds the pod injected, and says why not
-# where it is not.
+# certificate kept through a stand-in API server (tests/lib/apiserver.py:
+# TLS on the sandbox's loopback, the ServiceAccount's token, CA and
+# namespace where kubelet mounts them). The Secret created when absent, the
+# caBundle set to its CA and the certificate served for the Service's name;
+# kept at a restart, the caBundle not patched again; another replica's taken
+# after a 409; renewed near its end under the same CA; a Secret changed
+# while it runs served from the next round, its new CA patched in. `webhook
+# check`: a dry run through the webhook finds the pod injected, and says why
+# not where it is not.
 set -uo pipefail
 if [[ -z ${WEBHOOK_SANDBOX:-} ]]; then
 	exec unshare --net --mount --pid --fork --mount-proc env WEBHOOK_SANDBOX=1 "$0" "$@"
@@ -30,6 +30,8 @@ mkdir -p "$account"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=kube-apiserver \
 	-addext subjectAltName=IP:127.0.0.1 -keyout "$work/api.key" -out "$account/ca.crt" 2> /dev/null
 echo token-of-the-webhook > "$account/token"
+# Each request in $work/api.log: its method, path and Authorization header.
+token='Bearer token-of-the-webhook'
 echo kube-system > "$account/namespace"
 export KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=6443
 
@@ -51,7 +53,7 @@ print(base64.b64decode(v).decode(), end="")' "$work/state.json" "$1"
 }
 secret_json() { python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["secret"]))' "$work/state.json"; }
 state
-python3 "$here/apiserver.py" "$work" "$account/ca.crt" "$work/api.key" 2> "$work/api.err" &
+python3 "$root/tests/lib/apiserver.py" "$work" "$account/ca.crt" "$work/api.key" 2> "$work/api.err" &
 pids+=($!)
 
 webhook=
@@ -78,10 +80,11 @@ verified() {
 writes() { grep -c '^\(POST\|PUT\|PATCH\) ' "$work/api.log"; }
 
 run absent
-check "absent: the Secret created, the caBundle patched" "GET /api/v1/namespaces/kube-system/secrets/resolv-k8s-webhook-tls
-POST /api/v1/namespaces/kube-system/secrets
-GET /apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/resolv-k8s
-PATCH /apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/resolv-k8s" "$(cat "$work/api.log")"
+check "absent: the Secret created, the caBundle patched, with the ServiceAccount's token" \
+	"GET /api/v1/namespaces/kube-system/secrets/resolv-k8s-webhook-tls $token
+POST /api/v1/namespaces/kube-system/secrets $token
+GET /apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/resolv-k8s $token
+PATCH /apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/resolv-k8s $token" "$(cat "$work/api.log")"
 check "absent: the caBundle is the Secret's ca.crt" "$(held ca.crt)" "$(held caBundle)"
 check "absent: served, the Secret's tls.crt" "$(held tls.crt)" "$(served)"
 check "absent: trusted by the caBundle for $host" 200 "$(verified)"
@@ -106,7 +109,7 @@ check "a restart: the same certificate served" "$(held tls.crt)" "$(served)"
 state null "$first"
 run raced
 check "409: written once, read again, theirs served" "1 $(python3 -c 'import base64, json, sys; print(base64.b64decode(json.loads(sys.argv[1])["data"]["tls.crt"]).decode(), end="")' "$first")" \
-	"$(grep -c '^POST .*/secrets$' "$work/api.log") $(served)"
+	"$(grep -c "^POST .*/secrets $token\$" "$work/api.log") $(served)"
 check_match "409: said" "another replica's, after a conflict" "$(< "$work/raced.err")"
 
 # Ten days left: renewed (PUT) under the same CA, no caBundle patch.
@@ -127,7 +130,7 @@ python3 - "$work/state.json" "$work/first-ca.crt" <<-'PY'
 	json.dump(s, open(sys.argv[1], "w"))
 PY
 run renew
-check "ten days left: renewed with a PUT, the caBundle not patched" "PUT /api/v1/namespaces/kube-system/secrets/resolv-k8s-webhook-tls" \
+check "ten days left: renewed with a PUT, the caBundle not patched" "PUT /api/v1/namespaces/kube-system/secrets/resolv-k8s-webhook-tls $token" \
 	"$(grep '^\(POST\|PUT\|PATCH\) ' "$work/api.log")"
 check "ten days left: the same CA" "$(cat "$work/first-ca.crt")" "$(held ca.crt)"
 check "ten days left: a new certificate served, a year long" "$(held tls.crt) yes" \
@@ -154,7 +157,7 @@ check "changed while running: trusted" 200 "$(verified)"
 out=$("$build/bin/resolv-k8s" webhook check --namespace shop 2>&1)
 check "check: a pod in shop injected, exit 0" "0" "$?" "$out"
 check_match "check: says so" "a pod created in shop is injected: \{" "$out"
-check "check: asked with a dry run" "1" "$(grep -c '^POST /api/v1/namespaces/shop/pods?dryRun=All$' "$work/api.log")"
+check "check: asked with a dry run" "1" "$(grep -c "^POST /api/v1/namespaces/shop/pods?dryRun=All $token\$" "$work/api.log")"
 out=$("$build/bin/resolv-k8s" webhook check --namespace plain 2>&1)
 check "check: a pod in plain (not sent to the webhook) not injected, exit 1" "1" "$?"
 check_match "check: says why" "webhook check: a pod created in plain is not injected: no annotation resolv-k8s.io/injected" "$out"
