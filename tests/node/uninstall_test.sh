@@ -26,7 +26,7 @@ echo 'token-of-the-cache' > "$account/token"
 # and token in $WORK/api.log.
 ds() { echo "{\"ds\": \"$1\"}" > "$WORK/state.json"; }
 ds present
-start api python3 "$NODE_ROOT/tests/lib/apiserver.py" "$WORK" "$account/ca.crt" "$WORK/api.key"
+start api /usr/bin/python3 "$NODE_ROOT/tests/lib/apiserver.py" "$WORK" "$account/ca.crt" "$WORK/api.key"
 export KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=6443
 
 cluster_dns 53

@@ -53,7 +53,7 @@ print(base64.b64decode(v).decode(), end="")' "$work/state.json" "$1"
 }
 secret_json() { python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["secret"]))' "$work/state.json"; }
 state
-python3 "$root/tests/lib/apiserver.py" "$work" "$account/ca.crt" "$work/api.key" 2> "$work/api.err" &
+/usr/bin/python3 "$root/tests/lib/apiserver.py" "$work" "$account/ca.crt" "$work/api.key" 2> "$work/api.err" &
 pids+=($!)
 
 webhook=
