@@ -62,9 +62,10 @@ class Walker : public std::enable_shared_from_this<Walker> {
       Name n;
       if (dns::name_concat(base_, query.suffix[i], n)) candidates_.push_back(Candidate{i, n});
     }
-    for (Candidate& c : candidates_)
+    for (Candidate& c : candidates_) {
+      if (cuts_.rfc8020) c.probe = probe_of(c);  // a schema-cut QNAME's own asks it at the end
       if (cuts_.schema && schema_nxdomain(c.name, *cuts_.schema, ask_.type)) cut(c);
-      else if (cuts_.rfc8020) c.probe = probe_of(c);
+    }
     launch();
     decide();
   }
@@ -137,6 +138,7 @@ class Walker : public std::enable_shared_from_this<Walker> {
     asked_ += !c.asked + !c.aaaa_asked;
     c.asked = c.answered = c.aaaa_asked = c.aaaa_answered = true;
     c.res = c.aaaa = nxdomain;
+    if (next_ == candidates_.size()) return own_answered(nxdomain);  // ask_own()'s
     decide();
   }
 
@@ -324,14 +326,20 @@ class Walker : public std::enable_shared_from_this<Walker> {
   void ask_own() {
     candidates_[0].cut = false;
     auto self = shared_from_this();
-    resolve_routed(router_, ask_, [self](const Resolution* res) {
-      if (!res || res->over_budget) return self->rejected(!res);
-      self->use(*res);
-      if (failed(*res)) return self->servfail_seen();
-      self->own_ = *res;
-      self->skipped_ttl_ = std::min(self->skipped_ttl_, res->negative_ttl());
-      self->exhausted();
+    after_probe(0, [self] {
+      resolve_routed(self->router_, self->ask_, [self](const Resolution* res) {
+        if (!res || res->over_budget) return self->rejected(!res);
+        self->own_answered(*res);
+      });
     });
+  }
+
+  void own_answered(const Resolution& res) {
+    use(res);
+    if (failed(res)) return servfail_seen();
+    own_ = res;
+    skipped_ttl_ = std::min(skipped_ttl_, res.negative_ttl());
+    exhausted();
   }
 
   // The walk cannot finish: a candidate with no answer at all (`dropped`,

@@ -37,8 +37,9 @@ struct AutopathWalk {
 // lasts, and REJECTED when the budget or the client's share has no room.
 // A candidate the schema cut makes certain is NXDOMAIN is walked past
 // unasked; the negative TTL it would have had is left out of the CNAME's
-// and skipped_ttl. QNAME's own, cut, is asked when the walk comes to an end
-// EXHAUSTED, so that its reply is what it would have been uncut. With the
+// and skipped_ttl. QNAME's own, cut, is asked (after its probe, with both
+// cuts) when the walk comes to an end EXHAUSTED, so that its reply is what
+// it would have been uncut. With the
 // RFC 8020 cut, a candidate's probe (the name one label below its search
 // domain, type A, in the same zone) is asked before it, and an NXDOMAIN
 // there is the candidate's answer in both families, SOA and all; through

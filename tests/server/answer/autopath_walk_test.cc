@@ -391,6 +391,20 @@ TEST(AutopathWalk, Rfc8020CutAsksOneProbePerCandidate) {
   }
 }
 
+// With both cuts, QNAME's own, cut by the schema, is answered at the end by
+// its probe.
+TEST(AutopathWalk, BothCutsAskQnamesOwnProbe) {
+  WalkCuts cuts{N("cluster.local"), true};
+  CutWalks walks = walk_cut_and_uncut("nope.example.com.shop.svc.cluster.local", dns::kTypeA, 0, cuts);
+  EXPECT_EQ(walks.unasked(), (Strings{"nope.example.com.shop.svc.cluster.local. A",
+                                      "nope.example.com.svc.cluster.local. A", "nope.example.com.cluster.local. A"}));
+  EXPECT_EQ(walks.added(),
+            (Strings{"com.svc.cluster.local. A", "com.cluster.local. A", "com.shop.svc.cluster.local. A"}));
+  EXPECT_EQ(walks.cut.cut.schema, 0u) << "QNAME's own counted where it was answered";
+  EXPECT_EQ(walks.cut.cut.rfc8020, 3u);
+  expect_same_outcome(walks, "both cuts");
+}
+
 // A walk's state is charged to its client while it lasts; with no room in
 // the budget for it the walk is REJECTED, and the client walks on itself.
 TEST(AutopathWalk, ItsStateIsChargedToItsClient) {
