@@ -57,7 +57,8 @@ AutopathSettings parse_autopath_settings(const Field* f, const FileNames& files)
     if (!cluster) cut->fail("needs clusterDomain");
     a.cuts.schema = marker.cluster_domain;
   }
-  if (const Field* cut = find("rfc8020Cut")) a.cuts.rfc8020 = cut->boolean();
+  if (const Field* cut = find("rfc8020Cut"); cut && cut->boolean())
+    a.cuts.rfc8020 = cluster ? marker.cluster_domain : named("cluster.local");
   if (a.mode != AutopathMode::on) return a;
   const Field* name = find("marker");
   marker.marker = name ? name->domain() : named(kDefaultMarker);

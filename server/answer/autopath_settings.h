@@ -37,11 +37,14 @@ struct WalkCuts {
   // schemaCut, with clusterDomain: the names the Kubernetes DNS schema
   // makes NXDOMAIN (schema_cut.h).
   std::optional<dns::Name> schema;
-  // rfc8020Cut: a candidate of two labels or more before its search domain
-  // is asked only once the name one label below that domain is not
-  // NXDOMAIN; an NXDOMAIN there answers the candidate (RFC 8020), and the
-  // cache keeps it for every name beneath (autopath_walk.h).
-  bool rfc8020 = false;
+  // rfc8020Cut, with clusterDomain (cluster.local by default): a candidate
+  // of two labels or more before its search domain is asked only once the
+  // name one label below that domain is not NXDOMAIN; an NXDOMAIN there
+  // answers the candidate (RFC 8020, autopath_walk.h). The cache also
+  // answers any question under the cluster domain from a cached NXDOMAIN
+  // above it (forward/forwarder.h), a client's own walk past a marker name
+  // among them.
+  std::optional<dns::Name> rfc8020;
 };
 
 struct AutopathSettings {

@@ -121,7 +121,7 @@ std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, 
   std::lock_guard lock(shard.mutex);
   auto it = shard.entries.find(key);
   if (it == shard.entries.end()) {
-    bump(shard.misses);
+    if (how.count_miss) bump(shard.misses);
     return std::nullopt;
   }
   Shard::Entry& e = it->second;
@@ -129,7 +129,7 @@ std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, 
   bool stale = age >= seconds(e.ttl);
   bool gone = age >= seconds(e.ttl) + max_stale_;
   if (gone) dropped = shard.remove(it);
-  bump(gone || stale ? shard.misses : shard.hits);
+  if (how.count_miss || !(gone || stale)) bump(gone || stale ? shard.misses : shard.hits);
   if (gone || (stale && !how.stale_ok)) return std::nullopt;
   shard.lru.splice(shard.lru.begin(), shard.lru, e.used);
   CacheHit hit{e.answer, e.ttl, uint32_t(std::min<seconds::rep>(age.count(), UINT32_MAX)), stale};

@@ -49,9 +49,11 @@ struct CacheFind {
   bool stale_ok = false;
   const PrefetchConfig* prefetch = nullptr;
   uint32_t uses = 1;
+  bool count_miss = true;  // false: a look on the question's behalf, not its own
 };
 
-// Every find() counts one of hits (fresh) and misses (anything else).
+// Every find() counts one of hits (fresh) and misses (anything else, but
+// for CacheFind::count_miss).
 struct CacheCounters {
   uint64_t hits = 0;
   uint64_t misses = 0;

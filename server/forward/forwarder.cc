@@ -223,6 +223,22 @@ constexpr size_t kQueryBytes = 2048;
 const size_t Forwarder::kWaitingBytes =
     heap_bytes(sizeof(Forwarder::Asker) + 16) + heap_bytes(sizeof(event)) + Flights::kAskerBytes + kQueryBytes;
 
+// RFC 8020: a fresh NXDOMAIN cached for a name above `name`, below the
+// cluster domain (ForwardShared::below_nxdomain), answers it.
+std::optional<CacheHit> Forwarder::nxdomain_above(const CacheKey& key, const Name& name, Clock::time_point now) {
+  const std::optional<Name>& domain = shared_.below_nxdomain;
+  if (!domain || !dns::name_ends_with(name, *domain)) return std::nullopt;
+  CacheKey above = any_type(key);
+  for (Name n = name_parent(name); n.len > domain->len; n = name_parent(n)) {
+    above.name = name_key(n);
+    if (std::optional<CacheHit> hit = shared_.cache.find(above, now, CacheFind{.count_miss = false})) {
+      shared_.metrics.below_nxdomain();
+      return hit;
+    }
+  }
+  return std::nullopt;
+}
+
 // A fresh cached answer at once; an expired one at once too when so
 // configured (Immediate) or while its upstreams are not to be asked again
 // (failureRecheck); else the question goes upstream, with the expired
@@ -237,6 +253,7 @@ void Forwarder::resolve(const Ask& ask, Resolved done) {
   if (!hit || hit->stale)
     if (std::optional<CacheHit> nothing = shared_.cache.find(any_type(key), now, how); nothing && (!hit || !nothing->stale))
       hit = nothing;
+  if (!hit) hit = nxdomain_above(key, ask.name, now);
   if (hit && !hit->stale) {
     Resolution res = resolution_of(*hit, ask.type, stale_ttl);
     res.from_cache = true;

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 #include "server/model/source.h"
 #include "server/cache/cache.h"
@@ -35,6 +36,9 @@ struct ForwardShared {
   HeldBytes& held;
   ForwardMetrics& metrics;
   Warn warn;
+  // autopath.rfc8020Cut's cluster domain: a question under it is answered
+  // from a fresh NXDOMAIN cached for a name between them (RFC 8020).
+  std::optional<Name> below_nxdomain;
 };
 
 class Forwarder : public Source {
@@ -56,6 +60,7 @@ class Forwarder : public Source {
  private:
   class Asker;
   void refresh(const Ask& ask);
+  std::optional<CacheHit> nxdomain_above(const CacheKey& key, const Name& name, Cache::Clock::time_point now);
   void refuse(Refusal why, Asker& asker);
 
   std::shared_ptr<Upstreams> upstreams_;

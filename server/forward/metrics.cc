@@ -71,6 +71,9 @@ std::string ForwardMetrics::render() const {
   for (const auto& [limit, n] : limited_) out += sample("forward_limited_total", "limit=\"" + limit + "\"", n);
   out += family("cache_served_stale_total", "counter", "Expired answers served (RFC 8767), by why.");
   for (const auto& [reason, n] : stale_) out += sample("cache_served_stale_total", "reason=\"" + reason + "\"", n);
+  out += family("cache_below_nxdomain_total", "counter",
+                "Questions answered from an NXDOMAIN cached above them (RFC 8020, autopath.rfc8020Cut).") +
+         sample("cache_below_nxdomain_total", "", below_nxdomain_);
   return out + tls_metrics().render();
 }
 

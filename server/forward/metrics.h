@@ -34,6 +34,8 @@ class ForwardMetrics {
   // An expired answer served (RFC 8767), by why: failed, timeout,
   // immediate, recheck, refused.
   void stale(const std::string& reason);
+  // A question answered from an NXDOMAIN cached above it (RFC 8020).
+  void below_nxdomain() { below_nxdomain_++; }
   std::string render() const;
   // The same counts in CoreDNS 1.8's forward families (coredns_forward_*):
   // requests by upstream (those that got no reply too), replies and
@@ -56,6 +58,7 @@ class ForwardMetrics {
   std::atomic<uint64_t> broken_{0};
   std::atomic<uint64_t> rejects_{0};
   std::atomic<uint64_t> limited_total_{0};
+  std::atomic<uint64_t> below_nxdomain_{0};
 };
 
 // DNS over TLS, by upstream (exchange_tcp.cc): the connections opened, the

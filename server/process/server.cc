@@ -101,7 +101,7 @@ int Server::run() {
 }
 
 ForwardShared Server::forward_shared(const ServerConfig& config) {
-  return ForwardShared{cache_, config.cache, flights_, held_, forward_metrics_, say_limited};
+  return ForwardShared{cache_, config.cache, flights_, held_, forward_metrics_, say_limited, config.walk_cuts.rfc8020};
 }
 
 std::shared_ptr<const Runtime> Server::runtime(const ServerConfig& config) {

@@ -115,8 +115,8 @@ walk_all plain 169.254.20.10
 candidate0=' www\.example\.(com|org)\.shop\.svc\.cluster\.local\. '
 check "plain asked the external names' candidates in shop" 1 "$(($(logged "$WORK/plain.asked" "$candidate0") >= 3))"
 cut_total=resolv_k8s_autopath_candidates_cut_total
-# check_cut NAME AUTOPATH: a cache with these autopath settings walks as
-# plain did; what it counted, by cut, in WORK/NAME.counted.
+# check_cut NAME AUTOPATH: a cache at .11 with these autopath settings walks
+# as plain did; what it counted, by cut, in WORK/NAME.counted.
 check_cut() {
 	local i asked
 	cache_at "$1" 169.254.20.11 autopath="$2"
@@ -132,10 +132,22 @@ check_cut() {
 	check "$1 cut: fewer queries at cluster DNS" 1 "$((asked < $(wc -l < "$WORK/plain.asked")))" "cut: $asked"
 	echo "schema $(metric "$cut_total{cut=\"schema\"}" 169.254.20.11)" \
 		"rfc8020 $(metric "$cut_total{cut=\"rfc8020\"}" 169.254.20.11)" > "$WORK/$1.counted"
-	stop "$1"
 }
 check_cut schema '{clusterDomain: cluster.local, schemaCut: true}'
+stop schema
 check_cut rfc8020 '{rfc8020Cut: true}'
+# A client's own walk (past a marker name that did not match) asks plainly:
+# the probes' NXDOMAINs answer its candidates below them too.
+before=$(cat "$WORK"/dns5[35].log | wc -l)
+for name in www.example.com.svc.cluster.local nope.example.com.cluster.local; do
+	out=$(ask 169.254.20.11 "$name")
+	check_match "rfc8020 cut: a plain $name: NXDOMAIN" "status: NXDOMAIN" "$out"
+	check_match "rfc8020 cut: a plain $name: the SOA" "cluster\.local\.\s+[0-9]+\s+IN\s+SOA" "$out"
+done
+sleep 0.2  # anything asked logged
+check "rfc8020 cut: cluster DNS not asked for them" "$before" "$(cat "$WORK"/dns5[35].log | wc -l)"
+check "rfc8020 cut: counted" 2 "$(metric resolv_k8s_cache_below_nxdomain_total 169.254.20.11)"
+stop rfc8020
 own=' nope\.example\.com\.shop\.svc\.cluster\.local\. A '
 check "schema cut: QNAME's own asked for the NXDOMAIN walk" 1 "$(logged "$WORK/schema.asked" "$own")"
 check "rfc8020 cut: QNAME's own answered by its probe" 0 "$(logged "$WORK/rfc8020.asked" "$own")"

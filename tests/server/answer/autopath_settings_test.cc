@@ -37,7 +37,7 @@ Strings summary(const AutopathSettings& a) {
   }
   if (a.cluster_domain) out.push_back("clusterDomain at line " + std::to_string(a.cluster_domain->line()));
   if (a.cuts.schema) out.push_back("schemaCut " + name_text(*a.cuts.schema));
-  if (a.cuts.rfc8020) out.push_back("rfc8020Cut");
+  if (a.cuts.rfc8020) out.push_back("rfc8020Cut " + name_text(*a.cuts.rfc8020));
   return out;
 }
 
@@ -64,7 +64,8 @@ TEST(AutopathSettings, EachKeyReadsIntoItsField) {
       // The walk's cuts: off unless asked for, with the cluster domain.
       {"autopath: {clusterDomain: k.test, schemaCut: true}\n", "schemaCut k.test."},
       {"autopath: {enabled: false, clusterDomain: k.test, schemaCut: true}\n", "schemaCut k.test."},
-      {"autopath: {rfc8020Cut: true}\n", "rfc8020Cut"},
+      {"autopath: {rfc8020Cut: true}\n", "rfc8020Cut cluster.local."},
+      {"autopath: {clusterDomain: k.test, rfc8020Cut: true}\n", "rfc8020Cut k.test."},
   };
   for (const auto& c : cases) {
     Strings lines = summary(read(c.yaml));

@@ -376,7 +376,7 @@ TEST(AutopathWalk, Rfc8020CutAsksOneProbePerCandidate) {
        {"com.shop.svc.cluster.local. A", "com.svc.cluster.local. A", "com.cluster.local. A"}},
   };
   WalkCuts cuts;
-  cuts.rfc8020 = true;
+  cuts.rfc8020 = N("cluster.local");
   for (const auto& c : cases) {
     NameFaults faults;
     if (c.dropped) {
@@ -394,7 +394,7 @@ TEST(AutopathWalk, Rfc8020CutAsksOneProbePerCandidate) {
 // With both cuts, QNAME's own, cut by the schema, is answered at the end by
 // its probe.
 TEST(AutopathWalk, BothCutsAskQnamesOwnProbe) {
-  WalkCuts cuts{N("cluster.local"), true};
+  WalkCuts cuts{N("cluster.local"), N("cluster.local")};
   CutWalks walks = walk_cut_and_uncut("nope.example.com.shop.svc.cluster.local", dns::kTypeA, 0, cuts);
   EXPECT_EQ(walks.unasked(), (Strings{"nope.example.com.shop.svc.cluster.local. A",
                                       "nope.example.com.svc.cluster.local. A", "nope.example.com.cluster.local. A"}));

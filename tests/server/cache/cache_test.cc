@@ -341,6 +341,20 @@ TEST(Cache, FreshThenStaleForMaxStale) {
   EXPECT_EQ(c.entries, 0u);  // dropped past the window
 }
 
+// A look on a question's behalf (RFC 8020's above it) counts a hit when it
+// finds a fresh entry, and no miss when it does not.
+TEST(Cache, ALookOnAQuestionsBehalfCountsNoMiss) {
+  Cache cache(100, kBudget, kMaxStale);
+  cache.insert(key("www.example.com"), tagged(1), 10, t0);
+  const CacheFind behalf{.count_miss = false};
+  EXPECT_TRUE(cache.find(key("www.example.com"), t0, behalf));
+  EXPECT_FALSE(cache.find(key("nothing.example.com"), t0, behalf));
+  EXPECT_FALSE(cache.find(key("www.example.com"), t0 + 10s, behalf)) << "expired";
+  CacheCounters c = cache.counters();
+  EXPECT_EQ(c.hits, 1u);
+  EXPECT_EQ(c.misses, 0u);
+}
+
 TEST(Cache, NoMaxStaleKeepsNothingPastItsTtl) {
   Cache cache(100, kBudget, 0);
   cache.insert(key("www.example.com"), tagged(1), 10, t0);

@@ -30,16 +30,18 @@ Responder::Respond late(unsigned delay_ms) {
 
 // A forwarder to `upstream` through a cache that holds flip.test A expired
 // a second ago (when `stale`), `budget` bytes for what waits, on a loop the
-// test runs.
+// test runs; RFC 8020's answers below `below_nxdomain`.
 struct Forwarding {
-  Forwarding(const Upstream& upstream, size_t budget, unsigned client_timeout_ms, bool stale = true)
+  Forwarding(const Upstream& upstream, size_t budget, unsigned client_timeout_ms, bool stale = true,
+             std::optional<Name> below_nxdomain = std::nullopt)
       : held(budget) {
     caps.stale.client_timeout_ms = client_timeout_ms;
     ForwardConfig config;
     config.upstreams = {upstream};
     auto upstreams = std::make_shared<Upstreams>(config, metrics, ignore_warnings);
     forwarder =
-        std::make_unique<Forwarder>(upstreams, ForwardShared{cache, caps, flights, held, metrics, ignore_warnings});
+        std::make_unique<Forwarder>(upstreams, ForwardShared{cache, caps, flights, held, metrics, ignore_warnings,
+                                                             below_nxdomain});
     auto answer = std::make_shared<CachedAnswer>();
     answer->add(N("flip.test"), Rr{dns::kTypeA, 1, {10, 9, 0, 1}}, dns::kAnswer);
     entry = answer;
@@ -47,11 +49,11 @@ struct Forwarding {
       cache.insert(cache_key(Ask{N("flip.test"), dns::kTypeA}), entry, 1, Cache::Clock::now() - std::chrono::seconds(2));
   }
 
-  // Asks flip.test A for `from` on the loop: "waits", or what it was
-  // answered at once.
-  std::string ask(uint8_t from) {
+  // Asks `name` A for `from` on the loop: "waits", or what it was answered
+  // at once.
+  std::string ask(uint8_t from, const char* name = "flip.test") {
     size_t before = given.size();
-    Ask a{N("flip.test"), dns::kTypeA, false, false, std::make_shared<QueryScope>(QueryScope{client_ip(from), 16, 0})};
+    Ask a{N(name), dns::kTypeA, false, false, std::make_shared<QueryScope>(QueryScope{client_ip(from), 16, 0})};
     forwarder->resolve(a, [this](const Resolution* res) {
       given.push_back(rcode_to_text(res->rcode) + (res->stale ? " stale" : "") +
                       (res->stale && res->keep.get() == entry.get() ? " from the entry" : ""));
@@ -125,6 +127,42 @@ TEST(Forwarder, StaleFromTheEntryAndNothingHeldWhileTheQuestionGoesOn) {
   EXPECT_EQ(f.given.size(), 2u) << "answered once";
   EXPECT_EQ(lines_starting(f.metrics.render(), "resolv_k8s_cache_served_stale_total{reason=\"timeout\"}"),
             Strings{"resolv_k8s_cache_served_stale_total{reason=\"timeout\"} 2"});
+}
+
+// autopath.rfc8020Cut: a fresh NXDOMAIN cached for a name between a
+// question and the cluster domain answers it at once; nothing else does.
+TEST(Forwarder, AnNxdomainCachedAboveAnswersBelowIt) {
+  const struct {
+    const char* rule;
+    const char* name;
+    bool cut;  // autopath.rfc8020Cut with cluster.local
+    const char* want;
+  } cases[] = {
+      {"a name below it", "api.example.net.svc.cluster.local", true, "at once: NXDOMAIN"},
+      {"right below it", "example.net.svc.cluster.local", true, "at once: NXDOMAIN"},
+      {"the cut off", "api.example.net.svc.cluster.local", false, "waits"},
+      {"a sibling", "api.example.org.svc.cluster.local", true, "waits"},
+      {"below an expired one", "api.gone.svc.cluster.local", true, "waits"},
+      {"the cluster domain's own NXDOMAIN cuts nothing", "x.cluster.local", true, "waits"},
+      {"outside the cluster domain", "www.example", true, "waits"},
+  };
+  auto nxdomain = std::make_shared<CachedAnswer>();
+  nxdomain->rcode = dns::kNxDomain;
+  Cache::Clock::time_point now = Cache::Clock::now();
+  for (const auto& c : cases) {
+    Responder upstream(late(50));
+    Forwarding f(upstream.upstream(), 1 << 20, 10 * kWaitMs, false,
+                 c.cut ? std::optional<Name>(N("cluster.local")) : std::nullopt);
+    for (const char* above : {"net.svc.cluster.local", "cluster.local", "example"})
+      f.cache.insert(CacheKey{name_key(N(above)), 0}, nxdomain, 5, now);
+    f.cache.insert(CacheKey{name_key(N("gone.svc.cluster.local")), 0}, nxdomain, 5, now - std::chrono::seconds(6));
+    std::string got;
+    f.run([&] { got = f.ask(1, c.name); }, [&] { return !f.given.empty(); });
+    EXPECT_EQ(got, c.want) << c.rule;
+    std::string counted = c.want == std::string("waits") ? "0" : "1";
+    EXPECT_EQ(lines_starting(f.metrics.render(), "resolv_k8s_cache_below_nxdomain_total"),
+              Strings{"resolv_k8s_cache_below_nxdomain_total " + counted}) << c.rule;
+  }
 }
 
 // Asks made one after another on the loop, before any answer comes: each
