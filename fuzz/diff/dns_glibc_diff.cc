@@ -17,6 +17,14 @@
 // reply fits glibc's buffer) and a reply asked again over TCP holds the same
 // records. Not compared: a call the library hands to libc whole, a search
 // list glibc aborts on, and one with a marker-shaped domain (README).
+//
+// The raw server's reply carries the query's ID, random in each run: a name
+// read through a pointer into the header reads it, and may read well in
+// one run and not in the other (the input 640176f7: an A record owned by
+// a pointer to offset 0, ending the pair for both when the ID makes no name,
+// a record of type 0 to skip when it does). Unlike dns_musl_diff's, glibc's
+// transport cannot be given our IDs: a difference where a slot may point
+// at the ID is tolerated (fdiff::slots_point_at_id).
 
 #include <memory>
 #include <optional>
@@ -116,8 +124,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 {"echo", server::AutopathMode::on, server::EdnsMode::echo},
                 {"formerr", server::AutopathMode::on, server::EdnsMode::formerr}};
   fdiff::serve(fdiff::raw_answer);
+  bool raw = true;
   for (const auto& m : kModes) {
     if (strcmp(in.server, m.name) != 0) continue;
+    raw = false;
     server::HandlerConfig& config = companion->config;
     config.mode = m.mode;
     config.option_code = in.conf.opt.autopath_code;
@@ -137,6 +147,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fdiff::tolerate("a call the library hands to libc whole");
   else if (strcmp(libc, ours) != 0 && walked_by_server && nxdomain_for_one_type(in))
     fdiff::tolerate("an upstream that says NXDOMAIN for a name's A and has records for its AAAA");
+  else if (strcmp(libc, ours) != 0 && raw && fdiff::slots_point_at_id())
+    fdiff::tolerate("a name read from the reply's header, where each side's random query ID sits");
   else if (strcmp(libc, ours) != 0)
     fdiff::diverged("getaddrinfo", libc, ours);
   free(libc);

@@ -345,6 +345,14 @@ size_t raw_answer(Bytes query, bool tcp, uint8_t* out, size_t cap) {
 
 bool udp_over_512() { return udp_big; }
 
+bool slots_point_at_id() {
+  Bytes slot;
+  for (size_t i = 0; find_slot(i, slot); i++)
+    for (size_t j = 0; j + 1 < slot.size; j++)
+      if (slot.data[j] == 0xc0 && slot.data[j + 1] < 2) return true;
+  return false;
+}
+
 void serve(AnswerFn answer) {
   answer_fn = answer;
   if (udp_fd >= 0) return;

@@ -95,6 +95,11 @@ size_t raw_answer(Bytes query, bool tcp, uint8_t* out, size_t cap);
 size_t slot_reply(const rk8s::dns::Name& name, uint16_t type, uint8_t* out, size_t cap);
 // Whether a UDP reply since the last load_dns_input was over 512 bytes.
 bool udp_over_512();
+// Whether a slot holds the two bytes of a compression pointer to offset 0
+// or 1 of its reply: a name read through it is made of the query's ID,
+// random, so two lookups may read two names (or one may fail) from one
+// input. Anywhere in a slot, so never missed (an address 192.0.x.x counts).
+bool slots_point_at_id();
 
 // Our getaddrinfo and freeaddrinfo, the whole pipeline with the real
 // transport; our_gai_rc is what the last call returned (kLetLibcAnswer: the

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct Fake {
   Mode mode = Mode::plain;
   std::map<std::string, std::vector<Rr>> zone;
   std::map<std::string, uint8_t> rcode;  // forced rcode per name
+  std::set<std::string> broken;          // "name TYPE": one answer counted past those written
   std::vector<std::string> log;          // "name TYPE [+opt]"
   std::vector<std::vector<uint8_t>> replies;
 };
@@ -99,7 +101,8 @@ void answer(const uint8_t* q, size_t len, std::vector<uint8_t>& out) {
     if (rec.type == dns::kTypeOPT && dns::edns_from_record(r, rec, e))
       dns::edns_option(e.options, autopath::kDefaultCode, opt);
   }
-  fake->log.push_back(qname + (question.type == dns::kTypeA ? " A" : " AAAA") + (opt.data ? " +opt" : ""));
+  std::string asked = qname + (question.type == dns::kTypeA ? " A" : " AAAA");
+  fake->log.push_back(asked + (opt.data ? " +opt" : ""));
   out.assign(4096, 0);
   dns::Writer w(out.data(), out.size());
   w.header(h.id, dns::kFlagQR | dns::kFlagRD | dns::kFlagRA);
@@ -169,6 +172,7 @@ void answer(const uint8_t* q, size_t len, std::vector<uint8_t>& out) {
     }
   }
   out.resize(w.size());
+  if (fake->broken.count(asked)) out[7]++;  // the answer section breaks off
 }
 
 void fake_exchange(const Config&, const Bytes* queries, Reply* replies, size_t n) {
@@ -243,6 +247,38 @@ TEST_F(LookupTest, GlibcClassicWalkStopsAtFirstMatch) {
   EXPECT_EQ(r.log, (std::vector<std::string>{"web.s1.test A +opt", "web.s1.test AAAA +opt",
                                              "web.s2.test A", "web.s2.test AAAA"}));
   EXPECT_TRUE(r.result.fell_back);
+}
+
+// glibc's gaih_getanswer, from the rewrite of 2.37 (1d495912a7) that the
+// release branches took back to 2.34: a reply whose answer section breaks
+// off is UNAVAIL; a first one (the A reply) ends the lookup whatever the
+// AAAA reply said, a second one adds what it gave before the break to the
+// first's addresses, or ends it when the first had none. The search stops
+// at the candidate either way: its replies were NOERROR with answers.
+TEST_F(LookupTest, GlibcPairWithABrokenReply) {
+  f.zone["pair.s1.test"] = {{dns::kTypeA, "10.0.0.1"}, {dns::kTypeAAAA, "fd00::1"}};
+  f.zone["a4.s1.test"] = {{dns::kTypeA, "10.0.0.4"}};
+  const struct {
+    const char* name;
+    std::set<std::string> broken;
+    Status status;
+    std::vector<std::string> addrs;
+  } kCases[] = {
+      {"pair", {"pair.s1.test A"}, Status::host_not_found, {}},
+      {"pair", {"pair.s1.test AAAA"}, Status::found, {"10.0.0.1", "fd00::1"}},
+      {"a4", {"a4.s1.test AAAA"}, Status::found, {"10.0.0.4"}},  // broken before any address
+      {"pair", {"pair.s1.test A", "pair.s1.test AAAA"}, Status::host_not_found, {}},
+      {"v6", {"v6.s1.test AAAA"}, Status::host_not_found, {}},  // after A's NODATA
+  };
+  for (const auto& c : kCases) {
+    f.broken = c.broken;
+    Outcome r = run(config(Dialect::glibc, kPod), c.name, kUnspec, 2);
+    std::string rule = std::string(c.name) + ", broken: " + *c.broken.begin();
+    if (c.broken.size() > 1) rule += " and AAAA";
+    EXPECT_EQ(r.result.status, c.status) << rule;
+    EXPECT_EQ(addrs(r.result), c.addrs) << rule;
+    EXPECT_EQ(r.log.size(), 2u) << rule;
+  }
 }
 
 TEST_F(LookupTest, GlibcPlainServerIsRememberedAndSkipped) {
