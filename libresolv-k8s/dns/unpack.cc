@@ -4,33 +4,33 @@
 
 namespace rk8s::dns {
 
-// One pointer per label at most: a name has no more than 127.
-constexpr unsigned kMaxPointers = 127;
-
 // Labels from `off`, ended by the root or, when `pointers`, a compression
-// pointer. Each pointer must land strictly before the start of the labels
-// it ends, so the targets strictly decrease: no loops, no forward jumps.
+// pointer to anywhere in the message: glibc's ns_name_unpack and musl's
+// dn_expand follow one forwards too. A loop is caught as glibc catches it:
+// the bytes read, each label's and two a pointer, reach the message's
+// length (a name that does not loop reads each byte once at most).
 static bool unpack(const uint8_t* msg, size_t len, size_t& off, Name& out, bool pointers) {
   Name name;
   size_t n = 0;
   size_t pos = off;
-  size_t run_start = off;
   size_t resume = 0;  // past the first pointer, once there is one
-  unsigned jumps = 0;
+  size_t checked = 0;
   for (;;) {
     if (pos >= len) return false;
     uint8_t b = msg[pos];
     if (b == 0) break;
     if ((b & 0xc0) == 0xc0) {
-      if (!pointers || len - pos < 2 || ++jumps > kMaxPointers) return false;
+      if (!pointers || len - pos < 2) return false;
       size_t target = size_t(b & 0x3f) << 8 | msg[pos + 1];
-      if (target >= run_start) return false;
+      checked += 2;
+      if (target >= len || checked >= len) return false;
       if (resume == 0) resume = pos + 2;
-      pos = run_start = target;
+      pos = target;
       continue;
     }
     if (b > 63) return false;  // 0x40 and 0x80 label types: none in use
     if (len - pos < size_t(b) + 1 || n + b + 2 > kMaxName) return false;
+    checked += b + 1;
     memcpy(name.wire + n, msg + pos, b + 1);
     n += b + 1;
     pos += b + 1;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The DNS wire codec (RFC 1035, RFC 6891), one for the client and the server.
 //
-// Reading: every access is bounds-checked; compression pointers must point
-// strictly backwards, so a name can neither loop nor leave the message.
+// Reading: every access is bounds-checked; a compression pointer may point
+// anywhere in the message, as the libcs follow it, and a loop is refused
+// (unpack.cc), so a name can neither loop nor leave the message.
 // Writing: names are compressed against the names already written; a record
 // that does not fit is rolled back whole and the message marked truncated.
 #pragma once
