@@ -39,11 +39,11 @@ struct AutopathWalk {
 // unasked; the negative TTL it would have had is left out of the CNAME's
 // and skipped_ttl. QNAME's own, cut, is asked (after its probe, with both
 // cuts) when the walk comes to an end EXHAUSTED, so that its reply is what
-// it would have been uncut. With the
-// RFC 8020 cut, a candidate's probe (the name one label below its search
-// domain, type A, in the same zone) is asked before it, and an NXDOMAIN
-// there is the candidate's answer in both families, SOA and all; through
-// the cache one probe answers every candidate beneath it.
+// it would have been uncut. With the RFC 8020 cut, a candidate's probe
+// (the name one label below its search domain, type A, in the same zone)
+// is asked before it, and an NXDOMAIN there is the candidate's answer in
+// both families, SOA and all; through the cache one probe answers every
+// candidate beneath it.
 void walk_candidates(const Router& router, const Ask& qname, const autopath::QueryOption& query,
                      std::function<void(AutopathWalk&)> done, HeldBytes* held = nullptr,
                      const WalkCuts& cuts = {});

@@ -129,7 +129,8 @@ std::optional<CacheHit> Cache::find(const CacheKey& key, Clock::time_point now, 
   bool stale = age >= seconds(e.ttl);
   bool gone = age >= seconds(e.ttl) + max_stale_;
   if (gone) dropped = shard.remove(it);
-  if (how.count_miss || !(gone || stale)) bump(gone || stale ? shard.misses : shard.hits);
+  if (!stale) bump(shard.hits);  // gone is stale too
+  else if (how.count_miss) bump(shard.misses);
   if (gone || (stale && !how.stale_ok)) return std::nullopt;
   shard.lru.splice(shard.lru.begin(), shard.lru, e.used);
   CacheHit hit{e.answer, e.ttl, uint32_t(std::min<seconds::rep>(age.count(), UINT32_MAX)), stale};
