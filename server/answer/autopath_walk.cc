@@ -3,6 +3,7 @@
 
 #include "server/answer/schema_cut.h"
 #include "server/cache/reply.h"
+#include "server/util/coredns_names.h"
 
 #include <algorithm>
 #include <memory>
@@ -104,12 +105,15 @@ class Walker : public std::enable_shared_from_this<Walker> {
   }
 
   // The name one label below candidate c's search domain, when there is
-  // one above it and the same zone answers both; else none.
+  // one above it, the same zone answers both, and its NXDOMAIN from the
+  // cluster's DNS holds below it (util/coredns_names.h: not a search
+  // domain's of the node, nor one under a Service); else none.
   std::optional<Name> probe_of(const Candidate& c) const {
     size_t labels = dns::name_label_count(base_);
     if (labels < 2 || dns::name_label_count(c.name) == labels) return std::nullopt;
     Name probe = c.name;
     for (; labels > 1; labels--) probe = name_parent(probe);
+    if (!nxdomain_holds_below(probe, *cuts_.rfc8020)) return std::nullopt;
     if (!dns::name_equal(router_.zone(probe), router_.zone(c.name))) return std::nullopt;
     return probe;
   }

@@ -8,7 +8,10 @@
 // protocol with or without their `_`. So a name there is certain not to
 // exist when it has four labels or more before the namespace, or three
 // whose second names no protocol a Service port can have (TCP, UDP, SCTP,
-// or CoreDNS's old wildcards `*` and `any`). The certainty is the schema's:
+// or CoreDNS's old wildcards `*` and `any`); but for CoreDNS 1.14.7's
+// zonal names of a headless Service (its `zonal` option),
+// `zone.pin._zone.<svc>.<ns>` or `prefer`, the zone one label or more,
+// never cut. The certainty is the schema's:
 // a cluster DNS that serves more under the cluster domain (a fallthrough
 // to another plugin) is why the cut is opt-in.
 #pragma once

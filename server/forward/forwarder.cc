@@ -12,6 +12,7 @@
 #include "server/forward/exchange.h"
 #include "server/forward/query.h"
 #include "server/forward/metrics.h"
+#include "server/util/coredns_names.h"
 #include "server/util/dns_text.h"
 
 namespace rk8s::server {
@@ -24,7 +25,7 @@ std::string flight_key(const CacheKey& k) {
 }
 
 // NXDOMAIN for the name asked itself (no CNAME before it): the name has no
-// records of any type (RFC 2308 section 5), so it answers every type.
+// records of any type (RFC 2308 section 5).
 bool names_nothing(const CachedAnswer& a) {
   if (a.rcode != dns::kNxDomain) return false;
   for (const CachedRecord& r : a.records)
@@ -35,6 +36,12 @@ bool names_nothing(const CachedAnswer& a) {
 CacheKey any_type(CacheKey key) {
   key.type = 0;  // no query asks for type 0
   return key;
+}
+
+// Whether an NXDOMAIN for `name` answers every type of it and every name
+// below it (ForwardShared::below_nxdomain).
+bool holds_for_all(const ForwardShared& shared, const Name& name) {
+  return shared.below_nxdomain && nxdomain_holds_below(name, *shared.below_nxdomain);
 }
 
 Resolution with_rcode(uint8_t rcode) {
@@ -96,7 +103,8 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
     const CacheConfig& caps = shared_.caps;
     uint32_t ttl = cache_ttl(*answer, caps);
     shared_.cache.insert(key_, answer, ttl, Clock::now());
-    if (names_nothing(*answer)) shared_.cache.insert(any_type(key_), answer, ttl, Clock::now());
+    if (names_nothing(*answer) && holds_for_all(shared_, ask_.name))
+      shared_.cache.insert(any_type(key_), answer, ttl, Clock::now());
     uint32_t refresh_in = caps.prefetch.enabled ? refresh_point_ms(ttl, caps.prefetch.percentage) : UINT32_MAX;
     land(resolution_of(CacheHit{answer, ttl, 0, false, false, refresh_in}, ask_.type, caps.stale.stale_ttl));
   }
@@ -223,13 +231,14 @@ constexpr size_t kQueryBytes = 2048;
 const size_t Forwarder::kWaitingBytes =
     heap_bytes(sizeof(Forwarder::Asker) + 16) + heap_bytes(sizeof(event)) + Flights::kAskerBytes + kQueryBytes;
 
-// RFC 8020: a fresh NXDOMAIN cached for a name above `name`, below the
-// cluster domain (ForwardShared::below_nxdomain), answers it.
+// RFC 8020: a fresh NXDOMAIN cached for a name above `name` that holds
+// below it (ForwardShared::below_nxdomain) answers it.
 std::optional<CacheHit> Forwarder::nxdomain_above(const CacheKey& key, const Name& name, Clock::time_point now) {
   const std::optional<Name>& domain = shared_.below_nxdomain;
   if (!domain || !dns::name_ends_with(name, *domain)) return std::nullopt;
   CacheKey above = any_type(key);
   for (Name n = name_parent(name); n.len > domain->len; n = name_parent(n)) {
+    if (!holds_for_all(shared_, n)) continue;
     above.name = name_key(n);
     if (std::optional<CacheHit> hit = shared_.cache.find(above, now, CacheFind{.count_miss = false})) {
       shared_.metrics.below_nxdomain();

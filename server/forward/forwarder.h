@@ -36,8 +36,12 @@ struct ForwardShared {
   HeldBytes& held;
   ForwardMetrics& metrics;
   Warn warn;
-  // autopath.rfc8020Cut's cluster domain: a question under it is answered
-  // from a fresh NXDOMAIN cached for a name between them (RFC 8020).
+  // autopath.rfc8020Cut's cluster domain: under it, an NXDOMAIN that CoreDNS
+  // keeps for every name below and every type (util/coredns_names.h)
+  // answers them from the cache (RFC 8020, RFC 2308 section 5). Elsewhere
+  // an NXDOMAIN answers its own type alone, as in CoreDNS's cache and
+  // unbound: an upstream may say NXDOMAIN for one type of a name that has
+  // others (RFC 4074 section 4.2).
   std::optional<Name> below_nxdomain;
 };
 

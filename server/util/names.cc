@@ -19,6 +19,14 @@ std::string name_key(const Name& name) {
   return ascii_lower(std::string_view(reinterpret_cast<const char*>(name.wire), name.len));
 }
 
+std::string name_label_from_right(const Name& name, size_t i) {
+  size_t labels = dns::name_label_count(name);
+  if (labels <= i) return {};
+  const uint8_t* label = name.wire;
+  for (size_t k = 0; k + 1 + i < labels; k++) label += 1 + *label;
+  return ascii_lower(std::string_view(reinterpret_cast<const char*>(label + 1), *label));
+}
+
 bool name_prepend(std::string_view label, const Name& name, Name& out) {
   if (label.empty() || label.size() > 63 || label.size() + 1 + name.len > dns::kMaxName)
     return false;

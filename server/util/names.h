@@ -15,6 +15,9 @@ using dns::Name;
 Name name_parent(const Name& name);
 // Lowercased wire bytes: one map key per name, whatever its case.
 std::string name_key(const Name& name);
+// Label `i` of `name` from the right (0: the one before the root),
+// lowercased; empty when `name` has no more than `i` labels.
+std::string name_label_from_right(const Name& name, size_t i);
 // `label` (a single label, no escapes needed) in front of `name`.
 bool name_prepend(std::string_view label, const Name& name, Name& out);
 

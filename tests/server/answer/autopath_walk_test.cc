@@ -261,14 +261,14 @@ struct CutWalks {
 };
 
 CutWalks walk_cut_and_uncut(const char* qname, uint16_t qtype, uint8_t flags, const WalkCuts& cuts,
-                            const NameFaults& faults = {}) {
+                            const NameFaults& faults = {}, const Strings& search = kShopSearch) {
   test::FixtureWorld world(faults);
   CutWalks out;
   for (int cut = 0; cut < 2; cut++) {
     Logged logged(world.world);
     Router router;
     router.set_fallback(&logged);
-    walk_candidates(router, Ask{N(qname), qtype}, option(kShopSearch, flags),
+    walk_candidates(router, Ask{N(qname), qtype}, option(search, flags),
                     [&](AutopathWalk& w) { (cut ? out.cut : out.uncut) = w; }, nullptr,
                     cut ? cuts : WalkCuts{});
     (cut ? out.asked_cut : out.asked_uncut) = logged.asked;
@@ -387,6 +387,36 @@ TEST(AutopathWalk, Rfc8020CutAsksOneProbePerCandidate) {
     EXPECT_EQ(walks.added(), c.added) << c.rule;
     EXPECT_EQ(walks.cut.cut.rfc8020, c.unasked.size()) << c.rule;
     EXPECT_EQ(walks.cut.cut.schema, 0u) << c.rule;
+    expect_same_outcome(walks, c.rule);
+  }
+}
+
+// No probe where an NXDOMAIN need not hold below: one label under a
+// Service, which CoreDNS reads as an endpoint (`_tcp.web.<ns>.svc` is
+// NXDOMAIN while `_http._tcp.web.<ns>.svc` has its SRV record), and the
+// node's own search domains, which another DNS than the cluster's answers.
+TEST(AutopathWalk, Rfc8020CutProbesOnlyWhereCoreDnsNxdomainHoldsBelow) {
+  const Strings kServiceFirst = {"web.shop.svc.cluster.local", "shop.svc.cluster.local", "svc.cluster.local"};
+  const Strings kNodeSearch = {"shop.svc.cluster.local", "svc.cluster.local", "cluster.local", "corp.example"};
+  const struct {
+    const char* rule;
+    const char* qname;
+    uint16_t qtype;
+    const Strings& search;
+    Strings added;  // the probes
+  } cases[] = {
+      {"SRV below a Service's endpoint-shaped NXDOMAIN", "_http._tcp.web.shop.svc.cluster.local", dns::kTypeSRV,
+       kServiceFirst, {}},
+      {"the node's search domain: no probe", "www.example.com.shop.svc.cluster.local", dns::kTypeA, kNodeSearch,
+       {"com.shop.svc.cluster.local. A", "com.svc.cluster.local. A", "com.cluster.local. A"}},
+  };
+  WalkCuts cuts;
+  cuts.rfc8020 = N("cluster.local");
+  NameFaults faults;  // CoreDNS's answer there
+  ASSERT_TRUE(faults.add_rcode("_tcp.web.shop.svc.cluster.local=NXDOMAIN"));
+  for (const auto& c : cases) {
+    CutWalks walks = walk_cut_and_uncut(c.qname, c.qtype, 0, cuts, faults, c.search);
+    EXPECT_EQ(walks.added(), c.added) << c.rule;
     expect_same_outcome(walks, c.rule);
   }
 }

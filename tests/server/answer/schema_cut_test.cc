@@ -31,6 +31,12 @@ TEST(SchemaCut, NamesTheSchemaCannotHold) {
       {"_http.any.web.shop.svc.cluster.local", dns::kTypeSRV, false},
       {"shop.svc.cluster.local", dns::kTypeA, false},                    // a namespace
       {"svc.cluster.local", dns::kTypeA, false},
+      // CoreDNS 1.14.7's zonal names of a headless Service, any zone.
+      {"us-west-2a.pin._zone.db.shop.svc.cluster.local", dns::kTypeA, false},
+      {"corp.example.com.prefer._zone.db.shop.svc.cluster.local", dns::kTypeSRV, false},
+      {"us-west-2a.PIN._Zone.db.shop.svc.cluster.local", dns::kTypeAAAA, false},
+      {"pin._zone.db.shop.svc.cluster.local", dns::kTypeA, true},  // CoreDNS: port `pin`, protocol `zone`
+      {"us-west-2a.stay._zone.db.shop.svc.cluster.local", dns::kTypeA, true},  // no such directive
       // External names walked through the pod's namespace: cut.
       {"api.example.net.shop.svc.cluster.local", dns::kTypeA, true},     // "example" names no protocol
       {"api.example.net.shop.svc.cluster.local", dns::kTypeAAAA, true},

@@ -51,9 +51,9 @@ struct Forwarding {
 
   // Asks `name` A for `from` on the loop: "waits", or what it was answered
   // at once.
-  std::string ask(uint8_t from, const char* name = "flip.test") {
+  std::string ask(uint8_t from, const char* name = "flip.test", uint16_t type = dns::kTypeA) {
     size_t before = given.size();
-    Ask a{N(name), dns::kTypeA, false, false, std::make_shared<QueryScope>(QueryScope{client_ip(from), 16, 0})};
+    Ask a{N(name), type, false, false, std::make_shared<QueryScope>(QueryScope{client_ip(from), 16, 0})};
     forwarder->resolve(a, [this](const Resolution* res) {
       given.push_back(rcode_to_text(res->rcode) + (res->stale ? " stale" : "") +
                       (res->stale && res->keep.get() == entry.get() ? " from the entry" : ""));
@@ -144,6 +144,7 @@ TEST(Forwarder, AnNxdomainCachedAboveAnswersBelowIt) {
       {"a sibling", "api.example.org.svc.cluster.local", true, "waits"},
       {"below an expired one", "api.gone.svc.cluster.local", true, "waits"},
       {"the cluster domain's own NXDOMAIN cuts nothing", "x.cluster.local", true, "waits"},
+      {"one label below a Service's: none", "_http._tcp.web.prod.svc.cluster.local", true, "waits"},
       {"outside the cluster domain", "www.example", true, "waits"},
   };
   auto nxdomain = std::make_shared<CachedAnswer>();
@@ -153,7 +154,7 @@ TEST(Forwarder, AnNxdomainCachedAboveAnswersBelowIt) {
     Responder upstream(late(50));
     Forwarding f(upstream.upstream(), 1 << 20, 10 * kWaitMs, false,
                  c.cut ? std::optional<Name>(N("cluster.local")) : std::nullopt);
-    for (const char* above : {"net.svc.cluster.local", "cluster.local", "example"})
+    for (const char* above : {"net.svc.cluster.local", "cluster.local", "example", "_tcp.web.prod.svc.cluster.local"})
       f.cache.insert(CacheKey{name_key(N(above)), 0}, nxdomain, 5, now);
     f.cache.insert(CacheKey{name_key(N("gone.svc.cluster.local")), 0}, nxdomain, 5, now - std::chrono::seconds(6));
     std::string got;
@@ -162,6 +163,51 @@ TEST(Forwarder, AnNxdomainCachedAboveAnswersBelowIt) {
     std::string counted = c.want == std::string("waits") ? "0" : "1";
     EXPECT_EQ(lines_starting(f.metrics.render(), "resolv_k8s_cache_below_nxdomain_total"),
               Strings{"resolv_k8s_cache_below_nxdomain_total " + counted}) << c.rule;
+  }
+}
+
+// An upstream that says NXDOMAIN for AAAA (with an SOA of TTL 30, so that
+// it is cached) and NOERROR for any other type.
+Responder::Respond nxdomain_for_aaaa() {
+  return [](const Message& q) {
+    size_t at = 12;
+    while (at < q.size() && q[at]) at += 1 + q[at];
+    if (at + 2 >= q.size() || q[at + 1] != 0 || q[at + 2] != dns::kTypeAAAA) return std::vector<Message>{reply_to(q)};
+    Message r = reply_to(q, dns::kNxDomain);
+    r[9] = 1;  // NSCOUNT: the SOA, owned by the question's name, root names, every number 30
+    Message soa = {0xc0, 12, 0, dns::kTypeSOA, 0, 1, 0, 0, 0, 30, 0, 22, 0, 0};
+    for (int i = 0; i < 5; i++) soa.insert(soa.end(), {0, 0, 0, 30});
+    r.insert(r.begin() + long(at) + 5, soa.begin(), soa.end());  // after the question, before any OPT
+    return std::vector<Message>{r};
+  };
+}
+
+// An NXDOMAIN for one type answers the other types only where CoreDNS
+// keeps it for all of them (server/util/coredns_names.h): an upstream may
+// say NXDOMAIN for the AAAA of a name with A records (RFC 4074 4.2), or,
+// as CoreDNS in in-addr.arpa, for the A of a name whose PTR it has.
+TEST(Forwarder, AnNxdomainForOneTypeAnswersOthersOnlyWhereItHolds) {
+  const struct {
+    const char* rule;
+    const char* name;
+    bool cut;          // autopath.rfc8020Cut with cluster.local
+    const char* want;  // A, once AAAA was NXDOMAIN
+  } cases[] = {
+      {"a GSLB's AAAA", "www.example.com", true, "NOERROR"},
+      {"a reverse name", "1.0.96.10.in-addr.arpa", true, "NOERROR"},
+      {"the cluster's name, the cut off", "web.prod.svc.cluster.local", false, "NOERROR"},
+      {"one label below a Service", "_tcp.web.prod.svc.cluster.local", true, "NOERROR"},
+      {"a Service, the cut on: at once", "web.prod.svc.cluster.local", true, "at once: NXDOMAIN"},
+  };
+  for (const auto& c : cases) {
+    Responder upstream(nxdomain_for_aaaa());
+    Forwarding f(upstream.upstream(), 1 << 20, 10 * kWaitMs, false,
+                 c.cut ? std::optional<Name>(N("cluster.local")) : std::nullopt);
+    f.run([&] { f.ask(1, c.name, dns::kTypeAAAA); }, [&] { return f.given.size() == 1; });
+    ASSERT_EQ(f.given, Strings{"NXDOMAIN"}) << c.rule;
+    std::string got;
+    f.run([&] { got = f.ask(2, c.name); }, [&] { return f.given.size() == 2; });
+    EXPECT_EQ(got == "waits" ? f.given.back() : got, c.want) << c.rule;
   }
 }
 
