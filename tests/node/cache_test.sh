@@ -45,9 +45,34 @@ negative nxd.example.com A NXDOMAIN
 negative v4only.example.com AAAA NOERROR
 negative shop.svc.cluster.local A NOERROR
 negative nope.shop.svc.cluster.local A NXDOMAIN
-# RFC 2308 section 5: a name that does not exist has no records of any type.
-check_match "NXDOMAIN answers every type" "status: NXDOMAIN" "$(q nope.shop.svc.cluster.local AAAA)"
-check "NXDOMAIN answers every type: not forwarded" 0 "$(upstream nope.shop.svc.cluster.local AAAA)"
+# An NXDOMAIN answers its own type alone (as CoreDNS's cache and unbound),
+# but for autopath.rfc8020Cut's names (below).
+check_match "NXDOMAIN for another type" "status: NXDOMAIN" "$(q nope.shop.svc.cluster.local AAAA)"
+check "NXDOMAIN answers its own type alone: the other forwarded" 1 "$(upstream nope.shop.svc.cluster.local AAAA)"
+
+# An upstream that says NXDOMAIN for one type of a name with another
+# (split_upstream.py: a GSLB's AAAA, CoreDNS's reverse names but PTR):
+# while a pod asks the type that is NXDOMAIN, another pod's question for
+# the other type is answered, 20 of 20, with the RFC 8020 cut on; there an
+# NXDOMAIN answers every type only for a Service's name or above.
+start split /usr/bin/python3 "$NODE_ROOT/tests/node/split_upstream.py" 127.0.0.69
+cache_at split 169.254.20.11 autopath='{rfc8020Cut: true}' servers="[$CLUSTER_SERVER,
+  {name: split, zones: [gslb.test, 10.in-addr.arpa], forwardPlugin: {upstreams: [127.0.0.69]}}]"
+answered=0 ptrs=0
+for i in $(seq 20); do
+	dig @169.254.20.11 -b 127.0.0.2 +short "www$i.gslb.test" AAAA > /dev/null
+	[[ $(dig @169.254.20.11 -b 127.0.0.3 +short "www$i.gslb.test" A) == 192.0.2.10 ]] && ((++answered))
+	dig @169.254.20.11 -b 127.0.0.2 +short "$i.0.96.10.in-addr.arpa" A > /dev/null
+	[[ $(dig @169.254.20.11 -b 127.0.0.3 +short "$i.0.96.10.in-addr.arpa" PTR) == web.prod.svc.cluster.local. ]] &&
+		((++ptrs))
+done
+check "a GSLB's AAAA NXDOMAIN: another pod's A answered" 20 "$answered"
+check "a reverse name's A NXDOMAIN: another pod's PTR answered" 20 "$ptrs"
+ask 169.254.20.11 nope2.shop.svc.cluster.local A > /dev/null
+check_match "a Service's NXDOMAIN answers every type with the cut" "status: NXDOMAIN" \
+	"$(ask 169.254.20.11 nope2.shop.svc.cluster.local AAAA)"
+check "a Service's NXDOMAIN answers every type with the cut: the other not forwarded" 0 \
+	"$(upstream nope2.shop.svc.cluster.local AAAA)"
 
 evicted=$(metric resolv_k8s_cache_evictions_total)
 check "500 names" "NOERROR 500" "$("$BURST" -w 50 169.254.20.10 500 'n%d.wild.example.com')"
