@@ -68,7 +68,8 @@ void Upstreams::failed(size_t i, Loop& loop) {
 void Upstreams::probe(size_t i, Loop& loop) {
   metrics_.health_check(at(i).text);
   std::weak_ptr<Upstreams> weak = weak_from_this();
-  exchange(loop, at(i), tcp_only_, probe_query(), kProbeTimeoutMs, [weak, i, &loop](ExchangeResult& r) {
+  exchange(loop, at(i), tcp_only_, probe_query(), kProbeTimeoutMs, QueryOwner{.probe = true},
+           [weak, i, &loop](ExchangeResult& r) {
     auto self = weak.lock();
     if (!self) return;
     // A connection's failure (TLS's, above all) says why.
