@@ -8,8 +8,8 @@
 namespace rk8s::server {
 
 void exchange(Loop& loop, const Upstream& to, bool tcp, std::vector<uint8_t> query,
-              unsigned timeout_ms, ExchangeDone done) {
-  if (tcp || to.tls) exchange_tcp(loop, to, std::move(query), timeout_ms, std::move(done));
+              unsigned timeout_ms, const QueryOwner& owner, ExchangeDone done) {
+  if (tcp || to.tls) exchange_tcp(loop, to, std::move(query), timeout_ms, owner, std::move(done));
   else exchange_udp(loop, to, std::move(query), timeout_ms, std::move(done));
 }
 

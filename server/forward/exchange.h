@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "server/forward/forward_settings.h"
+#include "server/net/client_share.h"
 #include "server/net/loop.h"
 
 namespace rk8s::server {
@@ -24,10 +25,19 @@ struct ExchangeResult {
 };
 using ExchangeDone = std::function<void(ExchangeResult& result)>;
 
+// Whose query it is, for the shares of the pooled connections
+// (exchange_tcp.h): a client's, by address; the server's own question (a
+// refresh) is the zero address's; a health probe is no one's and waits
+// behind nothing.
+struct QueryOwner {
+  ClientKey client;
+  bool probe = false;
+};
+
 // `query` to `to` over TCP or UDP, or over TLS when `to` says so (`tcp`
-// then does not matter); `done` is called once, on `loop`.
+// then does not matter), for `owner`; `done` is called once, on `loop`.
 void exchange(Loop& loop, const Upstream& to, bool tcp, std::vector<uint8_t> query,
-              unsigned timeout_ms, ExchangeDone done);
+              unsigned timeout_ms, const QueryOwner& owner, ExchangeDone done);
 
 // The reply to `query`: QR set, the same ID, one question equal to the
 // query's (names compared without regard to case).

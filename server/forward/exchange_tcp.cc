@@ -7,10 +7,11 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "libresolv-k8s/dns/wire.h"
 #include "libresolv-k8s/util/random.h"
@@ -27,14 +28,28 @@ using Clock = std::chrono::steady_clock;
 constexpr unsigned kIdleMs = 10000;
 constexpr size_t kMaxConnections = 4;  // to one upstream, from one loop
 constexpr size_t kMaxInFlight = 64;    // queries written and unanswered on one connection
+// The queries written to one upstream and unanswered, from one loop, and
+// as many waiting for a slot: each bound shared out by client.
+constexpr size_t kSlots = kMaxConnections * kMaxInFlight;
 constexpr unsigned kBackoffMinMs = 100;
 constexpr unsigned kBackoffMaxMs = 5000;
 
 class Connection;
 
+// A query on its way to an upstream.
+struct Outgoing {
+  std::vector<uint8_t> query;
+  ExchangeDone done;
+  unsigned timeout_ms;
+  QueryOwner owner;
+  bool again = false;  // left unanswered by a connection closed before
+};
+
 // What a loop holds of one upstream: its connections, when the next may
-// be opened after some failed to, and the session TLS may resume.
-struct Peer {
+// be opened after some failed to, the session TLS may resume; and the
+// queries that wait for a slot, with what each client holds of the slots
+// and of the places to wait (net/client_share.h).
+struct Peer : std::enable_shared_from_this<Peer> {
   std::vector<std::shared_ptr<Connection>> connections;
   unsigned failures = 0;  // connections that failed to open, in a row
   Clock::time_point retry_at{};
@@ -49,6 +64,83 @@ struct Peer {
     retry_at = Clock::now() + std::chrono::milliseconds(backoff);
     why = std::move(what);
     if (to.tls) tls_metrics().failed(to.text, reason);
+  }
+
+  struct Waiting {
+    Outgoing out;
+    event* timer;
+  };
+  std::map<uint64_t, Waiting> waiting;  // by number, in the order they came
+  uint64_t next_waiting = 0;
+  struct Held {
+    size_t written = 0, waiting = 0;
+  };
+  std::unordered_map<ClientKey, Held, ClientKeyHash> clients;
+  size_t written = 0;  // the clients' queries in flight on the connections; probes are no one's
+
+  ~Peer() {
+    for (auto& [n, w] : waiting) {
+      delete static_cast<WaitArg*>(event_get_callback_arg(w.timer));
+      event_free(w.timer);
+    }
+  }
+  Held held(const ClientKey& c) const {
+    auto it = clients.find(c);
+    return it == clients.end() ? Held{} : it->second;
+  }
+  size_t holders(const ClientKey& c) const { return clients.size() + !clients.count(c); }
+  // Whether a client may have one more query written, and one more
+  // waiting: each within its share.
+  bool may_write(const ClientKey& c) const {
+    return within_share(kSlots, written, holders(c), held(c).written);
+  }
+  bool may_wait(const ClientKey& c) const {
+    return within_share(kSlots, waiting.size(), holders(c), held(c).waiting);
+  }
+  void took(const ClientKey& c, bool wrote) {
+    Held& h = clients[c];
+    (wrote ? h.written : h.waiting)++;
+    written += wrote;
+  }
+  void gave(const ClientKey& c, bool wrote) {
+    auto it = clients.find(c);
+    (wrote ? it->second.written : it->second.waiting)--;
+    written -= wrote;
+    if (!it->second.written && !it->second.waiting) clients.erase(it);
+  }
+
+  // `out` waits for a slot, for its timeout at most.
+  void wait(Loop& loop, Outgoing out) {
+    uint64_t n = next_waiting++;
+    WaitArg* arg = new WaitArg{weak_from_this(), n};
+    event* timer = evtimer_new(loop.base(), on_wait_timeout, arg);
+    timeval tv{long(out.timeout_ms / 1000), long(out.timeout_ms % 1000) * 1000};
+    evtimer_add(timer, &tv);
+    took(out.owner.client, false);
+    waiting.emplace(n, Waiting{std::move(out), timer});
+  }
+  // The waiting query `n`, no longer waiting; it must be.
+  Outgoing unwait(uint64_t n) {
+    auto it = waiting.find(n);
+    Waiting w = std::move(it->second);
+    waiting.erase(it);
+    if (event_pending(w.timer, EV_TIMEOUT, nullptr)) delete static_cast<WaitArg*>(event_get_callback_arg(w.timer));
+    event_free(w.timer);
+    gave(w.out.owner.client, false);
+    return std::move(w.out);
+  }
+
+ private:
+  struct WaitArg {
+    std::weak_ptr<Peer> peer;
+    uint64_t n;
+  };
+  static void on_wait_timeout(evutil_socket_t, short, void* arg) {
+    std::unique_ptr<WaitArg> w(static_cast<WaitArg*>(arg));
+    auto self = w->peer.lock();
+    if (!self || !self->waiting.count(w->n)) return;
+    ExchangeResult r{ExchangeResult::timeout, {}, {}};
+    self->unwait(w->n).done(r);
   }
 };
 
@@ -69,7 +161,7 @@ std::shared_ptr<Peer>& peer_for(Pool& pool, const Upstream& to) {
   // without failures) go as a new one comes.
   for (auto p = peers.begin(); p != peers.end();) {
     const Peer& old = *p->second;
-    bool idle = old.connections.empty() && (old.is_tls ? old.tls.expired() : Clock::now() >= old.retry_at);
+    bool idle = old.connections.empty() && old.waiting.empty() && (old.is_tls ? old.tls.expired() : Clock::now() >= old.retry_at);
     p = idle ? peers.erase(p) : std::next(p);
   }
   std::shared_ptr<Peer>& peer = peers[key];
@@ -79,8 +171,8 @@ std::shared_ptr<Peer>& peer_for(Pool& pool, const Upstream& to) {
   return peer;
 }
 
-void send_pooled(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
-                 ExchangeDone done, bool again);
+void send_pooled(Loop& loop, const Upstream& to, Outgoing out);
+void write_waiting(Loop& loop, const Upstream& to, const std::shared_ptr<Peer>& peer);
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
@@ -133,34 +225,28 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool draining() const { return draining_; }
   size_t load() const { return pending_.size(); }
 
-  // `again`: the query was left unanswered by a connection closed before.
-  void send(std::vector<uint8_t> query, unsigned timeout_ms, ExchangeDone done, bool again) {
+  // Written now, its timeout counted from now.
+  void send(Outgoing out) {
     evtimer_del(idle_);
     if (to_.tls && established_) tls_metrics().reused(to_.text);
+    if (!out.owner.probe) peer_->took(out.owner.client, true);
     // IDs are unique among the queries in flight on this connection.
-    uint16_t id = load16(query.data());
+    uint16_t id = load16(out.query.data());
     while (pending_.count(id)) id = random_query_id();
-    store16(query.data(), id);
+    store16(out.query.data(), id);
     Pending& p = pending_[id];
-    p.query = std::move(query);
-    p.done = std::move(done);
-    p.timeout_ms = timeout_ms;
-    p.again = again;
+    p.out = std::move(out);
+    p.sent = Clock::now();
     TimeoutArg* arg = new TimeoutArg{weak_from_this(), id};
     p.timer = evtimer_new(loop_.base(), on_timeout, arg);
-    timeval tv{long(timeout_ms / 1000), long(timeout_ms % 1000) * 1000};
+    timeval tv{long(p.out.timeout_ms / 1000), long(p.out.timeout_ms % 1000) * 1000};
     evtimer_add(p.timer, &tv);
-    if (written_ < kMaxInFlight) write(p);
-    else waiting_.push_back(id);
+    put_tcp_message(bev_, p.out.query);
   }
 
  private:
   struct Pending {
-    std::vector<uint8_t> query;
-    ExchangeDone done;
-    unsigned timeout_ms;
-    bool again;
-    bool written = false;
+    Outgoing out;
     Clock::time_point sent;
     event* timer = nullptr;
   };
@@ -168,22 +254,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
     std::weak_ptr<Connection> conn;
     uint16_t id;
   };
-
-  void write(Pending& p) {
-    p.written = true;
-    p.sent = Clock::now();
-    written_++;
-    put_tcp_message(bev_, p.query);
-  }
-
-  // The queries waiting for a slot, as replies free them.
-  void write_waiting() {
-    while (written_ < kMaxInFlight && !waiting_.empty()) {
-      auto it = pending_.find(waiting_.front());
-      waiting_.pop_front();
-      if (it != pending_.end() && !it->second.written) write(it->second);
-    }
-  }
 
   static void readable(bufferevent*, void* arg) {
     auto self = static_cast<Connection*>(arg)->shared_from_this();
@@ -193,15 +263,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
     while (take_tcp_message(in, msg)) {
       if (msg.size() < 2) continue;
       auto it = self->pending_.find(load16(msg.data()));
-      if (it == self->pending_.end() || !it->second.written ||
-          !answers_query(Bytes{it->second.query.data(), it->second.query.size()},
+      if (it == self->pending_.end() ||
+          !answers_query(Bytes{it->second.out.query.data(), it->second.out.query.size()},
                          Bytes{msg.data(), msg.size()}))
         continue;
       ExchangeResult r{ExchangeResult::ok, std::move(msg), {}};
       self->served_ = true;
-      self->take(it->first).done(r);
+      self->take(it->first).out.done(r);
     }
-    self->write_waiting();
     // More replies to come on it (the AAAA after the A): the upstream may
     // be holding them for our ACK.
     if (!self->pending_.empty()) quick_ack(bufferevent_getfd(self->bev_));
@@ -256,21 +325,25 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!self) return;
     auto it = self->pending_.find(t->id);
     if (it == self->pending_.end()) return;
-    if (it->second.written && self->last_read_ < it->second.sent) self->draining_ = true;
+    if (self->last_read_ < it->second.sent) self->draining_ = true;
     ExchangeResult r{ExchangeResult::timeout, {}, {}};
-    self->take(t->id).done(r);
+    self->take(t->id).out.done(r);
   }
 
+  // Closed, it leaves room for a connection to open.
   static void on_idle(evutil_socket_t, short, void* arg) {
-    static_cast<Connection*>(arg)->forget();
+    auto self = static_cast<Connection*>(arg)->shared_from_this();
+    self->forget();
+    write_waiting(self->loop_, self->to_, self->peer_);
   }
 
-  // The query `id`, no longer in flight here; it must be.
+  // The query `id`, no longer in flight here; it must be. Its slot goes
+  // to the next query waiting.
   Pending take(uint16_t id) {
     auto it = pending_.find(id);
     Pending p = std::move(it->second);
     pending_.erase(it);
-    if (p.written) written_--;
+    if (!p.out.owner.probe) peer_->gave(p.out.owner.client, true);
     if (event_pending(p.timer, EV_TIMEOUT, nullptr)) {
       // The timer's argument is freed here, since it will not fire.
       delete static_cast<TimeoutArg*>(event_get_callback_arg(p.timer));
@@ -280,6 +353,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       timeval tv{draining_ ? 0 : kIdleMs / 1000, 0};
       evtimer_add(idle_, &tv);
     }
+    write_waiting(loop_, to_, peer_);
     return p;
   }
 
@@ -292,12 +366,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
     forget();
     while (!pending_.empty()) {
       Pending p = take(pending_.begin()->first);
-      if (served_ && !p.again) {
-        send_pooled(loop_, to_, std::move(p.query), p.timeout_ms, std::move(p.done), true);
+      if (served_ && !p.out.again) {
+        p.out.again = true;
+        send_pooled(loop_, to_, std::move(p.out));
         continue;
       }
       ExchangeResult r{ExchangeResult::error, {}, why_};
-      p.done(r);
+      p.out.done(r);
     }
   }
 
@@ -321,8 +396,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string why_;
   Clock::time_point last_read_{};
   std::map<uint16_t, Pending> pending_;
-  size_t written_ = 0;  // of pending_
-  std::deque<uint16_t> waiting_;  // IDs of pending_ not written yet, in order
 };
 
 // A connection holds its peer, and the peer its connections. At the
@@ -334,45 +407,71 @@ Pool::~Pool() {
     std::erase_if(peer->connections, [](const std::shared_ptr<Connection>& c) { return c->load() == 0; });
 }
 
-// The connection a query goes on: the least loaded in use if it has room
-// or no other may be opened; null when one is to be opened; past the cap,
-// the least loaded of all.
-std::shared_ptr<Connection> pick(const Peer& peer) {
+// The connection a query goes on: the least loaded in use with room, or
+// a new one while fewer than kMaxConnections are open; null when every
+// one is full, or when none may be opened now (`failure` says why). A
+// probe waits for none: past the cap it goes on the least loaded, beyond
+// kMaxInFlight.
+std::shared_ptr<Connection> connection_for(Loop& loop, const Upstream& to, const std::shared_ptr<Peer>& peer,
+                                           const Outgoing& out, std::optional<ExchangeResult>& failure) {
   std::shared_ptr<Connection> usable, any;
-  for (const auto& c : peer.connections) {
+  for (const auto& c : peer->connections) {
     if (!any || c->load() < any->load()) any = c;
     if (!c->draining() && (!usable || c->load() < usable->load())) usable = c;
   }
-  bool room = peer.connections.size() < kMaxConnections;
-  if (usable && (usable->load() < kMaxInFlight || !room)) return usable;
-  return room ? nullptr : any;
+  if (usable && (usable->load() < kMaxInFlight || out.owner.probe)) return usable;
+  if (peer->connections.size() >= kMaxConnections) return out.owner.probe ? any : nullptr;
+  if (Clock::now() < peer->retry_at) {
+    failure = ExchangeResult{ExchangeResult::error, {}, peer->why};
+    return nullptr;
+  }
+  auto conn = std::make_shared<Connection>(loop, to, peer, out.timeout_ms);
+  if (conn->broken()) {
+    if (!conn->no_socket()) peer->failed_to_open(to, "connect", conn->why());
+    failure = ExchangeResult{conn->no_socket() ? ExchangeResult::no_socket : ExchangeResult::error, {}, conn->why()};
+    return nullptr;
+  }
+  peer->connections.push_back(conn);
+  return conn;
 }
 
-void send_pooled(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
-                 ExchangeDone done, bool again) {
+void send_pooled(Loop& loop, const Upstream& to, Outgoing out) {
   std::shared_ptr<Peer> peer = peer_for(loop.kept<Pool>(), to);
-  std::shared_ptr<Connection> conn = pick(*peer);
-  if (!conn) {
-    if (Clock::now() < peer->retry_at) {
-      ExchangeResult r{ExchangeResult::error, {}, peer->why};
-      return done(r);
-    }
-    conn = std::make_shared<Connection>(loop, to, peer, timeout_ms);
-    if (conn->broken()) {
-      if (!conn->no_socket()) peer->failed_to_open(to, "connect", conn->why());
-      ExchangeResult r{conn->no_socket() ? ExchangeResult::no_socket : ExchangeResult::error, {}, conn->why()};
-      return done(r);
-    }
-    peer->connections.push_back(conn);
+  const ClientKey& client = out.owner.client;
+  if (out.owner.probe || (!peer->held(client).waiting && peer->may_write(client))) {
+    std::optional<ExchangeResult> failure;
+    if (auto conn = connection_for(loop, to, peer, out, failure)) return conn->send(std::move(out));
+    if (failure) return out.done(*failure);
   }
-  conn->send(std::move(query), timeout_ms, std::move(done), again);
+  if (!peer->may_wait(client)) {
+    ExchangeResult r{ExchangeResult::error, {}, "its client's share of the connections is taken"};
+    return out.done(r);
+  }
+  peer->wait(loop, std::move(out));
+}
+
+// The waiting queries whose clients are within their shares of the slots,
+// oldest first, while there is room for them.
+void write_waiting(Loop& loop, const Upstream& to, const std::shared_ptr<Peer>& peer) {
+  for (uint64_t next = 0;;) {
+    auto it = peer->waiting.lower_bound(next);
+    if (it == peer->waiting.end()) return;
+    next = it->first + 1;
+    if (!peer->may_write(it->second.out.owner.client)) continue;
+    std::optional<ExchangeResult> failure;
+    std::shared_ptr<Connection> conn = connection_for(loop, to, peer, it->second.out, failure);
+    if (!conn && !failure) return;
+    Outgoing out = peer->unwait(it->first);
+    if (conn) conn->send(std::move(out));
+    else out.done(*failure);
+  }
 }
 
 }  // namespace
 
 void exchange_tcp(Loop& loop, const Upstream& to, std::vector<uint8_t> query, unsigned timeout_ms,
-                  ExchangeDone done) {
-  send_pooled(loop, to, std::move(query), timeout_ms, std::move(done), false);
+                  const QueryOwner& owner, ExchangeDone done) {
+  send_pooled(loop, to, Outgoing{std::move(query), std::move(done), timeout_ms, owner});
 }
 
 }  // namespace rk8s::server

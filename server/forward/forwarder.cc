@@ -52,12 +52,14 @@ Resolution with_rcode(uint8_t rcode) {
   return res;
 }
 
-// One question's way through the upstreams, on the loop that asked it.
+// One question's way through the upstreams, on the loop that asked it,
+// for the client that started its flight (`owner`).
 class Attempt : public std::enable_shared_from_this<Attempt> {
  public:
-  Attempt(std::shared_ptr<Upstreams> upstreams, const ForwardShared& shared, const Ask& ask, Loop& loop)
+  Attempt(std::shared_ptr<Upstreams> upstreams, const ForwardShared& shared, const Ask& ask, Loop& loop,
+          QueryOwner owner)
       : upstreams_(std::move(upstreams)), shared_(shared), ask_{ask.name, ask.type, ask.dnssec_ok,
-        ask.checking_disabled}, key_(cache_key(ask)), flight_(flight_key(key_)), loop_(loop) {}
+        ask.checking_disabled}, key_(cache_key(ask)), flight_(flight_key(key_)), loop_(loop), owner_(owner) {}
 
   const std::string& flight() const { return flight_; }
 
@@ -76,7 +78,7 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
     auto self = shared_from_this();
     Clock::time_point t0 = Clock::now();
     auto done = [self, i, tcp, t0](ExchangeResult& r) { self->on_reply(i, tcp, r, t0); };
-    exchange(loop_, upstreams_->at(i), tcp, upstream_query(ask_), Forwarder::kReadTimeoutMs, done);
+    exchange(loop_, upstreams_->at(i), tcp, upstream_query(ask_), Forwarder::kReadTimeoutMs, owner_, done);
   }
 
   void on_reply(size_t i, bool tcp, ExchangeResult& r, Clock::time_point t0) {
@@ -126,6 +128,7 @@ class Attempt : public std::enable_shared_from_this<Attempt> {
   CacheKey key_;
   std::string flight_;
   Loop& loop_;
+  QueryOwner owner_;
   std::vector<size_t> order_;
   size_t at_ = 0;
 };
@@ -291,7 +294,8 @@ void Forwarder::resolve(const Ask& ask, Resolved done) {
     if (!charge) return refuse(Refusal::memory, *asker);
     asker->hold(std::move(charge));
   }
-  auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop);
+  auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop,
+                                           QueryOwner{scope ? ClientKey::of(scope->client) : ClientKey{}});
   bool start;
   Refusal why = shared_.flights.join(attempt->flight(), scope ? &scope->client : nullptr,
                                      !scope || scope->upstream_left > 0, loop,
@@ -321,7 +325,7 @@ void Forwarder::refuse(Refusal why, Asker& asker) {
 void Forwarder::refresh(const Ask& ask) {
   if (looping_) return;
   Loop* loop = Loop::current();
-  auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop);
+  auto attempt = std::make_shared<Attempt>(upstreams_, shared_, ask, *loop, QueryOwner{});
   bool start;
   if (shared_.flights.join(attempt->flight(), nullptr, true, loop, [](const Resolution*) {}, start) ==
       Refusal::none)

@@ -68,13 +68,14 @@ void Upstreams::failed(size_t i, Loop& loop) {
 void Upstreams::probe(size_t i, Loop& loop) {
   metrics_.health_check(at(i).text);
   std::weak_ptr<Upstreams> weak = weak_from_this();
-  exchange(loop, at(i), tcp_only_, probe_query(), kProbeTimeoutMs, [weak, i, &loop](ExchangeResult& r) {
+  auto done = [weak, i, &loop](ExchangeResult& r) {
     auto self = weak.lock();
     if (!self) return;
     // A connection's failure (TLS's, above all) says why.
     if (!r.why.empty()) self->warn_("upstream " + self->at(i).text + ": " + r.why);
     self->probed(i, outcome_of(r), loop);
-  });
+  };
+  exchange(loop, at(i), tcp_only_, probe_query(), kProbeTimeoutMs, QueryOwner{.probe = true}, done);
 }
 
 void Upstreams::probed(size_t i, Health::Probe outcome, Loop& loop) {

@@ -2,7 +2,8 @@
 // The upstreams of one zone (a server's forwardPlugin, or
 // upstreamResolvers): the order to try them in, by policy, and their
 // health (health.h), shared by every thread. A query that fails asks for a
-// probe, ". IN NS" over the transport the upstream is used with, on the
+// probe, ". IN NS" over the transport the upstream is used with (ahead of
+// every query waiting on the connections, exchange_tcp.h), on the
 // loop of the query; when all are down, one is tried anyway.
 #pragma once
 

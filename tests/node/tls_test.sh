@@ -11,6 +11,9 @@
 # speaks TLS 1.0 only (.65); an expired upstream listed before the good
 # one: the good one answers. 2000 distinct misses, 50 in flight, open at
 # most 20 connections; a new connection resumes the last one's session.
+# Beside a pod flooding from its two addresses with names a DoT upstream
+# never answers (.67), a bystander's misses to it are all answered and it
+# is never marked down.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$NODE_ROOT/tests/lib/dot.sh"
@@ -36,10 +39,12 @@ dot_unbound() {
 }
 
 # The broken servers: MODE close (handshake, read, close), silent (accept,
-# say nothing), tls10 (TLS 1.0 only).
+# say nothing), tls10 (TLS 1.0 only); and picky: every query answered (A
+# 10.9.9.9) but those for names under never., read and left unanswered.
 python_dot() {
-	python3 - "$1" "$2" > "py$1.err" 2>&1 <<-'END' &
-		import socket, ssl, sys, threading
+	/usr/bin/python3 - "$1" "$2" > "py$1.err" 2>&1 <<-'END' &
+		import socket, ssl, struct, sys, threading
+		import dns.message, dns.rrset
 		addr, mode = sys.argv[1], sys.argv[2]
 		s = socket.socket()
 		s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -53,9 +58,23 @@ python_dot() {
 		if mode == "tls10":
 		    ctx.set_ciphers("DEFAULT:@SECLEVEL=0")
 		    ctx.minimum_version = ctx.maximum_version = ssl.TLSVersion.TLSv1
+		def answer(t):
+		    f = t.makefile("rb")
+		    while len(n := f.read(2)) == 2:
+		        q = dns.message.from_wire(f.read(struct.unpack(">H", n)[0]))
+		        name = q.question[0].name
+		        if b"never" in name.labels:
+		            continue
+		        r = dns.message.make_response(q)
+		        if q.question[0].rdtype == 1:
+		            r.answer.append(dns.rrset.from_text(name, 60, "IN", "A", "10.9.9.9"))
+		        w = r.to_wire()
+		        t.sendall(struct.pack(">H", len(w)) + w)
 		def serve(c):
 		    try:
 		        t = ctx.wrap_socket(c, server_side=True)
+		        if mode == "picky":
+		            return answer(t)
 		        t.recv(2)
 		        t.close()
 		    except Exception:
@@ -76,6 +95,7 @@ dot_unbound dot-untrusted untrusted 127.0.0.62
 python_dot 127.0.0.63 close
 python_dot 127.0.0.64 silent
 python_dot 127.0.0.65 tls10
+python_dot 127.0.0.67 picky
 
 tls() { echo "transportConfig: {transport: TLS, tls: {serverName: ${1:-dns.test}, caBundle: $WORK/ca.pem}}"; }
 fwd() { echo "{name: $1, zones: [$1.test], forwardPlugin: {upstreams: [$2], policy: Sequential, $(tls "${3:-}")}}"; }
@@ -132,5 +152,35 @@ resumed() {
 	(($(metric 'resolv_k8s_forward_tls_handshakes_total{to="127.0.0.63:853",resumed="true"}') > 0))
 }
 eventually "closing: a new connection resumes the session" resumed
+
+# One pod floods from its two addresses (IPv4 and IPv6, two clients) with
+# 800 names a second its DoT upstream never answers; a bystander's misses
+# to the same upstream are all answered, and the upstream, answering its
+# health checks, is never marked down.
+ip -6 addr add fd00:ca::1:1/128 dev lo nodad
+ip -6 addr add fd00:ca::11/128 dev nodelocaldns nodad
+cache_at shared 169.254.20.11 listen='["169.254.20.11:53", "[fd00:ca::11]:53"]' upstreamResolvers= \
+	servers="[{name: shared, zones: [shared.test], forwardPlugin: {upstreams: [127.0.0.67], $(tls)}}]"
+check_match "picky upstream: a name answered" "10\.9\.9\.9" "$(ask 169.254.20.11 first.shared.test)"
+for i in $(seq 20000); do echo "f$i.never.shared.test A"; done > never
+flood() { dnsperf -s "$1" -a "$2" -d never -n 1 -Q 400 -q 4000 -l 90 -t 1 > "flood$3.txt" 2>&1 & PID[flood$3]=$!; }
+flood 169.254.20.11 127.0.1.1 4
+flood fd00:ca::11 fd00:ca::1:1 6
+sleep 3  # the flood's queries fill the connections' slots and wait on them
+answered=0
+for i in $(seq 20); do
+	out=$(ask 169.254.20.11 "b$i.shared.test")
+	[[ $out == *10.9.9.9* ]] && answered=$((answered + 1))
+	sleep 0.4
+done
+kill -INT "${PID[flood4]}" "${PID[flood6]}"
+wait "${PID[flood4]}" "${PID[flood6]}"
+down=$(metric resolv_k8s_forward_upstream_down_total 169.254.20.11)
+check "DoT flood from two addresses: the bystander's 20 misses answered" 20 "$answered" \
+	"$(cat flood4.txt flood6.txt | grep -E 'sent|completed|lost')"
+check "DoT flood: the upstream never marked down" 0 "$down" "$(grep -E 'down' shared.err)"
+check "DoT flood: nor said down in the log" 0 "$(logged shared.err 'upstream 127\.0\.0\.67:853 down')"
+echo "tls: beside a DoT flood from two addresses the bystander had $answered of 20 answered;" \
+	"upstream marked down $down times"
 
 summary

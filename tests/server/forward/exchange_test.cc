@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <future>
+#include <string>
 
+#include "server/forward/query.h"
 #include "tests/server/fixture.h"
 #include "tests/server/loopback.h"
 
@@ -53,7 +56,7 @@ ExchangeResult exchange_once(const Upstream& to, bool tcp, const Message& query,
   LoopThread thread;
   std::promise<ExchangeResult> result;
   thread.loop().post([&] {
-    exchange(thread.loop(), to, tcp, query, timeout_ms, [&](ExchangeResult& r) { result.set_value(r); });
+    exchange(thread.loop(), to, tcp, query, timeout_ms, QueryOwner{}, [&](ExchangeResult& r) { result.set_value(r); });
   });
   return result.get_future().get();
 }
@@ -128,14 +131,50 @@ TEST(Exchange, TcpMatchesPipelinedRepliesByIdAndQuestion) {
   LoopThread thread;
   std::promise<ExchangeResult> a, b;
   thread.loop().post([&] {
-    exchange(thread.loop(), upstream.upstream(), true, first, kWaitMs, [&](ExchangeResult& r) { a.set_value(r); });
-    exchange(thread.loop(), upstream.upstream(), true, second, kWaitMs, [&](ExchangeResult& r) { b.set_value(r); });
+    exchange(thread.loop(), upstream.upstream(), true, first, kWaitMs, QueryOwner{}, [&](ExchangeResult& r) { a.set_value(r); });
+    exchange(thread.loop(), upstream.upstream(), true, second, kWaitMs, QueryOwner{}, [&](ExchangeResult& r) { b.set_value(r); });
   });
   ExchangeResult ra = a.get_future().get(), rb = b.get_future().get();
   EXPECT_STREQ(status_text(ra.status), "ok");
   EXPECT_STREQ(status_text(rb.status), "ok");
   EXPECT_EQ(ra.reply, reply_to(first));
   EXPECT_EQ(rb.reply, reply_to(second));
+}
+
+// One client's queries that the upstream never answers take their share of
+// the pooled slots (half, alone) and of the places to wait (as many), and
+// the rest fail at once; another client's query and a health probe, sent
+// after them, are answered.
+TEST(Exchange, TcpSharesTheConnectionsByClient) {
+  Responder upstream([](const Message& q) {
+    if (std::string(q.begin(), q.end()).find("\5never") != std::string::npos) return std::vector<Message>{};
+    return std::vector<Message>{reply_to(q)};
+  });
+  IpAddr flooder, bystander;
+  ASSERT_TRUE(parse_ip("10.0.0.1", flooder));
+  ASSERT_TRUE(parse_ip("10.0.0.2", bystander));
+  constexpr int kFlood = 400;
+  LoopThread thread;
+  std::atomic<int> refused = 0, timed_out = 0;
+  std::promise<void> flood_done;
+  std::promise<ExchangeResult> answer, probe;
+  thread.loop().post([&] {
+    for (int i = 0; i < kFlood; i++)
+      exchange(thread.loop(), upstream.upstream(), true, query_for(("f" + std::to_string(i) + ".never.test").c_str()), 500,
+               QueryOwner{ClientKey::of(flooder)}, [&](ExchangeResult& r) {
+                 (r.status == ExchangeResult::error ? refused : timed_out)++;
+                 if (refused + timed_out == kFlood) flood_done.set_value();
+               });
+    EXPECT_EQ(refused, kFlood - 256) << "128 written and 128 waiting, the rest refused at once";
+    exchange(thread.loop(), upstream.upstream(), true, query_for("www.example.com"), kWaitMs,
+             QueryOwner{ClientKey::of(bystander)}, [&](ExchangeResult& r) { answer.set_value(r); });
+    exchange(thread.loop(), upstream.upstream(), true, probe_query(), kWaitMs, QueryOwner{.probe = true},
+             [&](ExchangeResult& r) { probe.set_value(r); });
+  });
+  EXPECT_STREQ(status_text(answer.get_future().get().status), "ok") << "the other client's query";
+  EXPECT_STREQ(status_text(probe.get_future().get().status), "ok") << "the probe";
+  ASSERT_EQ(flood_done.get_future().wait_for(std::chrono::milliseconds(kWaitMs)), std::future_status::ready);
+  EXPECT_EQ(timed_out, 256);
 }
 
 }  // namespace
