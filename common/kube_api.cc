@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/kube_api.h"
 
-#include <fcntl.h>
 #include <netdb.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -19,8 +19,11 @@
 namespace rk8s {
 namespace {
 
-constexpr int kTimeoutMs = 3000;
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kDeadline = std::chrono::seconds(3);
 constexpr size_t kMaxResponse = 1 << 20;
+const std::string kLate = "no whole answer within 3 s";
 
 std::string file_text(const std::string& path) {
   std::ifstream in(path);
@@ -34,9 +37,20 @@ std::string trimmed(std::string s) {
   return s;
 }
 
-// A TCP connection to host:port within kTimeoutMs, its reads and writes
-// bounded as long; -1 with `why`.
-int connect_to(const std::string& host, const std::string& port, std::string& why) {
+// Until `fd` is ready for `events` or `deadline` passes (false).
+bool wait_for(int fd, short events, Clock::time_point deadline) {
+  for (;;) {
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return false;
+    pollfd p = {fd, events, 0};
+    int n = poll(&p, 1, int(left));
+    if (n == 1) return true;
+    if (n == 0 || errno != EINTR) return false;
+  }
+}
+
+// A non-blocking TCP connection to host:port by `deadline`; -1 with `why`.
+int connect_to(const std::string& host, const std::string& port, Clock::time_point deadline, std::string& why) {
   addrinfo hints = {}, *found = nullptr;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
@@ -48,10 +62,9 @@ int connect_to(const std::string& host, const std::string& port, std::string& wh
   int rc = fd < 0 ? -1 : connect(fd, found->ai_addr, found->ai_addrlen);
   freeaddrinfo(found);
   if (rc != 0 && errno == EINPROGRESS) {
-    pollfd p = {fd, POLLOUT, 0};
     int err = ETIMEDOUT;
     socklen_t len = sizeof err;
-    if (poll(&p, 1, kTimeoutMs) == 1) getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (wait_for(fd, POLLOUT, deadline)) getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
     errno = err;
     rc = err == 0 ? 0 : -1;
   }
@@ -60,11 +73,16 @@ int connect_to(const std::string& host, const std::string& port, std::string& wh
     if (fd >= 0) close(fd);
     return -1;
   }
-  timeval t = {kTimeoutMs / 1000, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &t, sizeof t);
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &t, sizeof t);
-  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // blocking again, bounded by the timeouts
   return fd;
+}
+
+// Whether the TLS call that returned `rc` on `ssl` may go on: what it waits
+// for came by `deadline`. Else `late` says whether the deadline ended it.
+bool ready_again(SSL* ssl, int rc, Clock::time_point deadline, bool& late) {
+  int e = SSL_get_error(ssl, rc);
+  if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE) return false;
+  late = !wait_for(SSL_get_fd(ssl), e == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, deadline);
+  return !late;
 }
 
 // The body of an HTTP/1.1 response, its chunks joined when it came chunked.
@@ -87,9 +105,10 @@ std::string body_of(const std::string& response) {
 }
 
 // `request` sent over TLS on `fd` to the server whose certificate names
-// `host`, checked against `ca`; the whole response, or "" with `why`.
+// `host`, checked against `ca`; the whole response by `deadline` (the
+// server closes it: Connection: close), or "" with `why`.
 std::string exchange(int fd, const std::string& host, const std::string& ca, const std::string& request,
-                     std::string& why) {
+                     Clock::time_point deadline, std::string& why) {
   SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());
   if (!ctx || SSL_CTX_load_verify_locations(ctx, ca.c_str(), nullptr) != 1) {
     why = ca + ": no CA";
@@ -103,15 +122,29 @@ std::string exchange(int fd, const std::string& host, const std::string& ca, con
   // KUBERNETES_SERVICE_HOST is (or its name, when that is one).
   if (X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host.c_str()) != 1) SSL_set1_host(ssl, host.c_str());
   std::string response;
-  if (SSL_connect(ssl) != 1) {
+  bool late = false;
+  int rc;
+  while ((rc = SSL_connect(ssl)) != 1 && ready_again(ssl, rc, deadline, late)) {
+  }
+  if (rc != 1) {
     long verify = SSL_get_verify_result(ssl);
-    why = "TLS: " + std::string(verify != X509_V_OK ? X509_verify_cert_error_string(verify)
-                                                    : ERR_reason_error_string(ERR_get_error()) ?: "handshake failed");
-  } else if (SSL_write(ssl, request.data(), int(request.size())) != int(request.size())) {
-    why = "TLS: the request not sent";
+    why = late ? kLate
+               : "TLS: " + std::string(verify != X509_V_OK ? X509_verify_cert_error_string(verify)
+                                                           : ERR_reason_error_string(ERR_get_error()) ?: "handshake failed");
   } else {
+    while ((rc = SSL_write(ssl, request.data(), int(request.size()))) <= 0 && ready_again(ssl, rc, deadline, late)) {
+    }
+    if (rc != int(request.size())) why = late ? kLate : "TLS: the request not sent";
+  }
+  if (why.empty()) {
     char buf[16384];
-    for (int n; response.size() < kMaxResponse && (n = SSL_read(ssl, buf, sizeof buf)) > 0;) response.append(buf, n);
+    while (response.size() < kMaxResponse &&
+           ((rc = SSL_read(ssl, buf, sizeof buf)) > 0 || ready_again(ssl, rc, deadline, late)))
+      if (rc > 0) response.append(buf, rc);
+    if (late) {
+      why = kLate;
+      response.clear();
+    }
   }
   ERR_clear_error();
   SSL_free(ssl);
@@ -135,14 +168,15 @@ KubeAnswer kube_request(const std::string& method, const std::string& path, cons
     a.why = account_dir + "/token: no token";
     return a;
   }
-  int fd = connect_to(host, port, a.why);
+  Clock::time_point deadline = Clock::now() + kDeadline;
+  int fd = connect_to(host, port, deadline, a.why);
   if (fd < 0) return a;
   std::string request = method + " " + path + " HTTP/1.1\r\nHost: " + host + ":" + port +
                         "\r\nAuthorization: Bearer " + token +
                         "\r\nAccept: application/json\r\nUser-Agent: resolv-k8s\r\nConnection: close\r\n";
   if (!body.empty())
     request += "Content-Type: " + content_type + "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
-  std::string response = exchange(fd, host, account_dir + "/ca.crt", request + "\r\n" + body, a.why);
+  std::string response = exchange(fd, host, account_dir + "/ca.crt", request + "\r\n" + body, deadline, a.why);
   close(fd);
   // "HTTP/1.1 404 Not Found"
   if (response.compare(0, 5, "HTTP/") == 0 && response.find(' ') != std::string::npos)

@@ -18,8 +18,9 @@ struct KubeAnswer {
 };
 
 // METHOD PATH with `body` (of `content_type`, when not empty); `account_dir`
-// holds `token` and `ca.crt`. Waits 3 s at most for each step, and reads
-// 1 MiB of answer at most.
+// holds `token` and `ca.crt`. Waits 3 s at most for the whole of it
+// (connect, TLS, the request, the answer to its last byte): an answer not
+// whole by then is none. Reads 1 MiB of answer at most.
 KubeAnswer kube_request(const std::string& method, const std::string& path, const std::string& body = "",
                         const std::string& content_type = "application/json",
                         const std::string& account_dir = kServiceAccountDir);

@@ -66,17 +66,18 @@ int run(int argc, char** argv) {
     }
   };
   // With daemonSet, the link-local address is kept only for a cache that
-  // comes back: not once the DaemonSet is deleted (an uninstall).
+  // comes back: not once the DaemonSet is deleted (an uninstall). Asked at
+  // the supervisor's end alone: after a crash the server comes back anyway.
   const std::string& owner = config.node_setup->daemon_set;
   auto wanted = [&] {
     OwnerAnswer a = daemon_set_state(owner);
     if (a.state == OwnerState::gone)
       say("the DaemonSet " + owner + " is gone (" + a.why + "): " + node.kept() + " removed too, nothing left");
     else if (a.state == OwnerState::unknown)
-      say("the DaemonSet " + owner + ": no answer from the API server (" + a.why + "): " + node.kept() + " kept");
+      say("the DaemonSet " + owner + " is not known to be gone (" + a.why + "): " + node.kept() + " kept");
     return a.state != OwnerState::gone;
   };
-  auto tear_down = [&] { return owner.empty() ? node.teardown() : node.teardown(wanted); };
+  auto tear_down = [&](bool last) { return owner.empty() || !last ? node.teardown() : node.teardown(wanted); };
   return supervise(Supervised{serve_child, check, tear_down, config.node_setup->check_seconds, node.kept()});
 }
 

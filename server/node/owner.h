@@ -3,9 +3,10 @@
 // API server at the last instance's exit (nodeSetup.daemonSet): a rolling
 // update leaves it in place, and the link-local address is kept for the
 // next instance; `helm uninstall` or `kubectl delete -k` deleted it (or is
-// deleting it, or took the cache's ServiceAccount or its Role away with
-// it), and nothing of ours is to stay on the node. One GET, in-cluster
-// (common/kube_api.h).
+// deleting it), and nothing of ours is to stay on the node. A 401 or 403
+// says nothing of the DaemonSet: the token of a pod force-deleted gets it,
+// and so does every node's at once when the signing key rotates. One GET,
+// in-cluster (common/kube_api.h).
 #pragma once
 
 #include <string>
@@ -16,8 +17,8 @@ namespace rk8s::server {
 
 enum class OwnerState : unsigned char {
   present,  // there, not being deleted
-  gone,     // 404, a deletionTimestamp, or 401/403: the release is going
-  unknown,  // no answer (no API server, a timeout, TLS, any other status)
+  gone,     // 404 or a deletionTimestamp: the release is going
+  unknown,  // no answer (no API server, the deadline, TLS), 401, 403, any other status
 };
 
 struct OwnerAnswer {
@@ -27,7 +28,7 @@ struct OwnerAnswer {
 
 // GET /apis/apps/v1/namespaces/NAMESPACE/daemonsets/NAME, `owner` being
 // "NAMESPACE/NAME"; `account_dir` holds `token` and `ca.crt`. Waits 3 s at
-// most.
+// most in all.
 OwnerAnswer daemon_set_state(const std::string& owner,
                              const std::string& account_dir = kServiceAccountDir);
 

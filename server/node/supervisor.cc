@@ -86,6 +86,7 @@ int supervise(const Supervised& s) {
     // child: after fork, pass_on would find none. What came before: no child.
     sigprocmask(SIG_BLOCK, &passed, nullptr);
     if (stopping) {
+      if (starts > 0) s.tear_down(true);  // stopped while waiting to start again
       sigprocmask(SIG_SETMASK, &before, nullptr);
       return 0;
     }
@@ -111,16 +112,17 @@ int supervise(const Supervised& s) {
     if (!stopping && !s.check() && starts == 0) {
       kill(child, SIGTERM);
       waitpid(child, nullptr, 0);
-      s.tear_down();
+      s.tear_down(true);
       sigprocmask(SIG_SETMASK, &before, nullptr);
       return 1;
     }
     int status = wait_checking(child, s);
     child_pid = 0;
-    bool removed = s.tear_down();
     // An orderly exit: the server drained what it had.
     bool orderly = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (stopping || orderly || status == -1) {
+    bool last = stopping || orderly || status == -1;
+    bool removed = s.tear_down(last);
+    if (last) {
       sigprocmask(SIG_SETMASK, &before, nullptr);
       return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
     }

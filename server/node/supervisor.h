@@ -8,7 +8,8 @@
 // checkInterval and puts back what went missing. When the child dies without its orderly
 // exit (SIGKILL, the OOM killer, a crash), the supervisor tears the set-up
 // down at once (unless another instance holds the lock), so pods reach
-// kube-dns through kube-proxy within the second; then it starts the server
+// kube-dns through kube-proxy within the second; then, asking no one (the
+// server comes back whatever an answer says), it starts the server
 // again, 1 s later, doubling to 16 s while it keeps dying young, and puts
 // the set-up back once it listens. SIGTERM, SIGINT and SIGHUP go on to the child; after its orderly
 // exit the supervisor tears down and ends with the child's status.
@@ -26,7 +27,9 @@ struct Supervised {
   // Puts the set-up back (each child's once it listens); false when it
   // could not, said. At the first start that ends it all.
   std::function<bool()> check;
-  std::function<bool()> tear_down;  // false: another instance holds the set-up
+  // Removes the set-up; false: another instance holds it. `last`: the
+  // supervisor ends after it; else a server starts again.
+  std::function<bool(bool last)> tear_down;
   unsigned check_seconds = 60;
   std::string kept;                 // what tear_down leaves, for the log: "169.254.53.10"
 };

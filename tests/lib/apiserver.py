@@ -12,14 +12,17 @@ test can change them between runs:
   race    a Secret another replica writes just before the webhook's next
           write: that write gets 409
   ds      the DaemonSet kube-system/resolv-k8s-node: present, deleting (a
-          deletionTimestamp), gone (404), forbidden (403), unauthorized (401)
+          deletionTimestamp), gone (404), forbidden (403), unauthorized (401,
+          as a token is refused once its pod was force-deleted or the
+          signing key rotated), each refusal with kube-apiserver's Status;
+          trickle (200 and its headers, then the body a byte every 2 s)
 
 Each request's method, path and Authorization header go to WORK/api.log. A
 pod POSTed with ?dryRun=All to a namespace other than "plain" goes through
 the webhook as the API server sends it: an AdmissionReview to
 127.0.0.1:8443, checked against the caBundle for the Service's name, its
 patch applied."""
-import base64, json, socket, ssl, sys
+import base64, json, socket, ssl, sys, time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import jsonpatch
@@ -29,7 +32,23 @@ SECRETS = "/api/v1/namespaces/kube-system/secrets"
 SECRET = SECRETS + "/resolv-k8s-webhook-tls"
 MWC = "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/resolv-k8s"
 DAEMONSET = "/apis/apps/v1/namespaces/kube-system/daemonsets/resolv-k8s-node"
-DAEMONSET_CODES = {"present": 200, "deleting": 200, "gone": 404, "forbidden": 403, "unauthorized": 401}
+DAEMONSET_CODES = {"present": 200, "deleting": 200, "gone": 404, "forbidden": 403, "unauthorized": 401,
+                   "trickle": 200}
+
+
+def status(code, reason, message):
+    """kube-apiserver's Status for a request it refuses."""
+    return {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": message,
+            "reason": reason, "code": code}
+
+
+DAEMONSET_REFUSALS = {
+    404: status(404, "NotFound", 'daemonsets.apps "resolv-k8s-node" not found'),
+    403: status(403, "Forbidden", 'daemonsets.apps "resolv-k8s-node" is forbidden: User '
+                '"system:serviceaccount:kube-system:resolv-k8s-node" cannot get resource "daemonsets" in API '
+                'group "apps" in the namespace "kube-system"'),
+    401: status(401, "Unauthorized", "Unauthorized"),
+}
 
 
 def load():
@@ -87,13 +106,31 @@ def get_daemonset(request, state, sent):
     deleted, as Go's server sends a large one."""
     code = DAEMONSET_CODES[state["ds"]]
     if code != 200:
-        return request.answer(code, None)
+        return request.answer(code, DAEMONSET_REFUSALS[code])
     ds = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "resolv-k8s-node",
           "namespace": "kube-system", "annotations": {"padding": "x" * 3000}}}
     deleting = state["ds"] == "deleting"
     if deleting:
         ds["metadata"]["deletionTimestamp"] = "2026-11-28T10:00:00Z"
+    if state["ds"] == "trickle":
+        return trickle(request, ds)
     return request.answer(200, ds, chunked=deleting)
+
+
+def trickle(request, obj):
+    """200 and its headers at once, then the body a byte every 2 s, until
+    the client gives up: an API server stalled mid-answer."""
+    body = json.dumps(obj).encode()
+    request.send_response(200)
+    request.send_header("Content-Type", "application/json")
+    request.send_header("Content-Length", str(len(body)))
+    request.end_headers()
+    try:
+        for i in range(len(body)):
+            request.wfile.write(body[i:i + 1])
+            time.sleep(2)
+    except OSError:
+        pass
 
 
 def review(pod, ns, ca):

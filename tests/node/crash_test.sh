@@ -32,8 +32,6 @@ by() {
 }
 more_streamed() { (($(by "$1" web.shop.svc.cluster.local) > $2)); }
 answered() { [[ $(from_pod +short kubernetes.default.svc.cluster.local) == 10.96.0.1 ]]; }
-now() { date +%s.%N; }
-since() { printf '%.1f' "$(bc <<<"$(now) - $1")"; }
 
 # In the pod's network: its queries to kube-dns's address refused (the
 # address local, nothing listening).

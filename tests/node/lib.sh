@@ -339,6 +339,10 @@ metric() {
 
 logged() { grep -Ec -- "$2" "$1"; }
 
+# For the times a test prints: now, and the seconds since one.
+now() { date +%s.%N; }
+since() { printf '%.1f' "$(bc <<<"$(now) - $1")"; }
+
 watch_pod() {
 	nsenter --net="$POD_NET" nft -f - <<-END
 		table inet watch {

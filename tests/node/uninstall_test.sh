@@ -6,10 +6,14 @@
 # a stand-in API server (TLS on the sandbox's loopback, the ServiceAccount's
 # token and CA where kubelet mounts them). A rolling update (its DaemonSet
 # there) keeps the link-local address and its rules for the next instance;
-# `helm uninstall` or `kubectl delete -k` (the DaemonSet gone, being
-# deleted, or the cache's ServiceAccount or Role gone with it) leaves no
-# interface, address or nftables table of ours; an API server that does
-# not answer keeps the address, as before.
+# `helm uninstall` or `kubectl delete -k` (the DaemonSet gone, or being
+# deleted) leaves no interface, address or nftables table of ours. What
+# says nothing of the DaemonSet keeps the address, as before: a token
+# refused (401: its pod force-deleted, the signing key rotated, on every
+# node at once), a Role that does not allow the GET (403), an API server
+# that does not answer, or trickles its answer (the request's deadline).
+# A crash asks nothing: the supervisor starts the server again before any
+# question, whatever the API server does.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -22,7 +26,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -su
 	-addext subjectAltName=IP:127.0.0.1 -keyout "$WORK/api.key" -out "$account/ca.crt" 2> /dev/null
 echo 'token-of-the-cache' > "$account/token"
 # The stand-in (tests/lib/apiserver.py): the DaemonSet as ds STATE says
-# (present, deleting, gone, forbidden, unauthorized), each request's path
+# (present, deleting, gone, forbidden, unauthorized, trickle), each request's path
 # and token in $WORK/api.log.
 ds() { echo "{\"ds\": \"$1\"}" > "$WORK/state.json"; }
 ds present
@@ -37,14 +41,22 @@ setup='nodeSetup={interface: resolv-k8s, checkInterval: 1s, keepLinkLocal: true,
   daemonSet: kube-system/resolv-k8s-node}'
 addresses() { ip -4 -br addr show dev resolv-k8s 2>/dev/null | awk '{ $1 = $2 = ""; print }' | xargs; }
 both_held() { [[ $(addresses) == "169.254.53.10/32 10.96.0.10/32" ]]; }
+kept_rules() {
+	echo "$(nft list table inet resolv_k8s 2>/dev/null | grep -c '169\.254\.53\.10.*notrack')" \
+		"$(nft list table inet resolv_k8s 2>/dev/null | grep -c '10\.96\.0\.10')"
+}
 nothing_left() {
 	echo "$(ip link show dev resolv-k8s > /dev/null 2>&1 && echo interface) $(nft list table inet resolv_k8s > /dev/null 2>&1 && echo table)" | xargs
 }
-# run NAME: the cache, then SIGTERM, as the kubelet stops it; its exit status.
-run() {
+# up NAME: the cache, set up.
+up() {
 	node_config "$WORK/$1.yaml" 169.254.53.10 "$setup" 'listen=["169.254.53.10:53", "10.96.0.10:53"]'
 	start "$1" "$SERVER" --config "$WORK/$1.yaml"
 	eventually "$1: the addresses on the node's interface" both_held
+}
+# run NAME: the cache, then SIGTERM, as the kubelet stops it; its exit status.
+run() {
+	up "$1"
 	kill -TERM "${PID[$1]}"
 	wait "${PID[$1]}"
 }
@@ -52,12 +64,11 @@ run() {
 run rollout
 check "rolling update: exit status" 0 $?
 check "rolling update (the DaemonSet there): the link-local address kept, the ClusterIP gone" "169.254.53.10/32" "$(addresses)"
-check "rolling update: ... with its NOTRACK rules alone" "6 0" \
-	"$(nft list table inet resolv_k8s 2>/dev/null | grep -c '169\.254\.53\.10.*notrack') $(nft list table inet resolv_k8s 2>/dev/null | grep -c '10\.96\.0\.10')"
+check "rolling update: ... with its NOTRACK rules alone" "6 0" "$(kept_rules)"
 check "rolling update: the API server asked once for the DaemonSet, with the ServiceAccount's token" \
 	"GET /apis/apps/v1/namespaces/kube-system/daemonsets/resolv-k8s-node Bearer token-of-the-cache" "$(cat "$WORK/api.log")"
 
-for state in gone deleting unauthorized forbidden; do
+for state in gone deleting; do
 	ds "$state"
 	run "$state"
 	check "uninstall ($state): exit status" 0 $?
@@ -65,11 +76,47 @@ for state in gone deleting unauthorized forbidden; do
 	check_match "uninstall ($state): said" "the DaemonSet kube-system/resolv-k8s-node is gone \(" "$(cat "$WORK/$state.err")"
 done
 
+for state in unauthorized forbidden; do
+	ds "$state"
+	run "$state"
+	check "$state: exit status" 0 $?
+	check "$state (nothing known of the DaemonSet): the link-local address kept, with its NOTRACK rules alone" \
+		"169.254.53.10/32 6 0" "$(addresses) $(kept_rules)"
+	check_match "$state: said" \
+		"the DaemonSet kube-system/resolv-k8s-node is not known to be gone \(40[13]\): 169\.254\.53\.10 kept" \
+		"$(cat "$WORK/$state.err")"
+done
+
+answers() { [[ $(ask 169.254.53.10 +short kubernetes.default.svc.cluster.local) == 10.96.0.1 ]]; }
+for state in present trickle; do
+	ds "$state"
+	: > "$WORK/api.log"
+	name=crash-$state
+	up "$name"
+	killed=$(now)
+	kill -KILL "$(pgrep -P "${PID[$name]}")"
+	eventually "crash ($state): the supervisor says so" grep -qs "killed by signal 9" "$WORK/$name.err"
+	eventually "crash ($state): the restarted server answers on the link-local address" answers
+	back=$(since "$killed")
+	check "crash ($state): ... before any request to the API server" "" "$(cat "$WORK/api.log")"
+	eventually "crash ($state): ... and holds the ClusterIP again" both_held
+	echo "crash ($state API server): the server answering again ${back} s after its SIGKILL"
+	stopped=$(now)
+	kill -TERM "${PID[$name]}"
+	wait "${PID[$name]}"
+	check "crash ($state), then SIGTERM: exit status, the link-local address kept" "0 169.254.53.10/32" \
+		"$? $(addresses)"
+	echo "crash ($state API server): the supervisor's exit $(since "$stopped") s after its SIGTERM"
+done
+check_match "trickle: said, within the request's deadline" \
+	"the DaemonSet kube-system/resolv-k8s-node is not known to be gone \(no whole answer within 3 s\): 169\.254\.53\.10 kept" \
+	"$(cat "$WORK/crash-trickle.err")"
+
 ds present
 stop api
 run noapi
 check "no API server: exit status" 0 $?
 check "no API server: the link-local address kept, as without daemonSet" "169.254.53.10/32" "$(addresses)"
-check_match "no API server: said" "no answer from the API server \(connect 127.0.0.1:6443: Connection refused\): 169.254.53.10 kept" \
+check_match "no API server: said" "is not known to be gone \(connect 127.0.0.1:6443: Connection refused\): 169.254.53.10 kept" \
 	"$(cat "$WORK/noapi.err")"
 summary

@@ -42,7 +42,7 @@ TEST(Supervisor, AnOrderlyExitTearsDownAndEndsWithTheChildsStatus) {
                                       std::ofstream(marker) << getpid();
                                       return 0;
                                     },
-                                    [&] { return ++checks, true; }, [&] { return ++tear_downs, true; }, 60});
+                                    [&] { return ++checks, true; }, [&](bool) { return ++tear_downs, true; }, 60});
   EXPECT_EQ(status, 0);
   EXPECT_EQ(runs, 0) << "serve ran here, not in a child";
   EXPECT_EQ(tear_downs, 1);
@@ -53,20 +53,40 @@ TEST(Supervisor, AnOrderlyExitTearsDownAndEndsWithTheChildsStatus) {
   EXPECT_NE(child, getpid());
 }
 
+// The tear-down after a crash is not the last: what it would ask (the
+// DaemonSet, of the API server) waits for the supervisor's end, after the
+// new child.
 TEST(Supervisor, ADeadChildIsFollowedByATearDownACheckAndANewChild) {
   SavedSignals saved;
   const std::string marker = testing::TempDir() + "supervisor_test_died";
   std::remove(marker.c_str());
-  int checks = 0, tear_downs = 0;
+  int checks = 0;
+  std::string tear_downs;  // "l" the last, "r" before a restart
   int status = supervise(Supervised{[&](int) {
                                       if (std::ifstream(marker)) return 0;  // the second child
                                       std::ofstream(marker) << getpid();
                                       abort();
                                     },
-                                    [&] { return ++checks, true; }, [&] { return ++tear_downs, true; }, 60});
+                                    [&] { return ++checks, true; },
+                                    [&](bool last) { return tear_downs += last ? "l" : "r", true; }, 60});
   EXPECT_EQ(status, 0);
-  EXPECT_EQ(tear_downs, 2) << "after each child";
+  EXPECT_EQ(tear_downs, "rl") << "after each child, the last one's the last";
   EXPECT_EQ(checks, 2) << "once each child listens";
+}
+
+// A SIGTERM while the supervisor waits to start the server again: the
+// last tear-down, then the end.
+TEST(Supervisor, ASigtermBetweenChildrenEndsWithTheLastTearDown) {
+  SavedSignals saved;
+  std::string tear_downs;
+  int status = supervise(Supervised{[](int) -> int { abort(); }, [] { return true; },
+                                    [&](bool last) {
+                                      if (!last) kill(getpid(), SIGTERM);  // at the first tear-down
+                                      return tear_downs += last ? "l" : "r", true;
+                                    },
+                                    60});
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(tear_downs, "rl");
 }
 
 // Until the child listens, kube-dns's address must stay kube-dns's: the
@@ -84,7 +104,7 @@ TEST(Supervisor, TheSetUpWaitsForTheChildToListen) {
                                       return 0;
                                     },
                                     [&] { return bound_at_check = bool(std::ifstream(bound)), true; },
-                                    [] { return true; }, 60});
+                                    [](bool) { return true; }, 60});
   EXPECT_EQ(status, 0);
   EXPECT_TRUE(bound_at_check);
 }
@@ -97,7 +117,7 @@ TEST(Supervisor, AFirstSetUpThatFailsEndsItAll) {
                                       pause();  // until the supervisor's SIGTERM
                                       return 0;
                                     },
-                                    [] { return false; }, [&] { return ++tear_downs, true; }, 60});
+                                    [] { return false; }, [&](bool) { return ++tear_downs, true; }, 60});
   EXPECT_EQ(status, 1);
   EXPECT_EQ(tear_downs, 1) << "what was set up, removed";
 }
@@ -128,7 +148,7 @@ TEST(Supervisor, ASigtermAtForkReachesTheChild) {
                                       timespec bound{10, 0};  // a failure, not a hang
                                       return sigtimedwait(&term, nullptr, &bound) == SIGTERM ? 0 : kNeverTold;
                                     },
-                                    [&] { return ++checks, true; }, [&] { return ++tear_downs, true; }, 60});
+                                    [&] { return ++checks, true; }, [&](bool) { return ++tear_downs, true; }, 60});
   // The child ended on it: by its default action before serve, or in serve.
   EXPECT_NE(status, kNeverTold) << "the SIGTERM was not passed on";
   EXPECT_EQ(checks, 0) << "no set-up for a server that is to stop";
