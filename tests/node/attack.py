@@ -35,6 +35,8 @@ import dns.rcode
 import dns.rdatatype
 import dns.rrset
 
+import udp_upstream
+
 CACHE4, CACHE6, PORT, METRICS = "169.254.20.10", "fd00:ca::10", 53, 9253
 BYSTANDER = "127.0.0.3"
 ATTACKERS = 12
@@ -331,22 +333,17 @@ def run(seed, seconds, pid, v6, idle_rss):
 def flip(addr):
     """flip.test's upstream: TTL 1 the first time a name is asked, 0 after."""
     asked = set()
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind((addr, PORT))
-    print("listening", file=sys.stderr, flush=True)
-    while True:
-        data, peer = s.recvfrom(65535)
-        try:
-            query = dns.message.from_wire(data)
-        except Exception:
-            continue
+
+    def answer(query):
         reply = dns.message.make_response(query)
         question = query.question[0]
         if question.rdtype == dns.rdatatype.A:
             ttl = 0 if question.name in asked else 1
             asked.add(question.name)
             reply.answer.append(dns.rrset.from_text(question.name, ttl, "IN", "A", "192.0.2.77"))
-        s.sendto(reply.to_wire(), peer)
+        return reply
+
+    udp_upstream.serve(addr, answer)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ section 4.2), and names under in-addr.arpa have a PTR record and answer
 any other type NXDOMAIN, as CoreDNS's kubernetes plugin does for a
 Service's address. Negative answers carry an SOA of TTL 30, so that a
 cache keeps them."""
-import socket
 import sys
 
 import dns.message
@@ -15,6 +14,8 @@ import dns.name
 import dns.rcode
 import dns.rdatatype
 import dns.rrset
+
+import udp_upstream
 
 GSLB = dns.name.from_text("gslb.test")
 REVERSE = dns.name.from_text("in-addr.arpa")
@@ -33,20 +34,7 @@ def answer(query):
     return reply
 
 
-def main(addr):
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind((addr, 53))
-    print("listening", file=sys.stderr, flush=True)
-    while True:
-        data, peer = s.recvfrom(65535)
-        try:
-            query = dns.message.from_wire(data)
-        except Exception:
-            continue
-        s.sendto(answer(query).to_wire(), peer)
-
-
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    main(sys.argv[1])
+    udp_upstream.serve(sys.argv[1], answer)
