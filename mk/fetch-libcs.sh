@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# fetch-libcs.sh DIR: the glibc and musl packages of Debian bullseye and
-# trixie (amd64), downloaded with a private apt configuration (the machine's
-# lists untouched) and unpacked into DIR/SUITE/root. A suite whose stamp
-# names the same packages is not fetched again.
+# fetch-libcs.sh DIR: the glibc and musl packages of Debian bullseye,
+# trixie and sid, and experimental's glibc (amd64; its other packages
+# sid's), downloaded with a private apt configuration (the machine's lists
+# untouched) and unpacked into DIR/SUITE/root. A suite whose stamp names
+# the same packages is not fetched again.
 set -euo pipefail
 dir=$(mkdir -p "$1" && cd "$1" && pwd)
-suites=(bullseye trixie)
+suites=(bullseye trixie sid experimental)
 # linux-libc-dev: glibc's headers include the kernel's.
-packages=(libc6 libc6-dev libc-bin linux-libc-dev musl musl-dev)
+glibc_packages=(libc6 libc6-dev libc-bin linux-libc-dev)
 apt=/etc/apt
 
 # "URI KEYRING" of the machine's first deb entry of the Debian archive (URI
@@ -43,15 +44,19 @@ read -r uri key <<<"$(debian_mirror)"
 [[ $uri ]] || { echo "libcs: no Debian 'deb' entry in $apt" >&2; exit 1; }
 for suite in "${suites[@]}"; do
 	s=$dir/$suite
+	# experimental holds glibc alone, above sid's: taken from it first.
+	packages=("${glibc_packages[@]}" musl musl-dev) lists=$suite release=()
+	[[ $suite == experimental ]] && packages=("${glibc_packages[@]}") lists="sid experimental" \
+		release=(-o APT::Default-Release=experimental)
 	if [[ $(cat "$s/stamp" 2>/dev/null) != "${packages[*]}" ]]; then
 		rm -rf "$s" && mkdir -p "$s/lists/partial" "$s/cache/archives/partial" "$s/debs"
 		printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\n%s\n' \
-			"$uri" "$suite" "${key:+Signed-By: $key}" > "$s/debian.sources"
+			"$uri" "$lists" "${key:+Signed-By: $key}" > "$s/debian.sources"
 		# No dpkg status: the machine's installed versions are no candidates.
 		opts=(-q -o Dir::Etc::SourceList="$s/debian.sources" -o Dir::Etc::SourceParts=/dev/null
 			-o Dir::State::status=/dev/null -o Dir::State::Lists="$s/lists" -o Dir::Cache="$s/cache"
 			-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
-			-o APT::Architecture=amd64 -o APT::Architectures=amd64)
+			-o APT::Architecture=amd64 -o APT::Architectures=amd64 "${release[@]}")
 		if ! { apt-get "${opts[@]}" update && (cd "$s/debs" && apt-get "${opts[@]}" download "${packages[@]}"); } \
 			> "$s/apt.log" 2>&1; then
 			cat "$s/apt.log" >&2
@@ -66,5 +71,5 @@ for suite in "${suites[@]}"; do
 		for d in lib lib64; do [[ -e $s/root/$d ]] || ln -s usr/$d "$s/root/$d"; done
 		echo "${packages[*]}" > "$s/stamp"
 	fi
-	echo "libcs: $suite: $(version libc6), $(version musl) in $s/root"
+	echo "libcs: $suite: $(version libc6)${packages[5]:+, $(version musl)} in $s/root"
 done

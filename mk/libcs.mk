@@ -1,16 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 # The libc matrix: pods run images whose libc is not this machine's.
-# gai-probe built against Debian bullseye's glibc 2.31 and musl 1.2.2 and
-# trixie's glibc 2.41 and musl 1.2.5 (dynamic, and static: alone, and
-# linked with libresolv-k8s.a), each with that suite's own headers, crt
-# files and libc, unpacked under $(LIBCS)/SUITE/root by mk/fetch-libcs.sh.
+# gai-probe built against Debian bullseye's glibc 2.31 and musl 1.2.2,
+# trixie's glibc 2.41 and musl 1.2.5, sid's glibc 2.43 and musl 1.2.6
+# (dynamic, and static: alone, and linked with libresolv-k8s.a) and
+# experimental's glibc 2.44, each with that suite's own headers, crt files
+# and libc, unpacked under $(LIBCS)/SUITE/root by mk/fetch-libcs.sh.
 # test-libcs runs each under its own loader with the LD_PRELOAD inject
 # writes. x86_64 only.
 
 LIBCS := $(B)/libcs
-LIBC_PROBES := $(LIBCS)/bullseye/gai-probe-glibc $(LIBCS)/trixie/gai-probe-glibc \
-  $(LIBCS)/bullseye/gai-probe-musl $(LIBCS)/trixie/gai-probe-musl \
-  $(foreach s,bullseye trixie,$(LIBCS)/$(s)/gai-probe-musl-static $(LIBCS)/$(s)/gai-probe-musl-rk8s)
+MUSL_SUITES := bullseye trixie sid
+LIBC_PROBES := $(foreach s,$(MUSL_SUITES) experimental,$(LIBCS)/$(s)/gai-probe-glibc) \
+  $(foreach s,$(MUSL_SUITES),$(LIBCS)/$(s)/gai-probe-musl $(LIBCS)/$(s)/gai-probe-musl-static \
+    $(LIBCS)/$(s)/gai-probe-musl-rk8s)
 
 $(LIBCS)/fetched: mk/fetch-libcs.sh
 	mk/fetch-libcs.sh $(LIBCS)

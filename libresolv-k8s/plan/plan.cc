@@ -88,10 +88,16 @@ static void plan_glibc(const Config& conf, Str name, Plan& out) {
   size_t dots = count_dots(name);
   bool as_is_first = dots >= conf.opt.ndots;
   if (as_is_first) out.suffix.push(kAsIs);
-  bool root_on_list = false;
+  // From 2.44 on (bug 33804) the name as typed is asked once: a "." in the
+  // search list is skipped once it was, as is or by an earlier ".".
+  bool once = conf.release >= release(2, 44);
+  bool tried_as_is = as_is_first;
   for (size_t i = 0; i < conf.search_count(); i++) {
     Str d = glibc_domain_text(conf, i);
-    root_on_list |= d.size == 0;
+    if (d.size == 0) {
+      if (once && tried_as_is) continue;
+      tried_as_is = true;
+    }
     if (marker_domain(d)) continue;
     // A candidate res_mkquery refuses fails with NO_RECOVERY: the search
     // stops there, and the as-is query below still goes out.
@@ -102,7 +108,7 @@ static void plan_glibc(const Config& conf, Str name, Plan& out) {
     out.suffix.push(uint8_t(i));
   }
   bool searched = conf.search_count() != 0;
-  if (!as_is_first && !root_on_list && (dots || !searched || !conf.opt.no_tld_query))
+  if (!tried_as_is && (dots || !searched || !conf.opt.no_tld_query))
     out.suffix.push(kAsIs);
 }
 

@@ -53,6 +53,7 @@ struct Case {
 };
 
 const uint32_t kMusl124 = release(1, 2, 4);
+const uint32_t kGlibc244 = release(2, 44);
 const std::string kS = "search s1 s2\noptions ndots:5\n";
 const std::string k200 = std::string(63, 'a') + "." + std::string(63, 'b') + "." + std::string(63, 'c');  // 191
 const std::string kLong = std::string(63, 'd');
@@ -101,6 +102,16 @@ const Case kCases[] = {
      "web.s1. web."},
     {"glibc_no_candidate_left_invalid", D::glibc, "search " + k200 + "\noptions no-tld-query\n",
      std::string(63, 'x'), "invalid"},
+    // glibc 2.44 on (bug 33804): the name as typed asked once, a "." skipped once it was.
+    {"glibc244_root_after_as_is_skipped", D::glibc, "search . s1\n", "a.b", "a.b. a.b.s1.", kGlibc244},
+    {"glibc244_second_root_skipped", D::glibc, "search . s1 . s2\noptions ndots:2\n", "a.b", "a.b. a.b.s1. a.b.s2.",
+     kGlibc244},
+    {"glibc244_first_root_asked_in_place", D::glibc, "search s1 . s2\noptions ndots:5\n", "web",
+     "web.s1. web. web.s2.", kGlibc244},
+    {"glibc244_root_last_replaces_final_as_is", D::glibc, "search s1 s2 .\noptions ndots:5\n", "web",
+     "web.s1. web.s2. web.", kGlibc244},
+    {"glibc243_second_root_asked_again", D::glibc, "search . s1 . s2\noptions ndots:2\n", "a.b",
+     "a.b. a.b.s1. a.b. a.b.s2.", release(2, 43)},
     // musl
     {"musl_few_dots_search_then_as_is", D::musl, kS, "web", "web.s1. web.s2. web."},
     {"musl_dots_reach_ndots_as_is_only", D::musl, "search s1 s2\noptions ndots:2\n", "a.b.c", "a.b.c."},
