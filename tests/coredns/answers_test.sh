@@ -10,7 +10,8 @@
 # SOA (its owner, MNAME, RNAME, refresh, retry, expire: the serial is
 # CoreDNS's start time, the minimum its TTL). A name CoreDNS does not
 # answer itself (`fallthrough` of a reverse name to the upstream) is
-# compared on its rcode and answer alone (server/data/README.md).
+# compared on its rcode and answer alone; the differences the closed
+# world keeps (server/data/README.md) are checked to be still there.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$(cd "${1:?usage: $(basename "$0") BUILD_DIR}" && pwd)
@@ -29,7 +30,7 @@ printf '%s\n' '$ORIGIN example.com.' '@ 60 IN SOA ns hostmaster 1 7200 1800 6048
 "$BUILD/bin/resolv-k8s-server" --listen 127.0.0.53:53 --cluster "$ROOT/tests/fixtures/cluster.json" \
 	2> "$WORK/closed.err" &
 coredns_start 127.0.0.10 127.0.0.54
-poll 10 grep -qs listening "$WORK/upstream.err" "$WORK/closed.err"
+poll 10 grep -qs listening "$WORK/upstream.err" && poll 10 grep -qs listening "$WORK/closed.err"
 
 # view SERVER NAME TYPE: the reply as compared, one line per part.
 view() {
@@ -38,7 +39,8 @@ view() {
 		/^;; flags:/ { print "aa " ($0 ~ /flags:[a-z ]* aa[ ;]/ ? "yes" : "no") }
 		/^;; ANSWER SECTION:/ { s = "ans" } /^;; AUTHORITY SECTION:/ { s = "auth" }
 		/^;; ADDITIONAL SECTION:/ || /^$/ { s = "" }
-		s == "ans" && !/^;/ { $2 = ""; print "ans " tolower($0) | "sort" }
+		s == "ans" && $4 == "SOA" { $7 = $11 = "" }
+		s == "ans" && !/^;/ { $2 = ""; print "ans " tolower($0) }
 		s == "auth" && $4 == "SOA" { print "soa " tolower($1 " " $5 " " $6 " " $8 " " $9 " " $10) }
 	' | sort
 }
@@ -52,6 +54,12 @@ compare() { # NAME TYPE
 		ours=$(grep -v '^aa \|^soa ' <<<"$ours")
 	fi
 	check "$1 $2" "$core" "$ours"
+}
+
+# The differences server/data/README.md keeps: still there.
+differs() { # NAME TYPE
+	[[ $(view 127.0.0.10 "$1" "$2") != "$(view 127.0.0.53 "$1" "$2")" ]]
+	tally "$1 $2 differs" $?
 }
 
 Z=svc.cluster.local
@@ -71,7 +79,7 @@ cases=(
 	"10-244-1-9.db.shop.$Z A" "_tcp.db.shop.$Z SRV"
 	"queue.shop.$Z A" "workers.shop.$Z A" "w1.workers.shop.$Z A" "w2.workers.shop.$Z A"
 	# ExternalName.
-	"payments.shop.$Z A" "payments.shop.$Z CNAME" "payments.shop.$Z SRV" "legacy.default.$Z A"
+	"payments.shop.$Z A" "payments.shop.$Z CNAME" "legacy.default.$Z A"
 	"x.payments.shop.$Z A" "_http._tcp.payments.shop.$Z SRV"
 	# Missing Services and namespaces, namespace-only names, the apexes.
 	"nosuch.shop.$Z A" "web.nosuch.$Z A" "shop.$Z A" "shop.$Z SRV" "empty.$Z A" "nosuch.$Z A"
@@ -80,9 +88,9 @@ cases=(
 	"x.web.shop.nosuch.cluster.local A"
 	# Pods (pods insecure): any address in a namespace that exists.
 	"10-244-1-10.shop.pod.cluster.local A" "10-244-1-10.shop.pod.cluster.local AAAA"
-	"10-244-9-9.shop.pod.cluster.local A" "fd00-10-244-1--a.shop.pod.cluster.local AAAA"
+	"fd00-10-244-1--a.shop.pod.cluster.local AAAA"
 	"10-244-1-10.nosuch.pod.cluster.local A" "notanip.shop.pod.cluster.local A"
-	"shop.pod.cluster.local A" "x.10-244-1-10.shop.pod.cluster.local A"
+	"shop.pod.cluster.local A"
 	# Case.
 	"WEB.Shop.$Z A" "DB-0.db.SHOP.$Z A"
 	# Reverse: a Service's address (both families), an endpoint's, a pod's.
@@ -93,6 +101,10 @@ cases=(
 for c in "${cases[@]}"; do
 	# shellcheck disable=SC2086 # NAME TYPE
 	compare $c
+done
+for c in "payments.shop.$Z SRV" "10-244-9-9.shop.pod.cluster.local A" "x.10-244-1-10.shop.pod.cluster.local A"; do
+	# shellcheck disable=SC2086 # NAME TYPE
+	differs $c
 done
 rm -rf "$WORK"
 summary
