@@ -24,12 +24,13 @@ struct Service {
   std::vector<IpAddr> ips;  // spec.clusterIPs, dual stack
   Name external_name;       // kExternalName
   std::vector<ServicePort> ports;
-  bool publish_not_ready = false;
 };
 
 struct SliceEndpoint {
   std::vector<IpAddr> addresses;
-  bool ready = true;  // conditions.ready; absent means ready
+  // conditions.ready, absent means ready: CoreDNS reads nothing else (the
+  // controller sets it for publishNotReadyAddresses)
+  bool ready = true;
   std::string hostname;
 };
 
@@ -42,9 +43,8 @@ struct EndpointSlice {
 
 struct Pod {
   int line = 0;
-  std::string ns, name, hostname, subdomain;
+  std::string ns, name;
   std::vector<IpAddr> ips;  // status.podIPs
-  bool ready = false;       // condition Ready=True
 };
 
 struct Cluster {

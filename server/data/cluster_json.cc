@@ -98,7 +98,6 @@ Service service(const Json::Value& item, const Fields& f, const std::string& ns,
   Service s{f.line(item), ns, name};
   const Json::Value& spec = f.object(item, "spec");
   s.ports = f.ports(spec);
-  s.publish_not_ready = f.boolean(spec, "publishNotReadyAddresses", false);
   if (f.text(spec, "type") == "ExternalName") {
     s.kind = Service::kExternalName;
     const Json::Value* target = f.get(spec, "externalName", Kind::string);
@@ -134,10 +133,7 @@ EndpointSlice slice(const Json::Value& item, const Fields& f, const std::string&
 
 Pod pod(const Json::Value& item, const Fields& f, const std::string& ns, const std::string& name) {
   Pod p{f.line(item), ns, name};
-  const Json::Value& spec = f.object(item, "spec");
   const Json::Value& status = f.object(item, "status");
-  p.hostname = f.text(spec, "hostname");
-  p.subdomain = f.text(spec, "subdomain");
   for (const Json::Value& entry : f.array(status, "podIPs")) {
     const Json::Value* ip = f.get(entry, "ip", Kind::string);
     if (!ip) f.fail(entry, "a podIPs entry without an ip");
@@ -145,8 +141,6 @@ Pod pod(const Json::Value& item, const Fields& f, const std::string& ns, const s
   }
   if (p.ips.empty())
     if (const Json::Value* ip = f.get(status, "podIP", Kind::string)) p.ips.push_back(f.ip(*ip));
-  for (const Json::Value& c : f.array(status, "conditions"))
-    if (f.text(c, "type") == "Ready") p.ready = f.text(c, "status") == "True";
   return p;
 }
 

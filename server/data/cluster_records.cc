@@ -12,6 +12,15 @@ namespace rk8s::server {
 namespace {
 
 constexpr uint32_t kTtl = 5;  // CoreDNS's kubernetes plugin default
+// CoreDNS's DNSSchemaVersion, at dns-version.D (plugin/kubernetes Services).
+constexpr char kSchemaVersion[] = "1.1.0";
+constexpr uint32_t kSchemaVersionTtl = 28800;
+
+// A name an SRV record points to, and the address it has.
+struct Target {
+  Name name;
+  IpAddr ip;
+};
 
 class Builder {
  public:
@@ -33,12 +42,9 @@ class Builder {
     }
     for (const EndpointSlice& slice : c.slices) {
       auto it = by_name.find({slice.ns, slice.service});
-      if (it != by_name.end() && it->second->kind == Service::kHeadless) endpoints(*it->second, slice);
+      if (it != by_name.end() && it->second->kind != Service::kExternalName) endpoints(*it->second, slice);
     }
-    for (const Pod& p : c.pods) {
-      auto it = by_name.find({p.ns, p.subdomain});
-      pod(p, it != by_name.end() && it->second->kind == Service::kHeadless ? it->second : nullptr);
-    }
+    for (const Pod& p : c.pods) pod(p);
     auto dns = by_name.find({"kube-system", "kube-dns"});
     if (dns != by_name.end())
       for (const IpAddr& ip : dns->second->ips) address(nameserver(), ip);
@@ -60,10 +66,11 @@ class Builder {
 
   Name nameserver() { return under({"ns", "dns"}, domain_, 0); }
 
-  Rr soa() {
+  // Each zone's own names, as CoreDNS's plugin.SOA writes them.
+  Rr soa(const Name& apex) {
     Rr rr{dns::kTypeSOA, kTtl, {}};
-    put_name(rr.rdata, nameserver());
-    put_name(rr.rdata, under({"hostmaster"}, domain_, 0));
+    put_name(rr.rdata, under({"ns", "dns"}, apex, 0));
+    put_name(rr.rdata, under({"hostmaster"}, apex, 0));
     for (uint32_t v : {1u, 7200u, 1800u, 86400u, kTtl}) put32(rr.rdata, v);
     return rr;
   }
@@ -72,11 +79,14 @@ class Builder {
     for (const char* apex : {"", "in-addr.arpa", "ip6.arpa"}) {
       Name name = domain_;
       if (*apex) parse_name(apex, name);
-      store_.add_zone(name, soa());
+      store_.add_zone(name, soa(name), false);
     }
     Rr ns{dns::kTypeNS, kTtl, {}};
     put_name(ns.rdata, nameserver());
     store_.add(domain_, ns);
+    std::string text = char(sizeof kSchemaVersion - 1) + std::string(kSchemaVersion);
+    Rr version{dns::kTypeTXT, kSchemaVersionTtl, std::vector<uint8_t>(text.begin(), text.end())};
+    store_.add(under({"dns-version"}, domain_, 0), version);
   }
 
   void address(const Name& owner, const IpAddr& ip) {
@@ -98,55 +108,73 @@ class Builder {
     if (!store_.has(rev, dns::kTypePTR)) name_rr(rev, dns::kTypePTR, target);
   }
 
-  void srv(const ServicePort& port, const Name& service, const Name& target, int line) {
-    if (port.name.empty()) return;
+  // CoreDNS's weight: 100 over the records the name has at that priority
+  // (plugin.SRV), counted before duplicates go.
+  void srv(const Name& owner, const ServicePort& port, const Name& target, size_t count) {
     Rr rr{dns::kTypeSRV, kTtl, {}};
-    for (uint16_t v : {uint16_t(0), uint16_t(100), port.port}) put16(rr.rdata, v);
+    for (uint16_t v : {uint16_t(0), uint16_t(100 / count), port.port}) put16(rr.rdata, v);
     put_name(rr.rdata, target);
-    store_.add(under({"_" + port.name, "_" + port.protocol}, service, line), rr);
+    store_.add(owner, rr);
+  }
+
+  // A Service's SRV, as CoreDNS's findServices lists it: one per port and
+  // target at the Service's name, unnamed ports too; one per target at each
+  // named port's `_port._proto` name, which also has the targets' addresses.
+  void srvs(const Name& owner, const std::vector<ServicePort>& ports, const std::vector<Target>& targets,
+            int line) {
+    for (const ServicePort& port : ports) {
+      for (const Target& t : targets) srv(owner, port, t.name, ports.size() * targets.size());
+      if (port.name.empty()) continue;
+      Name named = under({"_" + port.name, "_" + port.protocol}, owner, line);
+      for (const Target& t : targets) {
+        srv(named, port, t.name, targets.size());
+        address(named, t.ip);
+      }
+    }
   }
 
   Name service_name(const std::string& ns, const std::string& name, int line) {
     return under({name, ns, "svc"}, domain_, line);
   }
 
+  // A headless Service's names are its endpoints' alone: none ready, the
+  // name does not exist.
   void service(const Service& s) {
     Name owner = service_name(s.ns, s.name, s.line);
-    store_.add_empty(owner);
     if (s.kind == Service::kExternalName) return name_rr(owner, dns::kTypeCNAME, s.external_name);
     if (s.kind == Service::kHeadless) return;
+    std::vector<Target> targets;
     for (const IpAddr& ip : s.ips) {
       address(owner, ip);
       ptr(ip, owner);
+      targets.push_back({owner, ip});
     }
-    for (const ServicePort& port : s.ports) srv(port, owner, owner, s.line);
+    srvs(owner, s.ports, targets, s.line);
   }
 
-  // Headless: the service name lists every ready endpoint, and each
-  // endpoint has its own name (its hostname, else its dashed address).
+  // Every ready endpoint has its own name (its hostname, else its dashed
+  // address), under any Service; a headless Service's name lists them.
   void endpoints(const Service& s, const EndpointSlice& slice) {
     Name owner = service_name(s.ns, s.name, s.line);
+    std::vector<Target> targets;
     for (const SliceEndpoint& ep : slice.endpoints) {
-      if (!ep.ready && !s.publish_not_ready) continue;
+      if (!ep.ready) continue;
       for (const IpAddr& ip : ep.addresses) {
         Name host = under({ep.hostname.empty() ? dashed_label(ip) : ep.hostname}, owner, slice.line);
-        address(owner, ip);
         address(host, ip);
         ptr(ip, host);
-        for (const ServicePort& port : slice.ports) srv(port, owner, host, slice.line);
+        for (const ServicePort& port : slice.ports) srv(host, port, host, slice.ports.size());
+        targets.push_back({host, ip});
       }
     }
+    if (s.kind != Service::kHeadless) return;
+    for (const Target& t : targets) address(owner, t.ip);
+    srvs(owner, slice.ports, targets, slice.line);
   }
 
-  void pod(const Pod& p, const Service* headless_subdomain) {
-    bool fqdn = headless_subdomain && !p.hostname.empty() &&
-                (p.ready || headless_subdomain->publish_not_ready);
-    for (const IpAddr& ip : p.ips) {
-      Name owner = under({dashed_label(ip), p.ns, "pod"}, domain_, p.line);
-      address(owner, ip);
-      if (fqdn) address(under({p.hostname, p.subdomain, p.ns, "svc"}, domain_, p.line), ip);
-      ptr(ip, owner);
-    }
+  // No PTR: CoreDNS answers none for a pod (`pods insecure` or not).
+  void pod(const Pod& p) {
+    for (const IpAddr& ip : p.ips) address(under({dashed_label(ip), p.ns, "pod"}, domain_, p.line), ip);
   }
 
   Name domain_;

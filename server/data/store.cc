@@ -17,11 +17,11 @@ Node& Store::node(const Name& name) {
   return it->second;
 }
 
-bool Store::add_zone(const Name& apex, const Rr& soa) {
+bool Store::add_zone(const Name& apex, const Rr& soa, bool undeclared_ents_exist) {
   for (const Zone& z : zones_)
     if (dns::name_equal(z.apex, apex)) return false;
   add(apex, soa);
-  zones_.push_back(Zone{apex, soa});
+  zones_.push_back(Zone{apex, soa, undeclared_ents_exist});
   return true;
 }
 
@@ -30,7 +30,7 @@ void Store::add(const Name& owner, const Rr& rr) {
   if (std::find(n.rrs.begin(), n.rrs.end(), rr) == n.rrs.end()) n.rrs.push_back(rr);
 }
 
-void Store::add_empty(const Name& name) { node(name); }
+void Store::add_empty(const Name& name) { node(name).declared = true; }
 
 const Node* Store::find(const Name& name) const {
   auto it = nodes_.find(name_key(name));

@@ -12,9 +12,11 @@
 
 namespace rk8s::server {
 
-// The records at one name; no records at all is an empty non-terminal.
+// The records at one name; no records at all is an empty non-terminal,
+// `declared` when the data named it (add_empty), not only a name below it.
 struct Node {
   std::vector<Rr> rrs;
+  bool declared = false;
 
   const Rr* first(uint16_t type) const;
 };
@@ -22,15 +24,20 @@ struct Node {
 struct Zone {
   Name apex;
   Rr soa;  // also in the apex node, where queries for SOA find it
+  // CoreDNS's kubernetes plugin reads a name by the schema, not as a tree:
+  // an empty non-terminal it did not declare (`_tcp.svc.ns.svc.D` above
+  // an SRV) is NXDOMAIN.
+  bool undeclared_ents_exist = true;
 };
 
 class Store {
  public:
   // `soa` becomes the apex's SOA record. False when the zone is already loaded.
-  bool add_zone(const Name& apex, const Rr& soa);
+  bool add_zone(const Name& apex, const Rr& soa, bool undeclared_ents_exist = true);
   // Adds `rr` at `owner` unless an identical record is there; every
   // ancestor of `owner` comes to exist as at least an empty non-terminal.
   void add(const Name& owner, const Rr& rr);
+  // `name` declared, records or not.
   void add_empty(const Name& name);
 
   const Node* find(const Name& name) const;

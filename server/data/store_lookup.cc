@@ -37,6 +37,7 @@ Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
     }
     if (hop == 0) res.authoritative = true;
     const Node* node = store.find(name);
+    if (node && node->rrs.empty() && !node->declared && !zone->undeclared_ents_exist) node = nullptr;
     if (!node) node = wildcard(store, name, zone->apex);
     if (!node) {
       res.rcode = dns::kNxDomain;

@@ -40,14 +40,14 @@ answers "dual stack AAAA" "$(ans web.shop.svc.cluster.local AAAA fd00:10:96::110
 answers "headless: ready endpoints" "ANSWER: 3," $s db.shop.svc.cluster.local
 answers "endpoint hostname" "$(ans db-0.db.shop.svc.cluster.local A 10.244.1.5)" $s db-0.db.shop.svc.cluster.local
 answers "not-ready endpoint" "status: NXDOMAIN" $s db-2.db.shop.svc.cluster.local
-answers "SRV, normal service" "$(ans _http._tcp.web.shop.svc.cluster.local SRV '0 100 80 web.shop.svc.cluster.local.')" $s _http._tcp.web.shop.svc.cluster.local SRV
-answers "SRV, headless" "SRV\s+0 100 5432 db-1\.db\.shop" $s _postgres._tcp.db.shop.svc.cluster.local SRV
+answers "SRV, normal service" "$(ans _http._tcp.web.shop.svc.cluster.local SRV '0 50 80 web.shop.svc.cluster.local.')" $s _http._tcp.web.shop.svc.cluster.local SRV
+answers "SRV, headless" "SRV\s+0 33 5432 db-1\.db\.shop" $s _postgres._tcp.db.shop.svc.cluster.local SRV
 answers "ExternalName CNAME" "$(ans payments.shop.svc.cluster.local CNAME payments.example.com.)" $s payments.shop.svc.cluster.local
 answers "pod A" "$(ans 10-244-1-10.shop.pod.cluster.local A 10.244.1.10)" $s 10-244-1-10.shop.pod.cluster.local
 answers "hostname.subdomain" "$(ans w1.workers.shop.svc.cluster.local A 10.244.2.30)" $s w1.workers.shop.svc.cluster.local
 answers "PTR service" "PTR\s+web\.shop\.svc\.cluster\.local\." $s -x 10.96.1.10
 answers "PTR v6 service" "PTR\s+web\.shop\.svc\.cluster\.local\." $s -x fd00:10:96::110
-answers "PTR pod" "PTR\s+10-244-0-2\.kube-system\.pod\.cluster\.local\." $s -x 10.244.0.2
+answers "no PTR of a pod, as CoreDNS" "status: NXDOMAIN" $s -x 10.244.0.2
 answers "namespace: NODATA" "status: NOERROR.*ANSWER: 0" $s shop.svc.cluster.local
 answers "svc.domain: NODATA" "status: NOERROR.*ANSWER: 0" $s svc.cluster.local
 answers "unknown service: NXDOMAIN" "status: NXDOMAIN" $s nope.shop.svc.cluster.local
