@@ -30,10 +30,14 @@ std::string number(double v) {
 
 }  // namespace
 
-void Histogram::observe(double seconds) {
+int Histogram::bucket(double seconds) {
   int i = 0;
   while (i < kBuckets && seconds > bound(i)) i++;
-  counts[i]++;
+  return i;
+}
+
+void Histogram::observe(double seconds) {
+  counts[bucket(seconds)]++;
   sum += seconds;
 }
 
@@ -46,6 +50,17 @@ uint64_t Histogram::count() const {
   uint64_t n = 0;
   for (uint64_t c : counts) n += c;
   return n;
+}
+
+uint64_t OwnHistogram::count() const {
+  uint64_t n = 0;
+  for (const OwnCounter& c : counts_) n += c.get();
+  return n;
+}
+
+void OwnHistogram::read(Histogram& into) const {
+  for (int i = 0; i <= Histogram::kBuckets; i++) into.counts[i] += counts_[i].get();
+  into.sum += sum_.load(std::memory_order_relaxed);
 }
 
 std::string Histogram::samples(const std::string& name, const std::string& labels, const char* prefix) const {

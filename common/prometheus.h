@@ -3,6 +3,7 @@
 // and one sample, every metric name with our prefix.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -25,11 +26,41 @@ struct Histogram {
   uint64_t counts[kBuckets + 1] = {};
   double sum = 0;
 
+  // The bucket `seconds` falls in (kBuckets: past the last bound).
+  static int bucket(double seconds);
   void observe(double seconds);
   void add(const Histogram& other);
   uint64_t count() const;
   // NAME_bucket{LABELS,le=...} for each bound, NAME_sum and NAME_count.
   std::string samples(const std::string& name, const std::string& labels, const char* prefix = kOurs) const;
+};
+
+// A counter one thread adds to and any thread reads (a worker's own, summed
+// when scraped): a load and a store, no locked instruction, no cache line
+// another writer shares.
+class OwnCounter {
+ public:
+  void add(uint64_t n = 1) { n_.store(n_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
+  uint64_t get() const { return n_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<uint64_t> n_{0};
+};
+
+// A Histogram as OwnCounter is a counter: observed by one thread, read by any.
+class OwnHistogram {
+ public:
+  void observe(double seconds) {
+    counts_[Histogram::bucket(seconds)].add();
+    sum_.store(sum_.load(std::memory_order_relaxed) + seconds, std::memory_order_relaxed);
+  }
+  uint64_t count() const;
+  // Added to `into`.
+  void read(Histogram& into) const;
+
+ private:
+  OwnCounter counts_[Histogram::kBuckets + 1];
+  std::atomic<double> sum_{0};
 };
 
 }  // namespace rk8s

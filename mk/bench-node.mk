@@ -23,3 +23,9 @@ bench-node-tls: $(SERVER_BIN)
 .PHONY: bench-node-floor
 bench-node-floor: $(POD_TEST_DEPS) $(B)/tests/rtt-probe
 	BENCH_ONLY=floor tests/bench/node_bench.sh $(B)
+
+# The instructions per cache hit, counted by callgrind (tests/bench/node_callgrind.sh):
+# $(B)/bench-node-callgrind.md.
+.PHONY: bench-node-callgrind
+bench-node-callgrind: $(SERVER_BIN)
+	tests/bench/node_callgrind.sh $(B)

@@ -24,6 +24,7 @@ struct QueryInfo {
   // that answered ("." past every server's), who wrote the reply, and
   // whether it was a denial (NXDOMAIN, or an empty answer section).
   std::string zone;
+  uint16_t zone_index = 0;  // CorednsQueries::zone_index's of `zone`, kept by the packet cache
   enum class By : uint8_t { server, data, cache, upstream } by = By::server;
   bool denial = false;
   std::optional<autopath::ReplyOption> autopath;  // the reply option sent

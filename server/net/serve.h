@@ -14,6 +14,9 @@ namespace rk8s::server {
 struct Client {
   sockaddr_storage addr;
   bool tcp;
+  // The worker whose loop received it (Workers' index): the counters it
+  // adds to, its own, so that no two workers write one cache line.
+  size_t worker = 0;
   // What ServeAtOnce leaves for the Serve called next for the same query
   // (the packet cache: the uses of its reply it answered meanwhile).
   uint32_t passed = 0;

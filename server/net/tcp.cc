@@ -22,10 +22,10 @@ std::atomic<uint64_t> unread_count{0};
 // One client connection; it keeps itself alive while open or owing replies.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(Loop& loop, evutil_socket_t fd, const sockaddr_storage& addr, const ClientKey& key,
+  Connection(Loop& loop, size_t worker, evutil_socket_t fd, const sockaddr_storage& addr, const ClientKey& key,
              const Serve& serve, const TcpLimits& limits)
       : serve_(serve),
-        client_{addr, true},
+        client_{addr, true, worker},
         key_(key),
         max_queries_(limits.max_queries),
         idle_{long(limits.idle_seconds), 0} {
@@ -135,8 +135,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
 }  // namespace
 
-TcpListener::TcpListener(Loop& loop, int fd, Serve serve, const TcpLimits& limits, Warn warn)
-    : loop_(loop), serve_(std::move(serve)), limits_(limits) {
+TcpListener::TcpListener(Loop& loop, int fd, Serve serve, const TcpLimits& limits, Warn warn, size_t worker)
+    : loop_(loop), worker_(worker), serve_(std::move(serve)), limits_(limits) {
   listener_ = evconnlistener_new(loop.base(), accepted, this, LEV_OPT_CLOSE_ON_FREE, -1, fd);
   sockaddr_storage self{};
   socklen_t len = sizeof self;
@@ -183,7 +183,7 @@ void TcpListener::accepted(evconnlistener*, evutil_socket_t fd, sockaddr* addr, 
   }
   sockaddr_storage from{};
   memcpy(&from, addr, size_t(len) < sizeof from ? size_t(len) : sizeof from);
-  std::make_shared<Connection>(self.loop_, fd, from, key, self.serve_, self.limits_)->start();
+  std::make_shared<Connection>(self.loop_, self.worker_, fd, from, key, self.serve_, self.limits_)->start();
 }
 
 }  // namespace rk8s::server

@@ -35,7 +35,8 @@ class TcpListener {
   // Room for the largest reply on top of kReadPause.
   static constexpr size_t kMaxUnread = kReadPause + 65537;
 
-  TcpListener(Loop& loop, int fd, Serve serve, const TcpLimits& limits, Warn warn);
+  // `worker`: the loop's index among the workers (Client::worker).
+  TcpListener(Loop& loop, int fd, Serve serve, const TcpLimits& limits, Warn warn, size_t worker = 0);
   ~TcpListener();
   TcpListener(const TcpListener&) = delete;
   TcpListener& operator=(const TcpListener&) = delete;
@@ -56,6 +57,7 @@ class TcpListener {
   static void accepted(evconnlistener*, evutil_socket_t fd, sockaddr* addr, int len, void* arg);
 
   Loop& loop_;
+  size_t worker_;
   Serve serve_;
   TcpLimits limits_;
   evconnlistener* listener_;

@@ -61,8 +61,8 @@ thread_local ReplyBatch batch;
 
 }  // namespace
 
-UdpListener::UdpListener(Loop& loop, int fd, ServeAtOnce at_once, Serve serve)
-    : fd_(fd), at_once_(std::move(at_once)), serve_(std::move(serve)) {
+UdpListener::UdpListener(Loop& loop, int fd, ServeAtOnce at_once, Serve serve, size_t worker)
+    : fd_(fd), worker_(worker), at_once_(std::move(at_once)), serve_(std::move(serve)) {
   read_ = event_new(loop.base(), fd, EV_READ | EV_PERSIST, readable, this);
   event_add(read_, nullptr);
 }
@@ -105,6 +105,7 @@ void UdpListener::readable(evutil_socket_t fd, short, void* arg) {
     msgs[i].msg_hdr.msg_name = &clients[i].addr;
     msgs[i].msg_hdr.msg_namelen = sizeof clients[i].addr;
     clients[i].tcp = false;
+    clients[i].worker = self.worker_;
   }
   int n = recvmmsg(fd, msgs, kBatch, MSG_DONTWAIT, nullptr);
   if (n <= 0) return;

@@ -11,7 +11,8 @@ namespace rk8s::server {
 
 class UdpListener {
  public:
-  UdpListener(Loop& loop, int fd, ServeAtOnce at_once, Serve serve);
+  // `worker`: the loop's index among the workers (Client::worker).
+  UdpListener(Loop& loop, int fd, ServeAtOnce at_once, Serve serve, size_t worker = 0);
   ~UdpListener();
   UdpListener(const UdpListener&) = delete;
   UdpListener& operator=(const UdpListener&) = delete;
@@ -28,6 +29,7 @@ class UdpListener {
   static void readable(evutil_socket_t fd, short, void* arg);
 
   int fd_;
+  size_t worker_;
   ServeAtOnce at_once_;
   Serve serve_;
   event* read_;

@@ -10,9 +10,9 @@ Workers::Workers(size_t count, const std::vector<Endpoint>& listen, const ServeA
   for (size_t i = 0; i < count; i++) {
     auto w = std::make_unique<Worker>();
     for (const Endpoint& e : listen) {
-      w->udp.push_back(std::make_unique<UdpListener>(w->loop, open_socket(e, SOCK_DGRAM), at_once, serve));
+      w->udp.push_back(std::make_unique<UdpListener>(w->loop, open_socket(e, SOCK_DGRAM), at_once, serve, i));
       w->tcp.push_back(
-          std::make_unique<TcpListener>(w->loop, open_socket(e, SOCK_STREAM), serve, limits, warn));
+          std::make_unique<TcpListener>(w->loop, open_socket(e, SOCK_STREAM), serve, limits, warn, i));
     }
     workers_.push_back(std::move(w));
   }

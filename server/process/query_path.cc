@@ -8,12 +8,19 @@
 
 namespace rk8s::server {
 
-QueryPath::QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime,
-                     const QueryPathWrap& wrap)
+namespace {
+
+// CoreDNS's `server` label: the first listen address stands for all.
+std::string server_label(const ServerConfig& config) { return "dns://" + config.listen.front().text; }
+
+}  // namespace
+
+QueryPath::QueryPath(const ServerConfig& config, size_t packet_bytes, size_t workers,
+                     std::shared_ptr<const Runtime> runtime, const QueryPathWrap& wrap)
     : packets_(wrap.packet_cache ? config.cache.capacity : 0, packet_bytes),
       rate_(config.limits.client_qps),
-      server_label_("dns://" + config.listen.front().text),
-      coredns_(server_label_),
+      metrics_(server_label(config), workers),
+      coredns_(server_label(config), workers),
       answered_([this](const Client& client, const QueryInfo& info, const std::vector<uint8_t>& reply,
                        double seconds) { count_and_log(client, info, reply, seconds); }) {
   if (wrap.answered)
@@ -40,13 +47,13 @@ std::shared_ptr<const Runtime> QueryPath::runtime() const {
 
 void QueryPath::count_and_log(const Client& client, const QueryInfo& info,
                               const std::vector<uint8_t>& reply, double seconds) {
-  metrics_.count(info);
-  metrics_.duration(server_label_, info.rcode, seconds);
+  metrics_.count(client.worker, info);
+  metrics_.duration(client.worker, info.rcode, seconds);
   const sockaddr_in6& from = reinterpret_cast<const sockaddr_in6&>(client.addr);
   // CoreDNS's family: 2 for IPv6, 1 for IPv4, an IPv4 client on a
   // dual-stack socket included.
   bool ipv6 = from.sin6_family == AF_INET6 && !IN6_IS_ADDR_V4MAPPED(&from.sin6_addr);
-  coredns_.count(info, client.tcp, ipv6, seconds);
+  coredns_.count(client.worker, info, client.tcp, ipv6, seconds);
   query_log_.write(client.addr, info, reply, seconds);
 }
 
@@ -84,7 +91,9 @@ Serve QueryPath::serve() {
                    client.passed};
     rt->handle()(query, from,
                  [this, rt, client, answer, started, asked = std::move(asked)](
-                     std::vector<uint8_t>& reply, const QueryInfo& info) {
+                     std::vector<uint8_t>& reply, const QueryInfo& answered) {
+                   QueryInfo info = answered;  // with its zone's index, for the counters and the packet cache
+                   info.zone_index = coredns_.zone_index(info.zone);
                    answered_(client, info, reply,
                              std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
                                  .count());

@@ -34,8 +34,9 @@ struct QueryPathWrap {
 
 class QueryPath {
  public:
-  // `packet_bytes`: the packet cache's budget.
-  QueryPath(const ServerConfig& config, size_t packet_bytes, std::shared_ptr<const Runtime> runtime,
+  // `packet_bytes`: the packet cache's budget; `workers`: the listeners'
+  // loops, each Client's `worker` one of 0 to workers - 1.
+  QueryPath(const ServerConfig& config, size_t packet_bytes, size_t workers, std::shared_ptr<const Runtime> runtime,
             const QueryPathWrap& wrap = {});
 
   // What the listeners call (net/serve.h).
@@ -71,7 +72,6 @@ class QueryPath {
   PacketCache packets_;
   ClientRate rate_;
   QueryMetrics metrics_;
-  const std::string server_label_;  // CoreDNS's: the first listen address stands for all
   CorednsQueries coredns_;
   QueryLog query_log_;
   AnsweredIn answered_;  // count_and_log, and the wrap's after it

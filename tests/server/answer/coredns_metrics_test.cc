@@ -23,18 +23,25 @@ QueryInfo answered(const char* zone, uint16_t type, uint8_t rcode, QueryInfo::By
   return info;
 }
 
+// Counted by `worker` (of two), with its zone's index as the query path
+// gives it.
+void count(CorednsQueries& m, size_t worker, QueryInfo info, bool tcp, bool ipv6, double seconds) {
+  info.zone_index = m.zone_index(info.zone);
+  m.count(worker, info, tcp, ipv6, seconds);
+}
+
 TEST(CorednsQueries, RequestsResponsesAndDurations) {
-  CorednsQueries m("dns://169.254.20.10:53");
-  m.count(answered("cluster.local.", dns::kTypeA, dns::kNoError, QueryInfo::By::cache), false, false, 0.0001);
-  m.count(answered("cluster.local.", dns::kTypeA, dns::kNoError, QueryInfo::By::upstream), false, false, 0.003);
-  m.count(answered("cluster.local.", 65, dns::kNxDomain, QueryInfo::By::upstream, true), true, true, 0.003);
-  m.count(answered(".", 99, dns::kServFail, QueryInfo::By::server), false, true, 20);
-  m.count(answered("", dns::kTypeAAAA, dns::kRefused, QueryInfo::By::server), false, false, 0);  // the fallback
+  CorednsQueries m("dns://169.254.20.10:53", 2);
+  count(m, 1, answered("cluster.local.", dns::kTypeA, dns::kNoError, QueryInfo::By::cache), false, false, 0.0001);
+  count(m, 0, answered("cluster.local.", dns::kTypeA, dns::kNoError, QueryInfo::By::upstream), false, false, 0.003);
+  count(m, 1, answered("cluster.local.", 65, dns::kNxDomain, QueryInfo::By::upstream, true), true, true, 0.003);
+  count(m, 0, answered(".", 99, dns::kServFail, QueryInfo::By::server), false, true, 20);
+  count(m, 1, answered("", dns::kTypeAAAA, dns::kRefused, QueryInfo::By::server), false, false, 0);  // the fallback
   QueryInfo dropped = answered("cluster.local.", dns::kTypeA, dns::kNoError, QueryInfo::By::server);
   dropped.dropped = true;
-  m.count(dropped, false, false, 1);
+  count(m, 0, dropped, false, false, 1);
   QueryInfo no_question;
-  m.count(no_question, false, false, 0);
+  count(m, 1, no_question, false, false, 0);
   const std::string text = m.render(0, 0);
   const std::string s = "server=\"dns://169.254.20.10:53\",";
   EXPECT_EQ(lines_starting(text, "coredns_dns_requests_total"),
@@ -65,12 +72,12 @@ TEST(CorednsQueries, RequestsResponsesAndDurations) {
 }
 
 TEST(CorednsQueries, CacheHitsMissesAndEntries) {
-  CorednsQueries m("dns://127.0.0.1:53");
-  m.count(answered("cluster.local.", dns::kTypeA, dns::kNoError, QueryInfo::By::cache), false, false, 0);
-  m.count(answered("cluster.local.", dns::kTypeA, dns::kNoError, QueryInfo::By::cache), false, false, 0);
-  m.count(answered("cluster.local.", dns::kTypeA, dns::kNxDomain, QueryInfo::By::cache, true), false, false, 0);
-  m.count(answered(".", dns::kTypeA, dns::kNoError, QueryInfo::By::upstream), false, false, 0.01);
-  m.count(answered("example.com.", dns::kTypeA, dns::kNoError, QueryInfo::By::data), false, false, 0);
+  CorednsQueries m("dns://127.0.0.1:53", 2);
+  count(m, 0, answered("cluster.local.", dns::kTypeA, dns::kNoError, QueryInfo::By::cache), false, false, 0);
+  count(m, 1, answered("cluster.local.", dns::kTypeA, dns::kNoError, QueryInfo::By::cache), false, false, 0);
+  count(m, 0, answered("cluster.local.", dns::kTypeA, dns::kNxDomain, QueryInfo::By::cache, true), false, false, 0);
+  count(m, 1, answered(".", dns::kTypeA, dns::kNoError, QueryInfo::By::upstream), false, false, 0.01);
+  count(m, 0, answered("example.com.", dns::kTypeA, dns::kNoError, QueryInfo::By::data), false, false, 0);
   const std::string text = m.render(7, 3);
   const std::string s = "server=\"dns://127.0.0.1:53\"";
   EXPECT_EQ(lines_starting(text, "coredns_cache_"),

@@ -38,15 +38,15 @@ QueryInfo marker_query(uint8_t status, size_t walked, CandidatesCut cut = {}) {
 }
 
 TEST(QueryMetrics, QueriesByTypeAndRcodeAndDropped) {
-  QueryMetrics m;
+  QueryMetrics m("dns://127.0.0.1:53", 2);
   for (const QueryInfo& info :
        {answered(dns::kTypeA, dns::kNoError), answered(dns::kTypeA, dns::kNoError),
         answered(dns::kTypeAAAA, dns::kNxDomain), answered(99, dns::kServFail),
         answered(dns::kTypeA, dns::kBadVers)})
-    m.count(info);
+    m.count(1, info);
   QueryInfo dropped = answered(dns::kTypeA, dns::kNoError);
   dropped.dropped = true;
-  m.count(dropped);
+  m.count(0, dropped);
   const std::string text = m.render();
   EXPECT_EQ(lines_starting(text, "resolv_k8s_queries_total"),
             (Strings{"resolv_k8s_queries_total{type=\"A\",rcode=\"NOERROR\"} 2",
@@ -59,13 +59,13 @@ TEST(QueryMetrics, QueriesByTypeAndRcodeAndDropped) {
 }
 
 TEST(QueryMetrics, AutopathAndMarkerStatusesAndQueriesSaved) {
-  QueryMetrics m;
-  m.count(autopath_query(autopath::kMatched, 3, {1, 1}));  // two queries saved, both cut
-  m.count(autopath_query(autopath::kMatched, 1));   // none
-  m.count(autopath_query(autopath::kExhausted, 4));  // three
-  m.count(marker_query(autopath::kMatched, 4, {1, 2}));   // the three before the match, all cut
-  m.count(marker_query(autopath::kExhausted, 6));    // the client walks on: none
-  m.count(answered(dns::kTypeA, dns::kNoError));     // neither
+  QueryMetrics m("dns://127.0.0.1:53", 2);
+  m.count(1, autopath_query(autopath::kMatched, 3, {1, 1}));  // two queries saved, both cut
+  m.count(0, autopath_query(autopath::kMatched, 1));   // none
+  m.count(1, autopath_query(autopath::kExhausted, 4));  // three
+  m.count(0, marker_query(autopath::kMatched, 4, {1, 2}));   // the three before the match, all cut
+  m.count(1, marker_query(autopath::kExhausted, 6));    // the client walks on: none
+  m.count(0, answered(dns::kTypeA, dns::kNoError));     // neither
   const std::string text = m.render();
   EXPECT_EQ(lines_starting(text, "resolv_k8s_autopath_"),
             (Strings{"resolv_k8s_autopath_total{status=\"matched\"} 2",
@@ -87,10 +87,10 @@ TEST(QueryMetrics, AutopathAndMarkerStatusesAndQueriesSaved) {
 }
 
 TEST(QueryMetrics, DurationsByServerAndRcodeInCorednsBuckets) {
-  QueryMetrics m;
-  m.duration("dns://127.0.0.1:53", dns::kNoError, 0.0003);
-  m.duration("dns://127.0.0.1:53", dns::kNoError, 0.003);
-  m.duration("dns://127.0.0.1:53", dns::kNxDomain, 20);
+  QueryMetrics m("dns://127.0.0.1:53", 2);
+  m.duration(0, dns::kNoError, 0.0003);
+  m.duration(1, dns::kNoError, 0.003);
+  m.duration(0, dns::kNxDomain, 20);
   const std::string text = m.render();
   const std::string noerror = "resolv_k8s_request_duration_seconds_bucket{server=\"dns://127.0.0.1:53\",rcode=\"NOERROR\",";
   EXPECT_EQ(lines_starting(text, noerror + "le=\"0.0"),
