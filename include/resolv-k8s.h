@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define RK8S_VERSION "0.1"
+#define RK8S_VERSION "0.2.0"
 
 #define RK8S_DIALECT_GLIBC 0
 #define RK8S_DIALECT_MUSL 1

@@ -431,6 +431,114 @@ helm template platform "$work/umbrella" --namespace kube-system -f "$work/umbrel
 check "an umbrella chart with global values: renders us, our values from it" "0 registry.example.com/dns/resolv-k8s-node:$version" \
 	"$?$(cat "$work/umbrella.err") $(images_of "$work/umbrella.yaml" | grep resolv-k8s-node)"
 
+# The conventions platform teams set: an umbrella chart that depends on us
+# with `condition: resolv-k8s.enabled`, our objects renamed and labelled
+# from it, lint clean, valid; off by its condition; a typo still refused.
+mkdir -p "$work/platform/charts"
+cp -r "$chart" "$work/platform/charts/resolv-k8s"
+printf '%s\n' 'apiVersion: v2' 'name: platform' 'version: 1.0.0' 'dependencies:' \
+	"  - {name: resolv-k8s, version: \"$version\", condition: resolv-k8s.enabled}" > "$work/platform/Chart.yaml"
+printf '%s\n' 'resolv-k8s:' '  enabled: true' '  fullnameOverride: node-local-dns' '  commonLabels: {team: dns, cost-center: "42"}' \
+	'  prometheusRule: {enabled: true}' '  serviceMonitor: {enabled: true}' '  dashboard: {enabled: true}' > "$work/platform/values.yaml"
+lint=$(helm lint --strict "$work/platform" 2>&1)
+check "umbrella with condition resolv-k8s.enabled, fullnameOverride, commonLabels: helm lint --strict" "0" "$?" "$lint"
+helm template platform "$work/platform" --namespace kube-system > "$work/platform.yaml" 2> "$work/platform.err"
+check "umbrella: renders, no warning" "0" "$?$(cat "$work/platform.err")"
+check "umbrella: valid" "$work/platform.yaml: 23 valid, 4 of other APIs" "$(models check "$work/platform.yaml" 2>&1)"
+# names FILE: each object's name not under node-local-dns, then each one
+# without commonLabels (on its pods too), "-" for none.
+names() {
+	python3 - "$1" <<-'EOF'
+		import sys, yaml
+		docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+		want = {"team": "dns", "cost-center": "42"}
+		has = lambda labels: want.items() <= (labels or {}).items()
+		print(" ".join(d["kind"] + "/" + d["metadata"]["name"] for d in docs if not d["metadata"]["name"].startswith("node-local-dns")) or "-",
+		      " ".join(d["kind"] + "/" + d["metadata"]["name"] for d in docs
+		               if not has(d["metadata"].get("labels")) or ("template" in d.get("spec", {}) and not has(d["spec"]["template"]["metadata"]["labels"]))) or "-")
+	EOF
+}
+check "umbrella: every object named node-local-dns-*, every one and its pods with commonLabels" \
+	"- -" "$(names "$work/platform.yaml")"
+check "umbrella: the objects that name each other follow (Service account, Role, config, kubelet's upstream address, webhook's flags)" \
+	"node-local-dns-node [\"node-local-dns-node\"] \${POD_NAMESPACE}/node-local-dns-node \$(NODE_LOCAL_DNS_UPSTREAM_SERVICE_HOST)
+[\"node-local-dns-webhook-tls\"] [\"node-local-dns\"] --tls-secret node-local-dns-webhook-tls --service node-local-dns-webhook --webhook-configuration node-local-dns
+node-local-dns-webhook kube-system/node-local-dns-webhook node-local-dns-test" \
+	"$(python3 - "$work/platform.yaml" <<-'EOF'
+		import json, sys, yaml
+		docs = {(d["kind"], d["metadata"]["name"]): d for d in yaml.safe_load_all(open(sys.argv[1])) if d}
+		ds, dep = docs["DaemonSet", "node-local-dns-node"], docs["Deployment", "node-local-dns-webhook"]
+		env = {e["name"]: e.get("value") for e in ds["spec"]["template"]["spec"]["containers"][0]["env"]}
+		config = yaml.safe_load(docs["ConfigMap", "node-local-dns-node"]["data"]["config.yaml"])
+		args = " ".join(dep["spec"]["template"]["spec"]["containers"][0]["args"])
+		flags = " ".join(a + " " + args.split(a + " ")[1].split()[0] for a in ("--tls-secret", "--service", "--webhook-configuration"))
+		print(ds["spec"]["template"]["spec"]["serviceAccountName"], json.dumps(docs["Role", "node-local-dns-node"]["rules"][0]["resourceNames"]),
+		      config["nodeSetup"]["daemonSet"], env["CLUSTER_DNS"])
+		print(json.dumps(docs["Role", "node-local-dns-webhook"]["rules"][0]["resourceNames"]),
+		      json.dumps(docs["ClusterRole", "node-local-dns-webhook"]["rules"][0]["resourceNames"]), flags)
+		hook = docs["MutatingWebhookConfiguration", "node-local-dns"]["webhooks"][0]["clientConfig"]["service"]
+		print(hook["name"], hook["namespace"] + "/" + docs["Service", "node-local-dns-webhook"]["metadata"]["name"],
+		      " ".join(name for kind, name in docs if kind == "Namespace"))
+	EOF
+	)"
+helm template platform "$work/platform" --namespace kube-system --set resolv-k8s.enabled=false > "$work/platform-off.yaml" 2>&1
+check "umbrella: resolv-k8s.enabled false, nothing of ours" "0 0" "$? $(grep -c '^kind:' "$work/platform-off.yaml")"
+check_match "umbrella: a typo in our values still refused" "Additional property comonLabels is not allowed" \
+	"$(helm template platform "$work/platform" --set resolv-k8s.comonLabels.a=b 2>&1 > /dev/null | tr '\n' ' ')"
+check_match "a typo of fullnameOverride refused" "Additional property fullnameOveride is not allowed" \
+	"$(helm template resolv-k8s "$chart" --set fullnameOveride=x 2>&1 > /dev/null | tr '\n' ' ')"
+check_match "a fullnameOverride that is no object name: refused" "fullnameOverride: Does not match pattern" \
+	"$(helm template resolv-k8s "$chart" --set fullnameOverride=Node_DNS 2>&1 > /dev/null | tr '\n' ' ')"
+render nameoverride --set nameOverride=dns
+check "nameOverride: the objects' names from it, when no fullnameOverride" "dns-node dns-webhook dns" \
+	"$(python3 -c 'import sys, yaml
+d = {x["kind"]: x["metadata"]["name"] for x in yaml.safe_load_all(open(sys.argv[1])) if x}
+print(d["DaemonSet"], d["Deployment"], d["MutatingWebhookConfiguration"])' "$work/nameoverride.yaml")"
+
+# Each pod's extras, and the webhook on the node's network on a port of
+# the node's.
+cat > "$work/extras-values.yaml" <<EOF
+nodeCache:
+  podAnnotations: {a.example/x: "1"}
+  podLabels: {tier: dns}
+  priorityClassName: dns-critical
+  extraEnv: [{name: GODEBUG, value: "x=1"}]
+  extraVolumes: [{name: extra, emptyDir: {}}]
+  extraVolumeMounts: [{name: extra, mountPath: /extra}]
+webhook:
+  podAnnotations: {a.example/y: "2"}
+  podLabels: {tier: admission}
+  priorityClassName: system-cluster-critical
+  extraEnv: [{name: TZ, value: UTC}]
+  extraVolumes: [{name: extra, emptyDir: {}}]
+  extraVolumeMounts: [{name: extra, mountPath: /extra}]
+  hostNetwork: true
+  port: 10260
+EOF
+render extras -f "$work/extras-values.yaml"
+check "extras: render, no warning" "0" "$?$(cat "$work/extras.err")"
+check "extras: valid" "$work/extras.yaml: 22 valid" "$(models check "$work/extras.yaml" 2>&1)"
+check "extras: each pod's annotation, label, priority class, env, volume and mount; the webhook on the node's network, its port everywhere" \
+	"DaemonSet 1 dns dns-critical GODEBUG extra /extra
+Deployment 2 admission system-cluster-critical TZ extra /extra True ClusterFirstWithHostNet 10260 :10260 10260 10260" \
+	"$(python3 - "$work/extras.yaml" <<-'EOF'
+		import sys, yaml
+		docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+		for d in docs:
+		    if d["kind"] not in ("DaemonSet", "Deployment"):
+		        continue
+		    meta, pod = d["spec"]["template"]["metadata"], d["spec"]["template"]["spec"]
+		    c = pod["containers"][0]
+		    line = [d["kind"], meta["annotations"].get("a.example/x") or meta["annotations"].get("a.example/y"), meta["labels"]["tier"],
+		            pod["priorityClassName"], c["env"][-1]["name"], pod["volumes"][-1]["name"], c["volumeMounts"][-1]["mountPath"]]
+		    if d["kind"] == "Deployment":
+		        svc = [x for x in docs if x["kind"] == "Service" and x["metadata"]["name"] == "resolv-k8s-webhook-metrics"][0]
+		        line += [pod["hostNetwork"], pod["dnsPolicy"], c["ports"][0]["containerPort"], c["args"][c["args"].index("--listen") + 1],
+		                 meta["annotations"]["prometheus.io/port"], svc["spec"]["ports"][0]["port"]]
+		    print(*line)
+	EOF
+	)"
+
 # The PodDisruptionBudget never blocks a drain.
 check "pdb: one replica at a time, whatever their number" '1 absent' \
 	"$(field "$work/bare.yaml" spec.maxUnavailable PodDisruptionBudget) $(field "$work/bare.yaml" spec.minAvailable PodDisruptionBudget)"

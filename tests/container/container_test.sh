@@ -129,7 +129,7 @@ check "upstream-tls: the base's volumes kept" '"/etc/resolv-k8s" "/run/resolv-k8
 	"$(field "$tls" "$pod.containers[0].volumeMounts[name=config].mountPath" DaemonSet) $(field "$tls" "$pod.containers[0].volumeMounts[name=node-lock].mountPath" DaemonSet)"
 
 example=$work/example.yaml
-check "overlay: the image from the registry" '"registry.example.com/dns/resolv-k8s-node:0.1"' \
+check "overlay: the image from the registry" '"registry.example.com/dns/resolv-k8s-node:0.2.0"' \
 	"$(field "$example" "$pod.containers[0].image" DaemonSet)"
 check "overlay: nodeSelector added to" '{"kubernetes.io/os":"linux","node-role.example.com/dns-cache":"true"}' \
 	"$(field "$example" "$pod.nodeSelector" DaemonSet)"

@@ -1,8 +1,17 @@
 {{/* SPDX-License-Identifier: Apache-2.0 */}}
 
-{{/* The labels of every object: Helm's, and the component's name; the
-cache's also k8s-app, as NodeLocal DNSCache's objects, which the operator
-guide's rollback check selects them by. */}}
+{{/* The start of every object's name, FULLNAME-node, FULLNAME-webhook,
+...: fullnameOverride, else nameOverride, else the chart's name; not the
+release's (one release per cluster: the cache's ports are the node's). */}}
+{{- define "resolv-k8s.fullname" -}}
+{{- .Values.fullnameOverride | default .Values.nameOverride | default .Chart.Name | trunc 40 | trimSuffix "-" -}}
+{{- end }}
+
+{{/* The labels of every object: Helm's, the component's name, and
+commonLabels; the cache's also k8s-app, as NodeLocal DNSCache's objects,
+which the operator guide's rollback check selects them by. The component's
+name stays whatever fullnameOverride says: the pods' selectors, the alerts
+and the dashboard select by it. */}}
 {{- define "resolv-k8s.labels" -}}
 {{- if eq .name "resolv-k8s-node" -}}
 k8s-app: resolv-k8s-node
@@ -12,6 +21,9 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
+{{- with .root.Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
 {{- end }}
 
 {{/* An image of .Values.images: REGISTRY/REPOSITORY:TAG[@DIGEST]. */}}
