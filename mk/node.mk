@@ -3,7 +3,7 @@
 # cluster DNS replicas and an external upstream, pods with and without the
 # shim behind it (tests/node/). One script per family: `make test-node-FAMILY`.
 
-NODE_FAMILIES := answers autopath marker rcodes conformance cache metrics prefetch stale failover transport tls overload abuse attack config lifecycle network crash rollout migration nftables uninstall switch
+NODE_FAMILIES := answers autopath marker rcodes conformance cache metrics prefetch stale failover transport tls overload abuse attack config lifecycle network crash rollout migration nftables uninstall switch coredns
 NODE_TESTS := $(NODE_FAMILIES:%=test-node-%)
 
 TESTS += test-node
