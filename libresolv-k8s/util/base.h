@@ -17,7 +17,7 @@ namespace rk8s {
 enum class Dialect : uint8_t { glibc, musl };
 
 // A release of one, for comparisons: where the rules changed between
-// releases (glibc 2.28-2.41, musl 1.2.2-1.2.5), the running one's hold.
+// releases (glibc 2.28-2.44, musl 1.2.2-1.2.6), the running one's hold.
 constexpr uint32_t release(uint32_t major, uint32_t minor, uint32_t patch = 0) {
   return major << 16 | minor << 8 | patch;
 }
