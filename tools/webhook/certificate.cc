@@ -23,8 +23,11 @@ using Cert = std::unique_ptr<X509, Free>;
 using Key = std::unique_ptr<EVP_PKEY, Free>;
 using Bio = std::unique_ptr<BIO, Free>;
 
-// Certificates are dated an hour back, for clocks a little behind ours.
+// Certificates are dated an hour back, for clocks a little behind ours, and
+// no more than a year back, so that renewals dated from their old starts do
+// not grow ever longer (a clock more than a year ahead is beyond this).
 constexpr long kBackdate = 3600;
+constexpr long kFurthestBack = 365 * kDay;
 
 Cert cert_of(const std::string& pem) {
   Bio in(BIO_new_mem_buf(pem.data(), int(pem.size())));
@@ -119,12 +122,13 @@ time_t time_of(const ASN1_TIME* t) {
 }
 
 // The earliest of `now` an hour back and the starts of `old`'s
-// certificates: clocks that made them, which the others have passed.
+// certificates (clocks that made them, which the others have passed), up
+// to kFurthestBack.
 time_t earliest_start(const CertificateSet& old, time_t now) {
   time_t start = now - kBackdate;
   for (const std::string* pem : {&old.tls_crt, &old.ca_crt})
     if (time_t t = certificate_not_before(*pem); t != 0) start = std::min(start, t);
-  return start;
+  return std::max(start, now - kFurthestBack);
 }
 
 // ca.crt's first certificate, when ca.key is its key, it has started and

@@ -33,7 +33,7 @@ struct CertificateSet {
 // `old`'s CA when that is whole, has started by `now` and has more than
 // kCaRenewDays left, else by a new CA; each new certificate starts at the
 // earliest of `now` an hour back and the starts of `old`'s tls.crt and
-// first CA.
+// first CA, a year back at most.
 CertificateSet make_certificates(const std::vector<std::string>& names, const CertificateSet& old, time_t now);
 
 // Why `set` is not to be served at `now`: "" when its serving certificate

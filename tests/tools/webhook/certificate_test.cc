@@ -78,12 +78,13 @@ TEST(Certificate, AClockAheadIsNeitherServedNorDatedFrom) {
   CertificateSet renewed = make_certificates(kNames, set, late);
   EXPECT_EQ(certificate_not_before(set.tls_crt), certificate_not_before(renewed.tls_crt));
   EXPECT_EQ("", certificate_problem(renewed, kNames, kNow));
-  // A CA replaced by a clock ahead starts where the old one did.
-  time_t ca_late = kNow + (kCaDays - kCaRenewDays + 1) * kDay;
-  CertificateSet replaced = make_certificates(kNames, set, ca_late);
+  // A CA replaced by a clock ahead, in its last year by that clock only,
+  // starts a year back: the right clock has passed it.
+  time_t right = kNow + (kCaDays - kCaRenewDays - 5) * kDay;
+  CertificateSet replaced = make_certificates(kNames, set, right + 10 * kDay);
   EXPECT_NE(set.ca_key, replaced.ca_key);
-  EXPECT_EQ(certificate_not_before(set.ca_crt), certificate_not_before(replaced.ca_crt));
-  EXPECT_EQ("", certificate_problem(replaced, kNames, kNow));
+  EXPECT_EQ(right + 10 * kDay - 365 * kDay, certificate_not_before(replaced.ca_crt));
+  EXPECT_EQ("", certificate_problem(replaced, kNames, right));
   // The clock that is right renews what starts past it from its own, and
   // keeps no CA that has not started.
   CertificateSet mended = make_certificates(kNames, future, kNow);
@@ -91,6 +92,9 @@ TEST(Certificate, AClockAheadIsNeitherServedNorDatedFrom) {
   EXPECT_NE(future.ca_key, mended.ca_key);
   EXPECT_EQ(1u, certificates_in(mended.ca_crt));
   EXPECT_EQ("", certificate_problem(mended, kNames, kNow));
+  // A year back at most: renewals do not grow ever longer.
+  time_t years = kNow + 3 * 365 * kDay;
+  EXPECT_EQ(years - 365 * kDay, certificate_not_before(make_certificates(kNames, set, years).tls_crt));
 }
 
 TEST(Certificate, EachProblemNamed) {
