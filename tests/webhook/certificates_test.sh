@@ -11,7 +11,8 @@
 # right, whichever wrote first; a Secret changed
 # while it runs served from the next round, its new CA patched in. `webhook
 # check`: a dry run through the webhook finds the pod injected, and says why
-# not where it is not.
+# not where it is not. With no API server: alive (/healthz), not ready
+# (/readyz), and TLS on its port all along, with a stand-in certificate.
 set -uo pipefail
 if [[ -z ${WEBHOOK_SANDBOX:-} ]]; then
 	exec unshare --net --mount --pid --fork --mount-proc env WEBHOOK_SANDBOX=1 "$0" "$@"
@@ -60,7 +61,9 @@ state
 pids+=($!)
 
 webhook=
-# run NAME [FLAGS]: the webhook started anew, until it serves over TLS.
+# ready_on PORT: /readyz answers 200 (the Secret's certificate served).
+ready_on() { [[ $(curl -sk -o /dev/null -w '%{http_code}' "https://127.0.0.1:$1/readyz") == 200 ]]; }
+# run NAME [FLAGS]: the webhook started anew, until it is ready.
 run() {
 	[[ -n $webhook ]] && { kill "$webhook"; wait "$webhook"; }
 	: > "$work/api.log"
@@ -68,7 +71,7 @@ run() {
 		"${@:2}" 2> "$work/$1.err" &
 	webhook=$!
 	pids+=($webhook)
-	poll 100 served > /dev/null
+	poll 100 ready_on 8443
 }
 # served: the certificate the webhook serves (PEM).
 served() {
@@ -150,12 +153,12 @@ check "ten days left: trusted" 200 "$(verified)"
 # ahead: the monotonic one has no date, and libfaketime 0.9.10 would put the
 # keeper's waits (pthread_cond_clockwait) ten days off.
 ahead=(env "LD_PRELOAD=$(dpkg -L libfaketime | grep '/libfaketime\.so\.1$')" FAKETIME=+10d FAKETIME_DONT_FAKE_MONOTONIC=1)
-# replica NAME PORT [FAKETIME...]: a replica started, until it serves over TLS.
+# replica NAME PORT [FAKETIME...]: a replica started, until it is ready.
 replica() {
 	"${@:3}" "$build/bin/resolv-k8s" webhook --tls-secret resolv-k8s-webhook-tls --listen "127.0.0.1:$2" --image init:1 \
 		--tls-secret-interval 1 2> "$work/$1.err" &
 	pids+=($!)
-	poll 100 served_on "$2" > /dev/null
+	poll 100 ready_on "$2"
 }
 served_on() { openssl s_client -connect "127.0.0.1:$1" -servername "$host" < /dev/null 2> /dev/null | openssl x509 2> /dev/null; }
 # verified_on PORT: /healthz's status through the caBundle, by this clock.
@@ -238,5 +241,11 @@ said() { grep -q 'Connection refused' "$work/noapi.err"; }
 eventually "no API server: said" said
 check_match "no API server: why" "certificate: GET Secret kube-system/resolv-k8s-webhook-tls: connect 127.0.0.1:6443: Connection refused \(trying again\)" \
 	"$(< "$work/noapi.err")"
-check "no API server: nothing served" "" "$(served)"
+# kubelet's HTTPS probes check no certificate (curl -k): the webhook alive,
+# not ready; the port speaks TLS alone, with a stand-in nobody trusts.
+check "no API server: /healthz alive, /readyz not ready, to kubelet's HTTPS probes" "200 503" \
+	"$(curl -sk -o /dev/null -w '%{http_code}' https://127.0.0.1:8443/healthz) $(curl -sk -o /dev/null -w '%{http_code}' https://127.0.0.1:8443/readyz)"
+check "no API server: no plain HTTP on the HTTPS port" 52 "$(curl -s -o /dev/null http://127.0.0.1:8443/healthz; echo $?)"
+check_match "no API server: a stand-in served, trusted by no caBundle" "CN ?= ?no-certificate-yet.resolv-k8s.invalid" \
+	"$(served | openssl x509 -noout -subject)"
 summary
