@@ -80,7 +80,7 @@ check "helm lint --strict: a registry, the ServiceMonitors, alerts and dashboard
 render registry --set registry=registry.example.com:5000/dns/
 check "template with a registry: renders, no warning" "0" "$?$(cat "$work/registry.err")"
 check "template with a registry: the cache's objects and the webhook's (its roles, its helm test's objects)" \
-	"ClusterRole ClusterRoleBinding ConfigMap DaemonSet Deployment MutatingWebhookConfiguration Namespace Pod PodDisruptionBudget Role Role Role RoleBinding RoleBinding RoleBinding Service Service Service Service ServiceAccount ServiceAccount ServiceAccount" \
+	"ClusterRole ClusterRoleBinding ConfigMap DaemonSet Deployment MutatingWebhookConfiguration Namespace Pod PodDisruptionBudget Role Role Role RoleBinding RoleBinding RoleBinding Secret Service Service Service Service ServiceAccount ServiceAccount ServiceAccount" \
 	"$(kinds "$work/registry.yaml")"
 check "template with a registry: valid" "$work/registry.yaml: 22 valid" "$(models check "$work/registry.yaml")"
 check "template with a registry: every image under it, the init image the webhook writes too" \
@@ -187,11 +187,11 @@ check "deploy: valid, cert-manager's four of another API" "$work/deploy.yaml: 18
 # may touch that Secret and the configuration's caBundle alone.
 render bare-again
 check "self: two renders without a cluster, the same" "" "$(diff "$work/bare.yaml" "$work/bare-again.yaml")"
-check "self: no Secret, no caBundle, no cert-manager; the webhook keeps its own, with its token" \
-	"0 absent absent true 'webhook' '--tls-secret' 'resolv-k8s-webhook-tls'" \
-	"$(grep -c '^kind: \(Secret\|Certificate\|Issuer\)$' "$work/bare.yaml") $(field "$work/bare.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration) $(field "$work/bare.yaml" "$pod.volumes" Deployment) $(field "$work/bare.yaml" "$pod.automountServiceAccountToken" Deployment) $(webhook_args "$work/bare.yaml" | cut -d' ' -f1-3)"
-check "self: its Role on its Secret (create unrestricted: RBAC cannot name what is not made), its ClusterRole on its configuration" \
-	'[{"apiGroups":[""],"resourceNames":["resolv-k8s-webhook-tls"],"resources":["secrets"],"verbs":["get","update"]},{"apiGroups":[""],"resources":["secrets"],"verbs":["create"]}] [{"apiGroups":["admissionregistration.k8s.io"],"resourceNames":["resolv-k8s"],"resources":["mutatingwebhookconfigurations"],"verbs":["get","patch"]}] {"kind":"ServiceAccount","name":"resolv-k8s-webhook","namespace":"kube-system"}' \
+check "self: its Secret empty and Opaque, no caBundle, no cert-manager; the webhook keeps its own, with its token" \
+	"1 \"Opaque\" absent absent absent true 'webhook' '--tls-secret' 'resolv-k8s-webhook-tls'" \
+	"$(grep -c '^kind: \(Secret\|Certificate\|Issuer\)$' "$work/bare.yaml") $(field "$work/bare.yaml" type Secret resolv-k8s-webhook-tls) $(field "$work/bare.yaml" data Secret resolv-k8s-webhook-tls) $(field "$work/bare.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration) $(field "$work/bare.yaml" "$pod.volumes" Deployment) $(field "$work/bare.yaml" "$pod.automountServiceAccountToken" Deployment) $(webhook_args "$work/bare.yaml" | cut -d' ' -f1-3)"
+check "self: its Role on its Secret alone (get, update: no create, the chart makes it), its ClusterRole on its configuration" \
+	'[{"apiGroups":[""],"resourceNames":["resolv-k8s-webhook-tls"],"resources":["secrets"],"verbs":["get","update"]}] [{"apiGroups":["admissionregistration.k8s.io"],"resourceNames":["resolv-k8s"],"resources":["mutatingwebhookconfigurations"],"verbs":["get","patch"]}] {"kind":"ServiceAccount","name":"resolv-k8s-webhook","namespace":"kube-system"}' \
 	"$(field "$work/bare.yaml" rules Role resolv-k8s-webhook) $(field "$work/bare.yaml" rules ClusterRole resolv-k8s-webhook) $(field "$work/bare.yaml" 'subjects[0]' ClusterRoleBinding resolv-k8s-webhook)"
 # helm test: resolv-k8s webhook check, from the webhook's image, in a
 # namespace of its own labelled for injection, allowed to create pods there

@@ -6,7 +6,8 @@
 # namespace where kubelet mounts them). The Secret created when absent, the
 # caBundle set to its CA and the certificate served for the Service's name;
 # kept at a restart, the caBundle not patched again; another replica's taken
-# after a 409; renewed near its end under the same CA; a replica whose
+# after a 409; renewed near its end under the same CA; the chart's empty
+# Opaque Secret filled, kept Opaque and Helm's; a replica whose
 # clock runs ten days ahead (faketime) trusted beside one whose clock is
 # right, whichever wrote first; a Secret changed
 # while it runs served from the next round, its new CA patched in. `webhook
@@ -143,6 +144,21 @@ check "ten days left: a new certificate served, a year long" "$(held tls.crt) ye
 	"$(served) $( (($(date -d "$(held tls.crt | openssl x509 -noout -enddate | cut -d= -f2)" +%s) > $(date +%s) + 360 * 86400)) && echo yes)"
 check_match "ten days left: said" "renewed: tls.crt expires within 90 days" "$(< "$work/renew.err")"
 check "ten days left: trusted" 200 "$(verified)"
+
+# The chart's Secret: empty, Opaque, Helm's: filled with a PUT (no create,
+# which its Role does not allow), its type, labels and annotations kept.
+state '{"apiVersion": "v1", "kind": "Secret", "type": "Opaque", "metadata": {"name": "resolv-k8s-webhook-tls",
+  "namespace": "kube-system", "resourceVersion": "7", "labels": {"app.kubernetes.io/managed-by": "Helm"},
+  "annotations": {"meta.helm.sh/release-name": "resolv-k8s"}}}'
+run chart
+check "the chart's empty Secret: filled with a PUT, the caBundle patched" \
+	"PUT /api/v1/namespaces/kube-system/secrets/resolv-k8s-webhook-tls $token
+PATCH /apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/resolv-k8s $token" \
+	"$(grep '^\(POST\|PUT\|PATCH\) ' "$work/api.log")"
+check "the chart's empty Secret: still Opaque and Helm's" '"Opaque" "Helm" "resolv-k8s"' \
+	"$(secret_json | python3 -c 'import json, sys; s = json.load(sys.stdin); m = s["metadata"]
+print(*(json.dumps(v) for v in (s["type"], m["labels"]["app.kubernetes.io/managed-by"], m["annotations"]["meta.helm.sh/release-name"])))')"
+check "the chart's empty Secret: served, trusted" "$(held tls.crt) 200" "$(served) $(verified)"
 
 # A replica whose clock runs ten days ahead (libfaketime), beside one whose
 # clock is right, each on its port. 95 days left: by the clock ahead 85, so
