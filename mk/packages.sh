@@ -23,6 +23,8 @@ packages=(
 	catatonit docker-registry
 	python3-yaml python3-jsonpatch openssl nodejs default-jre-headless
 	python3-dnspython ruby golang-go
+	# a webhook replica whose clock runs ahead (tests/webhook/certificates_test.sh)
+	faketime
 	# arm64 (the images' second arch): Debian's cross compilers, arm64
 	# libraries beside the amd64 ones (multiarch), qemu to run them.
 	# libyaml-cpp-dev and libevent-dev are not Multi-Arch: same: the amd64
@@ -49,7 +51,7 @@ else
 		file clang++ aarch64-linux-gnu-g++ aarch64-linux-musl-gcc qemu-aarch64-static
 		valgrind dig dnsperf unbound curl nft conntrack iptables
 		buildah skopeo umoci podman runc conmon catatonit docker-registry
-		openssl node npm java ruby go
+		openssl node npm java ruby go faketime
 	)
 fi
 

@@ -80,9 +80,9 @@ check "helm lint --strict: a registry, the ServiceMonitors, alerts and dashboard
 render registry --set registry=registry.example.com:5000/dns/
 check "template with a registry: renders, no warning" "0" "$?$(cat "$work/registry.err")"
 check "template with a registry: the cache's objects and the webhook's (its roles, its helm test's objects)" \
-	"ClusterRole ClusterRoleBinding ConfigMap DaemonSet Deployment MutatingWebhookConfiguration Namespace Pod PodDisruptionBudget Role Role Role RoleBinding RoleBinding RoleBinding Service Service Service Service ServiceAccount ServiceAccount ServiceAccount" \
+	"ClusterRole ClusterRoleBinding ConfigMap DaemonSet Deployment MutatingWebhookConfiguration Namespace Pod PodDisruptionBudget Role Role Role RoleBinding RoleBinding RoleBinding Secret Service Service Service Service ServiceAccount ServiceAccount ServiceAccount" \
 	"$(kinds "$work/registry.yaml")"
-check "template with a registry: valid" "$work/registry.yaml: 22 valid" "$(models check "$work/registry.yaml")"
+check "template with a registry: valid" "$work/registry.yaml: 23 valid" "$(models check "$work/registry.yaml")"
 check "template with a registry: every image under it, the init image the webhook writes too" \
 	"INIT_IMAGE registry.example.com:5000/dns/libresolv-k8s-init:$version
 registry.example.com:5000/dns/resolv-k8s-node:$version
@@ -187,11 +187,11 @@ check "deploy: valid, cert-manager's four of another API" "$work/deploy.yaml: 18
 # may touch that Secret and the configuration's caBundle alone.
 render bare-again
 check "self: two renders without a cluster, the same" "" "$(diff "$work/bare.yaml" "$work/bare-again.yaml")"
-check "self: no Secret, no caBundle, no cert-manager; the webhook keeps its own, with its token" \
-	"0 absent absent true 'webhook' '--tls-secret' 'resolv-k8s-webhook-tls'" \
-	"$(grep -c '^kind: \(Secret\|Certificate\|Issuer\)$' "$work/bare.yaml") $(field "$work/bare.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration) $(field "$work/bare.yaml" "$pod.volumes" Deployment) $(field "$work/bare.yaml" "$pod.automountServiceAccountToken" Deployment) $(webhook_args "$work/bare.yaml" | cut -d' ' -f1-3)"
-check "self: its Role on its Secret (create unrestricted: RBAC cannot name what is not made), its ClusterRole on its configuration" \
-	'[{"apiGroups":[""],"resourceNames":["resolv-k8s-webhook-tls"],"resources":["secrets"],"verbs":["get","update"]},{"apiGroups":[""],"resources":["secrets"],"verbs":["create"]}] [{"apiGroups":["admissionregistration.k8s.io"],"resourceNames":["resolv-k8s"],"resources":["mutatingwebhookconfigurations"],"verbs":["get","patch"]}] {"kind":"ServiceAccount","name":"resolv-k8s-webhook","namespace":"kube-system"}' \
+check "self: its Secret empty and Opaque, no caBundle, no cert-manager; the webhook keeps its own, with its token" \
+	"1 \"Opaque\" absent absent absent true 'webhook' '--tls-secret' 'resolv-k8s-webhook-tls'" \
+	"$(grep -c '^kind: \(Secret\|Certificate\|Issuer\)$' "$work/bare.yaml") $(field "$work/bare.yaml" type Secret resolv-k8s-webhook-tls) $(field "$work/bare.yaml" data Secret resolv-k8s-webhook-tls) $(field "$work/bare.yaml" "$hook.clientConfig.caBundle" MutatingWebhookConfiguration) $(field "$work/bare.yaml" "$pod.volumes" Deployment) $(field "$work/bare.yaml" "$pod.automountServiceAccountToken" Deployment) $(webhook_args "$work/bare.yaml" | cut -d' ' -f1-3)"
+check "self: its Role on its Secret alone (get, update: no create, the chart makes it), its ClusterRole on its configuration" \
+	'[{"apiGroups":[""],"resourceNames":["resolv-k8s-webhook-tls"],"resources":["secrets"],"verbs":["get","update"]}] [{"apiGroups":["admissionregistration.k8s.io"],"resourceNames":["resolv-k8s"],"resources":["mutatingwebhookconfigurations"],"verbs":["get","patch"]}] {"kind":"ServiceAccount","name":"resolv-k8s-webhook","namespace":"kube-system"}' \
 	"$(field "$work/bare.yaml" rules Role resolv-k8s-webhook) $(field "$work/bare.yaml" rules ClusterRole resolv-k8s-webhook) $(field "$work/bare.yaml" 'subjects[0]' ClusterRoleBinding resolv-k8s-webhook)"
 # helm test: resolv-k8s webhook check, from the webhook's image, in a
 # namespace of its own labelled for injection, allowed to create pods there
@@ -267,7 +267,7 @@ webhook:
   maxConnections: 20
 EOF
 render knobs -f "$work/knobs-values.yaml"
-check "knobs: render, valid" "0 $work/knobs.yaml: 22 valid" "$?$(cat "$work/knobs.err") $(models check "$work/knobs.yaml")"
+check "knobs: render, valid" "0 $work/knobs.yaml: 23 valid" "$?$(cat "$work/knobs.err") $(models check "$work/knobs.yaml")"
 object "$work/knobs.yaml" ConfigMap | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/knobs-config.yaml"
 # shellcheck disable=SC2016 # the setting's reference, as config.yaml holds it
 check "knobs: in config.yaml, the base's keys kept beside them" \
@@ -318,7 +318,7 @@ nodeCache:
         transportConfig: {transport: TLS, tls: {serverName: dns.test, caBundle: {name: example-ca, key: ca.crt}}}
 EOF
 render dot -f "$work/dot-values.yaml"
-check "dot: render, valid" "0 $work/dot.yaml: 22 valid" "$?$(cat "$work/dot.err") $(models check "$work/dot.yaml")"
+check "dot: render, valid" "0 $work/dot.yaml: 23 valid" "$?$(cat "$work/dot.err") $(models check "$work/dot.yaml")"
 object "$work/dot.yaml" ConfigMap resolv-k8s-node | python3 -c 'import json, sys; print(json.load(sys.stdin)["data"]["config.yaml"])' > "$work/dot-config.yaml"
 check "dot: config.yaml names each bundle in its ConfigMap's volume, read-only (key ca-bundle.crt unless given)" \
 	"/etc/resolv-k8s-ca/upstream-ca/ca-bundle.crt upstream-ca ro
@@ -368,7 +368,7 @@ check_match "dot: ... over TLS, unbound asked it" \
 # monitoring/ holds them.
 render monitoring "${monitoring[@]}"
 check "monitoring: valid, the ServiceMonitors and PrometheusRules of another API" \
-	"$work/monitoring.yaml: 23 valid, 4 of other APIs" "$(models check "$work/monitoring.yaml")"
+	"$work/monitoring.yaml: 24 valid, 4 of other APIs" "$(models check "$work/monitoring.yaml")"
 check "monitoring: with ServiceMonitors, no prometheus.io annotations on the pods" "absent absent" \
 	"$(field "$work/monitoring.yaml" 'spec.template.metadata.annotations[prometheus.io/scrape]' DaemonSet) $(field "$work/monitoring.yaml" 'spec.template.metadata.annotations[prometheus.io/scrape]' Deployment)"
 check "monitoring: each ServiceMonitor finds its Service, whose port is its pods'" \
@@ -592,7 +592,7 @@ check "... and on every object of the kustomize base's, through an overlay (the 
 printf '%s\n' 'nodeCache:' '  hostNetwork: false' '  podLabels: {resolv-k8s.io/redirect: node-local}' \
 	'  config: {listen: ["0.0.0.0"], health: "0.0.0.0:9255", nodeSetup: null}' > "$work/cilium-values.yaml"
 render cilium -f "$work/cilium-values.yaml"
-check "hostNetwork false: renders, valid" "0 $work/cilium.yaml: 20 valid" "$?$(cat "$work/cilium.err") $(models check "$work/cilium.yaml")"
+check "hostNetwork false: renders, valid" "0 $work/cilium.yaml: 21 valid" "$?$(cat "$work/cilium.err") $(models check "$work/cilium.yaml")"
 check "hostNetwork false: off the node's network, no node lock, the probes on the pod's address, its label for the policy" \
 	'false ["config"] absent absent "node-local"' \
 	"$(field "$work/cilium.yaml" "$pod.hostNetwork" DaemonSet) $(field "$work/cilium.yaml" "$pod.volumes" DaemonSet | python3 -c 'import json, sys; print(json.dumps([v["name"] for v in json.load(sys.stdin)]))') $(field "$work/cilium.yaml" "$pod.containers[0].livenessProbe.httpGet.host" DaemonSet) $(field "$work/cilium.yaml" "$pod.containers[0].readinessProbe.httpGet.host" DaemonSet) $(field "$work/cilium.yaml" 'spec.template.metadata.labels[resolv-k8s.io/redirect]' DaemonSet)"

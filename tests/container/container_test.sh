@@ -146,7 +146,7 @@ for dir in base overlays/cert-manager; do
 	"$build/bin/kubectl" kustomize "container/webhook/$dir" > "$out" 2> "$work/err"
 	check "kustomize webhook $dir: renders, no warning" "0" "$?$(cat "$work/err")"
 done
-check "kustomize webhook base: 9 objects, valid" "$work/webhook-base.yaml: 9 valid" \
+check "kustomize webhook base: 10 objects, valid" "$work/webhook-base.yaml: 10 valid" \
 	"$(models check "$work/webhook-base.yaml")"
 hook=webhooks[0]
 while read -r path want; do
@@ -165,12 +165,12 @@ check "webhook base: the image of this version, two replicas" "\"resolv-k8s-webh
 check "webhook base: its settings: its own certificate, the init image named, no nameservers, the node's search domains of its own pod" \
 	"'webhook' '--tls-secret' 'resolv-k8s-webhook-tls' '--listen' ':8443' '--image' 'libresolv-k8s-init:$version' '--nameserver' '' '--host-search' 'auto' '--cluster-domain' 'cluster.local'" \
 	"$(webhook_args "$work/webhook-base.yaml")"
-check "webhook base: in kube-system, its token mounted, its roles on its Secret and configuration alone" \
-	'"kube-system" true [{"apiGroups":[""],"resourceNames":["resolv-k8s-webhook-tls"],"resources":["secrets"],"verbs":["get","update"]},{"apiGroups":[""],"resources":["secrets"],"verbs":["create"]}] [{"apiGroups":["admissionregistration.k8s.io"],"resourceNames":["resolv-k8s"],"resources":["mutatingwebhookconfigurations"],"verbs":["get","patch"]}]' \
-	"$(field "$work/webhook-base.yaml" metadata.namespace Deployment) $(field "$work/webhook-base.yaml" "$pod.automountServiceAccountToken" Deployment) $(field "$work/webhook-base.yaml" rules Role) $(field "$work/webhook-base.yaml" rules ClusterRole)"
-check "webhook cert-manager: the Secret mounted, no token, no role" \
+check "webhook base: in kube-system, its token mounted, its empty Opaque Secret, its roles on that Secret (no create) and configuration alone" \
+	'"kube-system" true "Opaque" [{"apiGroups":[""],"resourceNames":["resolv-k8s-webhook-tls"],"resources":["secrets"],"verbs":["get","update"]}] [{"apiGroups":["admissionregistration.k8s.io"],"resourceNames":["resolv-k8s"],"resources":["mutatingwebhookconfigurations"],"verbs":["get","patch"]}]' \
+	"$(field "$work/webhook-base.yaml" metadata.namespace Deployment) $(field "$work/webhook-base.yaml" "$pod.automountServiceAccountToken" Deployment) $(field "$work/webhook-base.yaml" type Secret) $(field "$work/webhook-base.yaml" rules Role) $(field "$work/webhook-base.yaml" rules ClusterRole)"
+check "webhook cert-manager: the Secret mounted (cert-manager's: none of the base's), no token, no role" \
 	"'webhook' '--cert' '/tls/tls.crt' '--key' '/tls/tls.key' '--listen' ':8443' '--image' 'libresolv-k8s-init:$version' '--nameserver' '' '--host-search' 'auto' '--cluster-domain' 'cluster.local' false 0" \
-	"$(webhook_args "$work/webhook-cert-manager.yaml") $(field "$work/webhook-cert-manager.yaml" "$pod.automountServiceAccountToken" Deployment) $(grep -c '^kind: .*Role' "$work/webhook-cert-manager.yaml")"
+	"$(webhook_args "$work/webhook-cert-manager.yaml") $(field "$work/webhook-cert-manager.yaml" "$pod.automountServiceAccountToken" Deployment) $(grep -c '^kind: \(.*Role\|Secret\)$' "$work/webhook-cert-manager.yaml")"
 check "webhook cert-manager: a CA chain, the serving Certificate issued by the CA's Issuer" \
 	'{"selfSigned":{}} true {"kind":"Issuer","name":"resolv-k8s-webhook-selfsigned"} {"ca":{"secretName":"resolv-k8s-webhook-ca"}} {"kind":"Issuer","name":"resolv-k8s-webhook-ca"}' \
 	"$(field "$work/webhook-cert-manager.yaml" spec Issuer resolv-k8s-webhook-selfsigned) $(field "$work/webhook-cert-manager.yaml" spec.isCA Certificate resolv-k8s-webhook-ca) $(field "$work/webhook-cert-manager.yaml" spec.issuerRef Certificate resolv-k8s-webhook-ca) $(field "$work/webhook-cert-manager.yaml" spec Issuer resolv-k8s-webhook-ca) $(field "$work/webhook-cert-manager.yaml" spec.issuerRef Certificate resolv-k8s-webhook)"
@@ -325,7 +325,7 @@ out=$work/deployment.out.yaml
 init_names() { field "$1" "$pod.initContainers" | python3 -c 'import json, sys; print(json.dumps([c["name"] for c in json.load(sys.stdin)], separators=(",", ":")))'; }
 check "deployment: our init container first, then its own" '["resolv-k8s-init","migrate"]' "$(init_names "$out")"
 check "deployment: the init container" \
-	"{\"image\":\"$image\",\"name\":\"resolv-k8s-init\",\"resources\":{\"limits\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"},\"requests\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"}},\"securityContext\":{\"allowPrivilegeEscalation\":false,\"capabilities\":{\"drop\":[\"ALL\"]},\"readOnlyRootFilesystem\":true,\"runAsNonRoot\":true,\"seccompProfile\":{\"type\":\"RuntimeDefault\"}},\"volumeMounts\":[{\"mountPath\":\"/target\",\"name\":\"resolv-k8s\"}]}" \
+	"{\"image\":\"$image\",\"name\":\"resolv-k8s-init\",\"resources\":{\"limits\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"},\"requests\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"}},\"securityContext\":{\"allowPrivilegeEscalation\":false,\"capabilities\":{\"drop\":[\"ALL\"]},\"readOnlyRootFilesystem\":true,\"runAsGroup\":65534,\"runAsNonRoot\":true,\"runAsUser\":65534,\"seccompProfile\":{\"type\":\"RuntimeDefault\"}},\"volumeMounts\":[{\"mountPath\":\"/target\",\"name\":\"resolv-k8s\"}]}" \
 	"$(field "$out" "$pod.initContainers[0]")"
 check "deployment: the volume" '{"emptyDir":{},"name":"resolv-k8s"}' "$(field "$out" "$pod.volumes[name=resolv-k8s]")"
 for i in 0 1; do

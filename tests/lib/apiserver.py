@@ -7,7 +7,8 @@ asks it: the webhook's own certificate (--tls-secret) and `webhook check`
 Its objects live in WORK/state.json, read and written at each request so a
 test can change them between runs:
 
-  secret  the Secret kube-system/resolv-k8s-webhook-tls, or null
+  secret  the Secret kube-system/resolv-k8s-webhook-tls, or null (a PUT
+          that changes its type gets 422, as its type is immutable)
   mwc     the MutatingWebhookConfiguration resolv-k8s
   race    a Secret another replica writes just before the webhook's next
           write: that write gets 409
@@ -84,6 +85,8 @@ def create_secret(request, state, sent):
 def replace_secret(request, state, sent):
     if lost_race(state) or sent["metadata"].get("resourceVersion") != state["secret"]["metadata"]["resourceVersion"]:
         return request.answer(409, None)
+    if sent.get("type", "Opaque") != state["secret"].get("type", "Opaque"):
+        return request.answer(422, None)  # a Secret's type is immutable
     sent["metadata"]["resourceVersion"] = str(int(sent["metadata"]["resourceVersion"]) + 1)
     state["secret"] = sent
     save(state)

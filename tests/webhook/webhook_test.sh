@@ -235,7 +235,9 @@ check "5 MiB: 413" 413 "$(post "$work/huge.json" 2>&1 | tail -1)"
 check "plain HTTP: no answer" 52 "$(curl -s -o /dev/null http://127.0.0.1:8443/mutate; echo $?)"
 check "still serving" "ok
 200" "$(https /healthz)"
-check "another path: 404" "/mutate, /healthz or /metrics
+check "/readyz: the files' certificate served" "ok
+200" "$(https /readyz)"
+check "another path: 404" "/mutate, /healthz, /readyz or /metrics
 404" "$(https /nosuch)"
 
 # A rotated Secret: the next connection gets the new certificate.
@@ -353,6 +355,6 @@ check_match "request log (Debug): a pod left, and why" "Pod: left as it is; reso
 check_match "request log (Debug): a body refused, and why" \
 	"webhook: refused: not an admission.k8s.io/v1 AdmissionReview" "$(< "$work/webhook.err")"
 check_match "start and stop: said, with where it listens" \
-	"webhook [0-9.]+: listening on 127.0.0.1:8443 \(HTTPS: POST /mutate, GET /healthz, GET /metrics\).*SIGTERM: stopping" \
+	"webhook [0-9.]+: listening on 127.0.0.1:8443 \(HTTPS: POST /mutate, GET /healthz, GET /readyz, GET /metrics\).*SIGTERM: stopping" \
 	"$(tr '\n' ' ' < "$work/webhook.err")"
 summary

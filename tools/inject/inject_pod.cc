@@ -21,7 +21,10 @@ const char kVolume[] = "resolv-k8s";
 const char kMountPath[] = "/opt/resolv-k8s";
 
 // The image's entrypoint copies the libraries into /target as user 65534 and
-// needs nothing more, so pods under the "restricted" policy admit it.
+// needs nothing more, so pods under the "restricted" policy admit it. The
+// user is the container's own: one the pod sets for its containers (0, say)
+// would otherwise be the init container's too, and kubelet refuses to start
+// a container as root under runAsNonRoot.
 const char kInitContainer[] = R"(
 name: resolv-k8s-init
 image: IMAGE
@@ -32,6 +35,8 @@ securityContext:
   capabilities: {drop: [ALL]}
   readOnlyRootFilesystem: true
   runAsNonRoot: true
+  runAsUser: 65534
+  runAsGroup: 65534
   seccompProfile: {type: RuntimeDefault}
 )";
 

@@ -8,6 +8,7 @@
 #include <openssl/rand.h>
 #include <openssl/x509v3.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace rk8s::tools {
@@ -22,8 +23,11 @@ using Cert = std::unique_ptr<X509, Free>;
 using Key = std::unique_ptr<EVP_PKEY, Free>;
 using Bio = std::unique_ptr<BIO, Free>;
 
-// Certificates are dated an hour back, for clocks a little behind ours.
+// Certificates are dated an hour back, for clocks a little behind ours, and
+// no more than a year back, so that renewals dated from their old starts do
+// not grow ever longer (a clock more than a year ahead is beyond this).
 constexpr long kBackdate = 3600;
+constexpr long kFurthestBack = 365 * kDay;
 
 Cert cert_of(const std::string& pem) {
   Bio in(BIO_new_mem_buf(pem.data(), int(pem.size())));
@@ -66,11 +70,11 @@ void extend(X509* c, X509* issuer, int nid, const char* value) {
   }
 }
 
-// A certificate of `key` for `cn`, valid `days` from `now`: a CA when
-// `names` is empty (self-signed when `issuer` is null), else a server's
-// for `names`, signed by `issuer` with `issuer_key`.
+// A certificate of `key` for `cn`, valid from `start` to `days` after
+// `now`: a CA when `names` is empty (self-signed when `issuer` is null),
+// else a server's for `names`, signed by `issuer` with `issuer_key`.
 Cert signed_certificate(const std::string& cn, EVP_PKEY* key, X509* issuer, EVP_PKEY* issuer_key,
-                        const std::vector<std::string>& names, long days, time_t now) {
+                        const std::vector<std::string>& names, time_t start, long days, time_t now) {
   Cert c(X509_new());
   X509_set_version(c.get(), 2);
   unsigned char serial[16];
@@ -79,7 +83,7 @@ Cert signed_certificate(const std::string& cn, EVP_PKEY* key, X509* issuer, EVP_
   BIGNUM* bn = BN_bin2bn(serial, sizeof serial, nullptr);
   BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(c.get()));
   BN_free(bn);
-  X509_time_adj_ex(X509_getm_notBefore(c.get()), 0, -kBackdate, &now);
+  ASN1_TIME_set(X509_getm_notBefore(c.get()), start);
   X509_time_adj_ex(X509_getm_notAfter(c.get()), int(days), 0, &now);
   X509_NAME* subject = X509_get_subject_name(c.get());
   X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_UTF8, reinterpret_cast<const unsigned char*>(cn.c_str()), -1,
@@ -106,12 +110,34 @@ Cert signed_certificate(const std::string& cn, EVP_PKEY* key, X509* issuer, EVP_
 
 bool lasts_past(X509* c, time_t when) { return X509_cmp_time(X509_get0_notAfter(c), &when) > 0; }
 
-// ca.crt's first certificate, when ca.key is its key and it lasts more
-// than kCaRenewDays past `now`.
+// Whether `c` has started by `now`, or will within kStartSkew.
+bool started(X509* c, time_t now) {
+  time_t latest = now + kStartSkew;
+  return X509_cmp_time(X509_get0_notBefore(c), &latest) <= 0;
+}
+
+time_t time_of(const ASN1_TIME* t) {
+  tm parts{};
+  return ASN1_TIME_to_tm(t, &parts) == 1 ? timegm(&parts) : 0;
+}
+
+// The earliest of `now` an hour back and the starts of `old`'s
+// certificates (clocks that made them, which the others have passed), up
+// to kFurthestBack.
+time_t earliest_start(const CertificateSet& old, time_t now) {
+  time_t start = now - kBackdate;
+  for (const std::string* pem : {&old.tls_crt, &old.ca_crt})
+    if (time_t t = certificate_not_before(*pem); t != 0) start = std::min(start, t);
+  return std::max(start, now - kFurthestBack);
+}
+
+// ca.crt's first certificate, when ca.key is its key, it has started and
+// it lasts more than kCaRenewDays past `now`.
 Cert usable_ca(const CertificateSet& set, time_t now) {
   Cert ca = cert_of(set.ca_crt);
   Key key = key_of(set.ca_key);
-  if (!ca || !key || X509_check_private_key(ca.get(), key.get()) != 1 || !lasts_past(ca.get(), now + kCaRenewDays * kDay))
+  if (!ca || !key || X509_check_private_key(ca.get(), key.get()) != 1 || !started(ca.get(), now) ||
+      !lasts_past(ca.get(), now + kCaRenewDays * kDay))
     return nullptr;
   return ca;
 }
@@ -120,21 +146,22 @@ Cert usable_ca(const CertificateSet& set, time_t now) {
 
 CertificateSet make_certificates(const std::vector<std::string>& names, const CertificateSet& old, time_t now) {
   CertificateSet out;
+  time_t start = earliest_start(old, now);
   Cert ca = usable_ca(old, now);
   Key ca_key = ca ? key_of(old.ca_key) : Key(EVP_EC_gen("P-256"));
   if (ca) {
     out.ca_crt = old.ca_crt;
   } else {
-    ca = signed_certificate("resolv-k8s webhook CA", ca_key.get(), nullptr, nullptr, {}, kCaDays, now);
+    ca = signed_certificate("resolv-k8s webhook CA", ca_key.get(), nullptr, nullptr, {}, start, kCaDays, now);
     out.ca_crt = pem_of(ca.get());
     // The CA it replaces, while valid: the replicas serving under it stay
     // trusted until they read the new certificate.
-    if (Cert previous = cert_of(old.ca_crt); previous && lasts_past(previous.get(), now))
+    if (Cert previous = cert_of(old.ca_crt); previous && started(previous.get(), now) && lasts_past(previous.get(), now))
       out.ca_crt += pem_of(previous.get());
   }
   out.ca_key = pem_of(ca_key.get());
   Key key(EVP_EC_gen("P-256"));
-  Cert serving = signed_certificate(names.at(0), key.get(), ca.get(), ca_key.get(), names, kServingDays, now);
+  Cert serving = signed_certificate(names.at(0), key.get(), ca.get(), ca_key.get(), names, start, kServingDays, now);
   out.tls_crt = pem_of(serving.get());
   out.tls_key = pem_of(key.get());
   return out;
@@ -152,6 +179,8 @@ std::string certificate_problem(const CertificateSet& set, const std::vector<std
   for (const std::string& n : names)
     if (X509_check_host(serving.get(), n.c_str(), n.size(), X509_CHECK_FLAG_NO_WILDCARDS, nullptr) != 1)
       return "tls.crt does not name " + n;
+  if (!started(serving.get(), now)) return "tls.crt is not valid yet (this clock is behind the one that made it)";
+  if (!started(ca.get(), now)) return "ca.crt is not valid yet (this clock is behind the one that made it)";
   if (!lasts_past(serving.get(), now + kServingRenewDays * kDay))
     return "tls.crt expires within " + std::to_string(kServingRenewDays) + " days";
   if (!lasts_past(ca.get(), now + kCaRenewDays * kDay))
@@ -161,9 +190,12 @@ std::string certificate_problem(const CertificateSet& set, const std::vector<std
 
 time_t certificate_not_after(const std::string& pem) {
   Cert c = cert_of(pem);
-  tm t{};
-  if (!c || ASN1_TIME_to_tm(X509_get0_notAfter(c.get()), &t) != 1) return 0;
-  return timegm(&t);
+  return c ? time_of(X509_get0_notAfter(c.get())) : 0;
+}
+
+time_t certificate_not_before(const std::string& pem) {
+  Cert c = cert_of(pem);
+  return c ? time_of(X509_get0_notBefore(c.get())) : 0;
 }
 
 }  // namespace rk8s::tools

@@ -6,6 +6,10 @@
 // caBundle the API server trusts stays as it was; a CA near its end is
 // replaced, the old one kept in ca.crt after it while it is valid, so the
 // replicas still serving under it stay trusted until they change.
+// Certificates start at the earliest of this clock (an hour back) and the
+// old set's own starts: a replica whose clock runs ahead renews with a
+// start the others (and the API server) have passed already, and one that
+// starts past this clock is not served.
 #pragma once
 
 #include <ctime>
@@ -17,6 +21,7 @@ namespace rk8s::tools {
 constexpr long kDay = 24 * 3600;
 constexpr long kCaDays = 3650, kCaRenewDays = 365;           // a CA of ten years, replaced in its last
 constexpr long kServingDays = 365, kServingRenewDays = 90;   // a serving certificate of a year, renewed in its last 90 days
+constexpr long kStartSkew = 300;  // a start this far past our clock is still served: clocks a little behind
 
 // The PEMs of a kubernetes.io/tls Secret (tls.crt, tls.key, ca.crt) and its
 // CA's key (ca.key); ca.crt may hold more than one CA, the signing one first.
@@ -25,17 +30,22 @@ struct CertificateSet {
 };
 
 // A serving certificate for `names` (the first its subject's CN), signed by
-// `old`'s CA when that is whole and has more than kCaRenewDays left at
-// `now`, else by a new CA.
+// `old`'s CA when that is whole, has started by `now` and has more than
+// kCaRenewDays left, else by a new CA; each new certificate starts at the
+// earliest of `now` an hour back and the starts of `old`'s tls.crt and
+// first CA, a year back at most.
 CertificateSet make_certificates(const std::vector<std::string>& names, const CertificateSet& old, time_t now);
 
 // Why `set` is not to be served at `now`: "" when its serving certificate
-// chains to ca.crt's first CA, is its key's, names every one of `names`
-// and has more than kServingRenewDays left, and the CA more than
-// kCaRenewDays.
+// chains to ca.crt's first CA, is its key's, names every one of `names`,
+// has started by `now` (give or take kStartSkew) and has more than
+// kServingRenewDays left, and the CA has started as well and has more than
+// kCaRenewDays left.
 std::string certificate_problem(const CertificateSet& set, const std::vector<std::string>& names, time_t now);
 
-// When the first certificate of `pem` expires; 0 when there is none.
+// When the first certificate of `pem` expires, and when it starts; 0 when
+// there is none.
 time_t certificate_not_after(const std::string& pem);
+time_t certificate_not_before(const std::string& pem);
 
 }  // namespace rk8s::tools

@@ -18,31 +18,33 @@ Json::Value object_of(std::string_view json, const char* kind) {
   return root;
 }
 
-
 }  // namespace
 
-TlsSecret read_tls_secret(std::string_view json) {
+CertificateSet read_tls_secret(std::string_view json) {
   Json::Value secret = object_of(json, "Secret");
-  TlsSecret out;
-  out.resource_version = json_string(json_member(secret, "metadata"), "resourceVersion");
+  CertificateSet out;
   const Json::Value& data = json_member(secret, "data");
   std::pair<const char*, std::string*> keys[] = {
-      {"tls.crt", &out.set.tls_crt}, {"tls.key", &out.set.tls_key}, {"ca.crt", &out.set.ca_crt}, {"ca.key", &out.set.ca_key}};
+      {"tls.crt", &out.tls_crt}, {"tls.key", &out.tls_key}, {"ca.crt", &out.ca_crt}, {"ca.key", &out.ca_key}};
   for (auto [key, into] : keys)
     if (std::optional<std::string> bytes = from_base64(json_string(data, key))) *into = *bytes;
   return out;
 }
 
 std::string tls_secret_json(const std::string& ns, const std::string& name, const CertificateSet& set,
-                            const std::string& resource_version) {
+                            std::string_view current) {
   Json::Value secret(Json::objectValue);
-  secret["apiVersion"] = "v1";
-  secret["kind"] = "Secret";
-  secret["type"] = "kubernetes.io/tls";
-  secret["metadata"]["name"] = name;
-  secret["metadata"]["namespace"] = ns;
-  secret["metadata"]["labels"]["app.kubernetes.io/name"] = "resolv-k8s-webhook";
-  if (!resource_version.empty()) secret["metadata"]["resourceVersion"] = resource_version;
+  if (!current.empty()) {
+    secret = object_of(current, "Secret");
+  } else {
+    secret["apiVersion"] = "v1";
+    secret["kind"] = "Secret";
+    secret["type"] = "kubernetes.io/tls";
+    secret["metadata"]["name"] = name;
+    secret["metadata"]["namespace"] = ns;
+    secret["metadata"]["labels"]["app.kubernetes.io/name"] = "resolv-k8s-webhook";
+  }
+  if (!secret["data"].isObject()) secret["data"] = Json::Value(Json::objectValue);
   secret["data"]["tls.crt"] = base64(set.tls_crt);
   secret["data"]["tls.key"] = base64(set.tls_key);
   secret["data"]["ca.crt"] = base64(set.ca_crt);

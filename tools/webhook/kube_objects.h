@@ -12,16 +12,16 @@
 
 namespace rk8s::tools {
 
-struct TlsSecret {
-  CertificateSet set;  // what of tls.crt, tls.key, ca.crt and ca.key is there (and base64)
-  std::string resource_version;
-};
-
-TlsSecret read_tls_secret(std::string_view json);
-// The Secret NAMESPACE/NAME of type kubernetes.io/tls holding `set`, for a
-// POST (no resource_version) or a PUT (the one it replaces).
+// What of tls.crt, tls.key, ca.crt and ca.key the Secret `json` holds (and
+// base64).
+CertificateSet read_tls_secret(std::string_view json);
+// The Secret holding `set`: for a POST (`current` empty), NAMESPACE/NAME of
+// type kubernetes.io/tls; for a PUT, the Secret `current` as read, its data
+// replaced and all else kept: its type, which cannot change, and the
+// labels and annotations of what made it (the chart's, for Helm to keep
+// it as its own).
 std::string tls_secret_json(const std::string& ns, const std::string& name, const CertificateSet& set,
-                            const std::string& resource_version);
+                            std::string_view current);
 
 // The JSON Patch that sets the caBundle of the webhook named `webhook` in
 // the MutatingWebhookConfiguration `json` to `ca_pem` (a test of its name

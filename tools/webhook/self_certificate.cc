@@ -24,21 +24,21 @@ SecretOutcome sync_tls_secret(const SelfCertificate& self, time_t now) {
   for (int i = 0; i < kTries; i++) {
     KubeAnswer got = kube_request("GET", secrets + "/" + self.secret, "", "", self.account_dir);
     if (got.status != 200 && got.status != 404) return {{}, "", failed("GET Secret " + name, got)};
-    TlsSecret current;
+    CertificateSet current;
     std::string problem = "absent";
     if (got.status == 200) {
       try {
         current = read_tls_secret(got.body);
-        problem = certificate_problem(current.set, self.names, now);
+        problem = certificate_problem(current, self.names, now);
       } catch (const LoadError& e) {
         problem = e.what();
       }
-      if (problem.empty()) return {current.set, raced ? "another replica's, after a conflict" : "kept", ""};
+      if (problem.empty()) return {current, raced ? "another replica's, after a conflict" : "kept", ""};
     }
     bool create = got.status == 404;
-    CertificateSet fresh = make_certificates(self.names, current.set, now);
+    CertificateSet fresh = make_certificates(self.names, current, now);
     KubeAnswer wrote = kube_request(create ? "POST" : "PUT", create ? secrets : secrets + "/" + self.secret,
-                                    tls_secret_json(self.ns, self.secret, fresh, current.resource_version),
+                                    tls_secret_json(self.ns, self.secret, fresh, create ? "" : got.body),
                                     "application/json", self.account_dir);
     if (wrote.status == 200 || wrote.status == 201) return {fresh, create ? "created" : "renewed: " + problem, ""};
     if (wrote.status != 409) return {{}, "", failed((create ? "POST Secret " : "PUT Secret ") + name, wrote)};

@@ -49,6 +49,28 @@ SSL_CTX* new_context() {
   return nullptr;
 }
 
+// A context of the PEMs `cert_pem` and `key_pem`, or null, said (with
+// whether `previous` stays).
+SSL_CTX* context_of(const std::string& cert_pem, const std::string& key_pem, const SSL_CTX* previous) {
+  SSL_CTX* ctx = new_context();
+  BIO* cert = BIO_new_mem_buf(cert_pem.data(), int(cert_pem.size()));
+  BIO* key = BIO_new_mem_buf(key_pem.data(), int(key_pem.size()));
+  X509* x = PEM_read_bio_X509(cert, nullptr, nullptr, nullptr);
+  EVP_PKEY* k = PEM_read_bio_PrivateKey(key, nullptr, nullptr, nullptr);
+  bool ok = ctx && x && k && SSL_CTX_use_certificate(ctx, x) == 1 && SSL_CTX_use_PrivateKey(ctx, k) == 1 &&
+            SSL_CTX_check_private_key(ctx) == 1;
+  X509_free(x);
+  EVP_PKEY_free(k);
+  BIO_free(cert);
+  BIO_free(key);
+  ERR_clear_error();
+  if (ok) return ctx;
+  fprintf(stderr, "resolv-k8s: webhook: the Secret's tls.crt and tls.key do not load%s\n",
+          previous ? " (the previous ones stay)" : "");
+  SSL_CTX_free(ctx);
+  return nullptr;
+}
+
 }  // namespace
 
 SSL_CTX* ServingTls::current() {
@@ -56,7 +78,7 @@ SSL_CTX* ServingTls::current() {
     std::lock_guard<std::mutex> hold(offer_lock_);
     if (offered_) use(load_offered(), offered_cert_, "the Secret's certificate");
     offered_ = false;
-    return ctx_;
+    return ctx_ ? ctx_ : stand_in();
   }
   std::array<timespec, 2> stamps = {mtime(cert_), mtime(key_)};
   if (ctx_ && same(stamps, stamps_)) return ctx_;
@@ -75,6 +97,7 @@ void ServingTls::use(SSL_CTX* fresh, const std::string& cert_pem, const char* fr
   if (!fresh) return;
   SSL_CTX_free(ctx_);
   ctx_ = fresh;
+  ready_ = true;
   served_cert_ = cert_pem;
   not_after_ = certificate_not_after(cert_pem);
   fprintf(stderr, "resolv-k8s: webhook: serving with %s\n", from);
@@ -100,24 +123,14 @@ SSL_CTX* ServingTls::load_files() {
   return nullptr;
 }
 
-SSL_CTX* ServingTls::load_offered() {
-  SSL_CTX* ctx = new_context();
-  BIO* cert = BIO_new_mem_buf(offered_cert_.data(), int(offered_cert_.size()));
-  BIO* key = BIO_new_mem_buf(offered_key_.data(), int(offered_key_.size()));
-  X509* x = PEM_read_bio_X509(cert, nullptr, nullptr, nullptr);
-  EVP_PKEY* k = PEM_read_bio_PrivateKey(key, nullptr, nullptr, nullptr);
-  bool ok = ctx && x && k && SSL_CTX_use_certificate(ctx, x) == 1 && SSL_CTX_use_PrivateKey(ctx, k) == 1 &&
-            SSL_CTX_check_private_key(ctx) == 1;
-  X509_free(x);
-  EVP_PKEY_free(k);
-  BIO_free(cert);
-  BIO_free(key);
-  ERR_clear_error();
-  if (ok) return ctx;
-  fprintf(stderr, "resolv-k8s: webhook: the Secret's tls.crt and tls.key do not load%s\n",
-          ctx_ ? " (the previous ones stay)" : "");
-  SSL_CTX_free(ctx);
-  return nullptr;
+SSL_CTX* ServingTls::load_offered() { return context_of(offered_cert_, offered_key_, ctx_); }
+
+SSL_CTX* ServingTls::stand_in() {
+  if (!stand_in_) {
+    CertificateSet own = make_certificates({"no-certificate-yet.resolv-k8s.invalid"}, {}, time(nullptr));
+    stand_in_ = context_of(own.tls_crt, own.tls_key, nullptr);
+  }
+  return stand_in_;
 }
 
 }  // namespace rk8s::tools

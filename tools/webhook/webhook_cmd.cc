@@ -225,9 +225,21 @@ void on_mutate(evhttp_request* req, void* arg) {
   if (w.log_requests) fprintf(stderr, "resolv-k8s: webhook: %s (%.6f s)\n", a.summary.c_str(), seconds);
 }
 
+// Alive while the loop answers, the liveness probe's; ready once the
+// certificate the API server trusts is served, the readiness probe's: a
+// replica waiting on a slow API server is kept out of the Service, not
+// restarted.
 void on_healthz(evhttp_request* req, void*) { reply(req, 200, "text/plain", "ok\n"); }
 
-void on_unknown(evhttp_request* req, void*) { reply(req, 404, "text/plain", "/mutate, /healthz or /metrics\n"); }
+void on_readyz(evhttp_request* req, void* arg) {
+  const Webhook& w = *static_cast<Webhook*>(arg);
+  if (w.tls.ready()) return reply(req, 200, "text/plain", "ok\n");
+  reply(req, 503, "text/plain", "no certificate yet: the Secret not read through the API server (the log says why)\n");
+}
+
+void on_unknown(evhttp_request* req, void*) {
+  reply(req, 404, "text/plain", "/mutate, /healthz, /readyz or /metrics\n");
+}
 
 void on_metrics(evhttp_request* req, void* arg) {
   const Webhook& w = *static_cast<Webhook*>(arg);
@@ -375,6 +387,7 @@ int webhook_command(const Args& args) {
   evhttp_set_bevcb(http, tls_connection, &w);
   evhttp_set_cb(http, "/mutate", on_mutate, &w);
   evhttp_set_cb(http, "/healthz", on_healthz, &w);
+  evhttp_set_cb(http, "/readyz", on_readyz, &w);
   evhttp_set_cb(http, "/metrics", on_metrics, &w);
   evhttp_set_gencb(http, on_unknown, nullptr);
   evhttp_bound_socket* bound = evhttp_bind_socket_with_handle(http, host.c_str(), port);
@@ -387,7 +400,7 @@ int webhook_command(const Args& args) {
   event* intr = evsignal_new(base, SIGINT, on_signal, base);
   event_add(term, nullptr);
   event_add(intr, nullptr);
-  fprintf(stderr, "resolv-k8s: webhook %s: listening on %s (HTTPS: POST /mutate, GET /healthz, GET /metrics)\n",
+  fprintf(stderr, "resolv-k8s: webhook %s: listening on %s (HTTPS: POST /mutate, GET /healthz, GET /readyz, GET /metrics)\n",
           RK8S_VERSION, f.listen.c_str());
   event_base_dispatch(base);
   event_free(term);

@@ -115,8 +115,15 @@ TEST(InjectObject, WhatAPodIsGiven) {
        "{\"image\":\"registry.example.com/dns/libresolv-k8s-init:1\",\"name\":\"resolv-k8s-init\",\"resources\":{"
        "\"limits\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"},\"requests\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"}},"
        "\"securityContext\":{\"allowPrivilegeEscalation\":false,\"capabilities\":{\"drop\":[\"ALL\"]},"
-       "\"readOnlyRootFilesystem\":true,\"runAsNonRoot\":true,\"seccompProfile\":{\"type\":\"RuntimeDefault\"}},"
+       "\"readOnlyRootFilesystem\":true,\"runAsGroup\":65534,\"runAsNonRoot\":true,\"runAsUser\":65534,"
+       "\"seccompProfile\":{\"type\":\"RuntimeDefault\"}},"
        "\"volumeMounts\":[{\"mountPath\":\"/target\",\"name\":\"resolv-k8s\"}]}"},
+      // A pod run as root leaves the init container its own user: kubelet
+      // refuses runAsNonRoot for uid 0.
+      {pod("  securityContext: {runAsUser: 0, runAsGroup: 0}\n"), kLibrary, init + "/securityContext/runAsUser",
+       "65534"},
+      {pod("  securityContext: {runAsUser: 0, runAsGroup: 0}\n"), kLibrary, init + "/securityContext/runAsGroup",
+       "65534"},
       {pod(),
        {"--image", test::kImage, "--init-cpu", "50m", "--init-memory", "32Mi"},
        init + "/resources",

@@ -2,7 +2,7 @@
 // The webhook's own certificates: a set made from nothing serves its names
 // for a year; renewal keeps the CA (the caBundle stays); a CA near its end
 // is replaced with the old one kept after it; each thing wrong with a set
-// is named.
+// is named; a clock ahead neither served nor dated from.
 #include "tools/webhook/certificate.h"
 
 #include <gtest/gtest.h>
@@ -56,6 +56,45 @@ TEST(Certificate, ACaNearItsEndIsReplacedTheOldKeptAfterIt) {
   // The old CA past its end is not kept.
   CertificateSet after = make_certificates(kNames, CertificateSet{set.ca_crt, "", "", ""}, kNow + (kCaDays + 1) * kDay);
   EXPECT_EQ(1u, certificates_in(after.ca_crt));
+}
+
+// A replica whose clock runs ten days ahead: what it makes from nothing is
+// not served by one whose clock is right, and what it renews starts where
+// the Secret's certificates did, which every clock has passed.
+TEST(Certificate, AClockAheadIsNeitherServedNorDatedFrom) {
+  time_t ahead = kNow + 10 * kDay;
+  CertificateSet future = make_certificates(kNames, {}, ahead);
+  EXPECT_EQ("tls.crt is not valid yet (this clock is behind the one that made it)",
+            certificate_problem(future, kNames, kNow));
+  CertificateSet set = make_certificates(kNames, {}, kNow);
+  CertificateSet future_ca = make_certificates(kNames, {future.ca_crt, future.ca_key, set.tls_crt, ""}, ahead);
+  EXPECT_EQ(kNow - 3600, certificate_not_before(future_ca.tls_crt));
+  EXPECT_EQ("ca.crt is not valid yet (this clock is behind the one that made it)",
+            certificate_problem(future_ca, kNames, kNow));
+  // Within the skew, a start is served.
+  EXPECT_EQ("", certificate_problem(make_certificates(kNames, {}, kNow + 3600 + kStartSkew), kNames, kNow));
+
+  time_t late = kNow + (kServingDays - kServingRenewDays + 1) * kDay;  // renewal due by the clock ahead
+  CertificateSet renewed = make_certificates(kNames, set, late);
+  EXPECT_EQ(certificate_not_before(set.tls_crt), certificate_not_before(renewed.tls_crt));
+  EXPECT_EQ("", certificate_problem(renewed, kNames, kNow));
+  // A CA replaced by a clock ahead, in its last year by that clock only,
+  // starts a year back: the right clock has passed it.
+  time_t right = kNow + (kCaDays - kCaRenewDays - 5) * kDay;
+  CertificateSet replaced = make_certificates(kNames, set, right + 10 * kDay);
+  EXPECT_NE(set.ca_key, replaced.ca_key);
+  EXPECT_EQ(right + 10 * kDay - 365 * kDay, certificate_not_before(replaced.ca_crt));
+  EXPECT_EQ("", certificate_problem(replaced, kNames, right));
+  // The clock that is right renews what starts past it from its own, and
+  // keeps no CA that has not started.
+  CertificateSet mended = make_certificates(kNames, future, kNow);
+  EXPECT_EQ(kNow - 3600, certificate_not_before(mended.tls_crt));
+  EXPECT_NE(future.ca_key, mended.ca_key);
+  EXPECT_EQ(1u, certificates_in(mended.ca_crt));
+  EXPECT_EQ("", certificate_problem(mended, kNames, kNow));
+  // A year back at most: renewals do not grow ever longer.
+  time_t years = kNow + 3 * 365 * kDay;
+  EXPECT_EQ(years - 365 * kDay, certificate_not_before(make_certificates(kNames, set, years).tls_crt));
 }
 
 TEST(Certificate, EachProblemNamed) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The API server's objects the webhook reads and writes for itself: a TLS
-// Secret both ways, the caBundle's patch (none when it holds the CA), the
-// dry run's pod read for its injection, and JSON that is not the object.
+// Secret both ways, a PUT keeping all but its data, the caBundle's patch
+// (none when it holds the CA), the dry run's pod read for its injection,
+// and JSON that is not the object.
 #include "tools/webhook/kube_objects.h"
 
 #include <gtest/gtest.h>
@@ -15,21 +16,39 @@ namespace {
 
 TEST(KubeObjects, ATlsSecretBothWays) {
   CertificateSet set{"CA PEM", "CA KEY", "TLS PEM", "TLS KEY"};
-  std::string json = tls_secret_json("kube-system", "resolv-k8s-webhook-tls", set, "42");
+  std::string json = tls_secret_json("kube-system", "resolv-k8s-webhook-tls", set, "");
   JsonDoc doc(json, "secret");
   EXPECT_EQ("kubernetes.io/tls", doc.root()["type"].asString());
   EXPECT_EQ("kube-system", doc.root()["metadata"]["namespace"].asString());
+  EXPECT_FALSE(doc.root()["metadata"].isMember("resourceVersion"));  // a POST
   EXPECT_EQ(base64("TLS PEM"), doc.root()["data"]["tls.crt"].asString());
-  TlsSecret back = read_tls_secret(json);
-  EXPECT_EQ("42", back.resource_version);
-  EXPECT_EQ(set.ca_crt, back.set.ca_crt);
-  EXPECT_EQ(set.ca_key, back.set.ca_key);
-  EXPECT_EQ(set.tls_crt, back.set.tls_crt);
-  EXPECT_EQ(set.tls_key, back.set.tls_key);
-  // For a POST, no resourceVersion.
-  EXPECT_FALSE(JsonDoc(tls_secret_json("ns", "s", set, ""), "s").root()["metadata"].isMember("resourceVersion"));
+  CertificateSet back = read_tls_secret(json);
+  EXPECT_EQ(set.ca_crt, back.ca_crt);
+  EXPECT_EQ(set.ca_key, back.ca_key);
+  EXPECT_EQ(set.tls_crt, back.tls_crt);
+  EXPECT_EQ(set.tls_key, back.tls_key);
   // Values that are not base64 are read as absent.
-  EXPECT_EQ("", read_tls_secret(R"({"kind":"Secret","data":{"tls.crt":"%%%"}})").set.tls_crt);
+  EXPECT_EQ("", read_tls_secret(R"({"kind":"Secret","data":{"tls.crt":"%%%"}})").tls_crt);
+}
+
+// A PUT replaces the data of the Secret as read and keeps the rest: the
+// chart's empty Opaque Secret stays Opaque, Helm's, at its version.
+TEST(KubeObjects, APutKeepsAllButTheData) {
+  const char* chart = R"({"apiVersion":"v1","kind":"Secret","type":"Opaque","metadata":{"name":"resolv-k8s-webhook-tls",
+    "namespace":"kube-system","resourceVersion":"42","labels":{"app.kubernetes.io/managed-by":"Helm"},
+    "annotations":{"meta.helm.sh/release-name":"resolv-k8s"}},"data":{"other":"eA=="}})";
+  CertificateSet set{"CA PEM", "CA KEY", "TLS PEM", "TLS KEY"};
+  JsonDoc doc(tls_secret_json("kube-system", "resolv-k8s-webhook-tls", set, chart), "secret");
+  const Json::Value& put = doc.root();
+  EXPECT_EQ("Opaque", put["type"].asString());
+  EXPECT_EQ("42", put["metadata"]["resourceVersion"].asString());
+  EXPECT_EQ("Helm", put["metadata"]["labels"]["app.kubernetes.io/managed-by"].asString());
+  EXPECT_EQ("resolv-k8s", put["metadata"]["annotations"]["meta.helm.sh/release-name"].asString());
+  EXPECT_EQ("eA==", put["data"]["other"].asString());
+  EXPECT_EQ(base64("CA KEY"), put["data"]["ca.key"].asString());
+  // A Secret made with no data at all gets its own.
+  JsonDoc bare(tls_secret_json("ns", "s", set, R"({"kind":"Secret","type":"Opaque","metadata":{"name":"s"}})"), "s");
+  EXPECT_EQ(base64("TLS KEY"), bare.root()["data"]["tls.key"].asString());
 }
 
 const char* kConfig = R"({"kind":"MutatingWebhookConfiguration","webhooks":[
