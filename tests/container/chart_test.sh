@@ -444,7 +444,7 @@ lint=$(helm lint --strict "$work/platform" 2>&1)
 check "umbrella with condition resolv-k8s.enabled, fullnameOverride, commonLabels: helm lint --strict" "0" "$?" "$lint"
 helm template platform "$work/platform" --namespace kube-system > "$work/platform.yaml" 2> "$work/platform.err"
 check "umbrella: renders, no warning" "0" "$?$(cat "$work/platform.err")"
-check "umbrella: valid" "$work/platform.yaml: 23 valid, 4 of other APIs" "$(models check "$work/platform.yaml" 2>&1)"
+check "umbrella: valid" "$work/platform.yaml: 24 valid, 4 of other APIs" "$(models check "$work/platform.yaml" 2>&1)"
 # names FILE: each object's name not under node-local-dns, then each one
 # without commonLabels (on its pods too), "-" for none.
 names() {
@@ -517,7 +517,7 @@ webhook:
 EOF
 render extras -f "$work/extras-values.yaml"
 check "extras: render, no warning" "0" "$?$(cat "$work/extras.err")"
-check "extras: valid" "$work/extras.yaml: 22 valid" "$(models check "$work/extras.yaml" 2>&1)"
+check "extras: valid" "$work/extras.yaml: 23 valid" "$(models check "$work/extras.yaml" 2>&1)"
 check "extras: each pod's annotation, label, priority class, env, volume and mount; the webhook on the node's network, its port everywhere" \
 	"DaemonSet 1 dns dns-critical GODEBUG extra /extra
 Deployment 2 admission system-cluster-critical TZ extra /extra True ClusterFirstWithHostNet 10260 :10260 10260 10260" \
