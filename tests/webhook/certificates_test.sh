@@ -119,23 +119,29 @@ check "409: written once, read again, theirs served" "1 $(python3 -c 'import bas
 	"$(grep -c "^POST .*/secrets $token\$" "$work/api.log") $(served)"
 check_match "409: said" "another replica's, after a conflict" "$(< "$work/raced.err")"
 
+# serving CRT KEY: the first state with CRT and KEY in the Secret, and the
+# first CA in the caBundle.
+serving() {
+	state "$(python3 -c 'import base64, json, sys
+s = json.loads(sys.argv[1])
+s["data"]["tls.crt"] = base64.b64encode(open(sys.argv[2], "rb").read()).decode()
+s["data"]["tls.key"] = base64.b64encode(open(sys.argv[3], "rb").read()).decode()
+print(json.dumps(s))' "$first" "$1" "$2")"
+	python3 - "$work/state.json" "$work/first-ca.crt" <<-'PY'
+		import base64, json, sys
+		s = json.load(open(sys.argv[1]))
+		s["mwc"]["webhooks"][0]["clientConfig"]["caBundle"] = base64.b64encode(open(sys.argv[2], "rb").read()).decode()
+		json.dump(s, open(sys.argv[1], "w"))
+	PY
+}
+
 # Ten days left: renewed (PUT) under the same CA, no caBundle patch.
 openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=$host" -keyout "$work/old.key" \
 	-out "$work/old.csr" 2> /dev/null
 printf 'subjectAltName=DNS:%s,DNS:%s.cluster.local,DNS:resolv-k8s-webhook.kube-system\n' "$host" "$host" > "$work/ext"
 openssl x509 -req -in "$work/old.csr" -CA "$work/first-ca.crt" -CAkey "$work/first-ca.key" -CAcreateserial \
 	-CAserial "$work/ca.srl" -days 10 -extfile "$work/ext" -out "$work/old.crt" 2> /dev/null
-state "$(python3 -c 'import base64, json, sys
-s = json.loads(sys.argv[1])
-s["data"]["tls.crt"] = base64.b64encode(open(sys.argv[2], "rb").read()).decode()
-s["data"]["tls.key"] = base64.b64encode(open(sys.argv[3], "rb").read()).decode()
-print(json.dumps(s))' "$first" "$work/old.crt" "$work/old.key")"
-python3 - "$work/state.json" "$work/first-ca.crt" <<-'PY'
-	import base64, json, sys
-	s = json.load(open(sys.argv[1]))
-	s["mwc"]["webhooks"][0]["clientConfig"]["caBundle"] = base64.b64encode(open(sys.argv[2], "rb").read()).decode()
-	json.dump(s, open(sys.argv[1], "w"))
-PY
+serving "$work/old.crt" "$work/old.key"
 run renew
 check "ten days left: renewed with a PUT, the caBundle not patched" "PUT /api/v1/namespaces/kube-system/secrets/resolv-k8s-webhook-tls $token" \
 	"$(grep '^\(POST\|PUT\|PATCH\) ' "$work/api.log")"
@@ -187,17 +193,7 @@ wait "$webhook"
 webhook=
 openssl x509 -req -in "$work/old.csr" -CA "$work/first-ca.crt" -CAkey "$work/first-ca.key" -CAserial "$work/ca.srl" \
 	-days 95 -extfile "$work/ext" -out "$work/95.crt" 2> /dev/null
-state "$(python3 -c 'import base64, json, sys
-s = json.loads(sys.argv[1])
-s["data"]["tls.crt"] = base64.b64encode(open(sys.argv[2], "rb").read()).decode()
-s["data"]["tls.key"] = base64.b64encode(open(sys.argv[3], "rb").read()).decode()
-print(json.dumps(s))' "$first" "$work/95.crt" "$work/old.key")"
-python3 - "$work/state.json" "$work/first-ca.crt" <<-'PY'
-	import base64, json, sys
-	s = json.load(open(sys.argv[1]))
-	s["mwc"]["webhooks"][0]["clientConfig"]["caBundle"] = base64.b64encode(open(sys.argv[2], "rb").read()).decode()
-	json.dump(s, open(sys.argv[1], "w"))
-PY
+serving "$work/95.crt" "$work/old.key"
 replica right 8443
 replica ahead 8444 "${ahead[@]}"
 check_match "a clock ten days ahead: it renews" "renewed: tls.crt expires within 90 days" "$(< "$work/ahead.err")"
