@@ -80,7 +80,7 @@ ALL :=
 TESTS :=
 
 include mk/deps.mk mk/core.mk mk/api.mk mk/preload.mk mk/musl.mk mk/common.mk mk/server.mk \
-  mk/tools.mk mk/fuzz.mk mk/fuzz-diff.mk mk/pod.mk mk/libcs.mk mk/oracles.mk mk/faults.mk mk/node.mk mk/sanitize.mk \
+  mk/tools.mk mk/fuzz.mk mk/fuzz-diff.mk mk/pod.mk mk/libcs.mk mk/oracles.mk mk/glibc-suite.mk mk/faults.mk mk/node.mk mk/sanitize.mk \
   mk/images.mk mk/container.mk mk/bench.mk mk/bench-node.mk mk/bench-cluster.mk mk/demo.mk mk/install.mk
 
 .PHONY: all deps test check clean
