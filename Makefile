@@ -80,9 +80,9 @@ ALL :=
 TESTS :=
 
 include mk/deps.mk mk/core.mk mk/api.mk mk/preload.mk mk/musl.mk mk/common.mk mk/server.mk \
-  mk/tools.mk mk/fuzz.mk mk/fuzz-diff.mk mk/pod.mk mk/libcs.mk mk/oracles.mk mk/faults.mk mk/node.mk mk/coredns.mk \
-  mk/sanitize.mk mk/images.mk mk/container.mk mk/bench.mk mk/bench-node.mk mk/bench-cluster.mk mk/demo.mk \
-  mk/install.mk mk/release.mk
+  mk/tools.mk mk/fuzz.mk mk/fuzz-diff.mk mk/pod.mk mk/libcs.mk mk/oracles.mk mk/glibc-suite.mk mk/faults.mk \
+  mk/node.mk mk/coredns.mk mk/sanitize.mk mk/images.mk mk/container.mk mk/bench.mk mk/bench-node.mk \
+  mk/bench-cluster.mk mk/demo.mk mk/install.mk mk/release.mk
 
 .PHONY: all deps test check clean
 all: $(ALL)

@@ -2,6 +2,7 @@
 // getaddrinfo and freeaddrinfo, in front of libc's.
 #include "files/files.h"
 #include "libc.h"
+#include "res_state.h"
 #include "resolve/addrinfo.h"
 #include "resolve/dns_step.h"
 #include "results/list.h"
@@ -15,9 +16,11 @@ EXPORT int getaddrinfo(const char* node, const char* service, const struct addri
   if (stepped_aside()) return libc_resolver().getaddrinfo(node, service, hints, res);
   start_library();
   return timed([&] {
-    int rc = maybe_traced(debug_on(), node, [&](ExchangeFn ex, ResolveTrace* trace) {
-      return resolve_addrinfo(node, service, hints, res, ex, trace);
-    });
+    int rc = kLetLibcAnswer;
+    if (!node || !application_set_res())
+      rc = maybe_traced(debug_on(), node, [&](ExchangeFn ex, ResolveTrace* trace) {
+        return resolve_addrinfo(node, service, hints, res, ex, trace);
+      });
     if (rc != kLetLibcAnswer) return rc;
     count_libc_call();
     return libc_resolver().getaddrinfo(node, service, hints, res);

@@ -6,6 +6,7 @@
 
 #include "files/files.h"
 #include "libc.h"
+#include "res_state.h"
 #include "resolve/dns_step.h"
 #include "resolve/gethostbyname_pipeline.h"
 #include "start_library.h"
@@ -18,6 +19,7 @@ namespace {
 int lookup(const char* name, int af, hostent* h, char* buf, size_t len, hostent** result,
            int* herr) {
   start_library();
+  if (application_set_res()) return kHostentLibc;
   return maybe_traced(debug_on(), name, [&](ExchangeFn ex, ResolveTrace* trace) {
     return resolve_hostent({name, af, h, buf, len, result, herr, ex, trace});
   });
