@@ -58,7 +58,10 @@ cluster_dns 53
 cluster_dns 55
 is_ready() { [[ $(ready) == 200 ]]; }
 eventually "both back: ready" is_ready
-check_match "both back: an answer" "status: NXDOMAIN" "$(q back.shop.svc.cluster.local)"
+# Ready once a probe is answered; a question may still meet a connection
+# that was broken: answered within eventually's bound.
+answers_back() { q back.shop.svc.cluster.local | grep -q "status: NXDOMAIN"; }
+eventually "both back: an answer" answers_back
 
 # Cached with TTL 1 (positiveTTL), then every upstream gone.
 for name in www.example.com web.shop.svc.cluster.local; do
