@@ -19,7 +19,7 @@ OwnerAnswer daemon_set_state(const std::string& owner, const std::string& accoun
   }
   int status = answer.status;
   a.why = std::to_string(status);
-  if (status == 404) {
+  if (status == 404 || status == 401 || status == 403) {
     a.state = OwnerState::gone;
     return a;
   }

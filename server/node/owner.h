@@ -3,9 +3,12 @@
 // API server at the last instance's exit (nodeSetup.daemonSet): a rolling
 // update leaves it in place, and the link-local address is kept for the
 // next instance; `helm uninstall` or `kubectl delete -k` deleted it (or is
-// deleting it), and nothing of ours is to stay on the node. A 401 or 403
-// says nothing of the DaemonSet: the token of a pod force-deleted gets it,
-// and so does every node's at once when the signing key rotates. One GET,
+// deleting it), and nothing of ours is to stay on the node. So did a 401
+// or 403: the uninstall deletes the ServiceAccount and the Role with the
+// DaemonSet, before its pods end (seen against the real API server: 403,
+// the Role gone first). A pod force-deleted, or a signing key rotated
+// without keeping the old, gets a 401 too: the address goes, and the next
+// instance puts it back, a gap as with keepLinkLocal false. One GET,
 // in-cluster (common/kube_api.h).
 #pragma once
 
@@ -17,8 +20,8 @@ namespace rk8s::server {
 
 enum class OwnerState : unsigned char {
   present,  // there, not being deleted
-  gone,     // 404 or a deletionTimestamp: the release is going
-  unknown,  // no answer (no API server, the deadline, TLS), 401, 403, any other status
+  gone,     // 404, a deletionTimestamp, 401 or 403: the release is going
+  unknown,  // no answer (no API server, the deadline, TLS), any other status
 };
 
 struct OwnerAnswer {
