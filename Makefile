@@ -82,7 +82,7 @@ TESTS :=
 include mk/deps.mk mk/core.mk mk/api.mk mk/preload.mk mk/musl.mk mk/common.mk mk/server.mk \
   mk/tools.mk mk/fuzz.mk mk/fuzz-diff.mk mk/pod.mk mk/libcs.mk mk/oracles.mk mk/glibc-suite.mk mk/faults.mk \
   mk/node.mk mk/coredns.mk mk/sanitize.mk mk/images.mk mk/container.mk mk/bench.mk mk/bench-node.mk \
-  mk/bench-cluster.mk mk/demo.mk mk/install.mk mk/release.mk
+  mk/bench-cluster.mk mk/demo.mk mk/install.mk mk/release.mk mk/cluster.mk
 
 .PHONY: all deps test check clean
 all: $(ALL)
@@ -104,7 +104,7 @@ check: deps
 # download; TEST_LANE_A, the rest in their order, each in sandboxes of its
 # own. In a lane a suite starts when the one before it has passed; the
 # first that fails stops both.
-TEST_LANE_B := test-libcs test-images test-arm64 test-podman test-container test-chart test-release test-webhook fuzz-smoke
+TEST_LANE_B := test-libcs test-images test-arm64 test-podman test-container test-chart test-release test-webhook test-cluster fuzz-smoke
 TEST_LANE_A := $(patsubst test-node,$(NODE_TESTS),$(patsubst test-faults,$(FAULT_TESTS),\
   $(filter-out $(TEST_LANE_B),$(TESTS))))
 ifdef TEST_LANES

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# boot.sh BUILD_DIR STATE_DIR: the cluster, started by cluster.sh up as PID
+# 1 of a mount and PID namespace of its own (every process of the cluster
+# ends with it). The network, all in namespaces made here:
+#   rk8s-lan      the switch (bridge lan0, 10.200.0.254) and the upstream
+#                 stand-in, "the internet" (resolv-k8s-server on 10.200.0.53
+#                 serving example.com, corp.example, the nodes' rk8s.internal,
+#                 NXDOMAIN for the rest)
+#   rk8s-cp       10.200.0.1: etcd, kube-apiserver, kube-controller-manager,
+#                 kube-scheduler, as kubeadm's static pod manifests run them
+#   rk8s-node-a   10.200.0.11, pods 10.244.1.0/24, kube-proxy in nftables mode
+#   rk8s-node-b   10.200.0.12, pods 10.244.2.0/24, kube-proxy in iptables mode
+# Certificates, kubeconfigs and the control plane's command lines are
+# kubeadm's (kubeadm.yaml), CoreDNS kubeadm's addon. STATE_DIR/ready once
+# both nodes are Ready and CoreDNS runs; STATE_DIR/failed if not.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${1:?usage: boot.sh BUILD_DIR STATE_DIR}
+state=${2:?}
+bin=$build/cluster/bin
+export PATH=$bin:$PATH
+trap '[[ -e $state/ready ]] || touch "$state/failed"' EXIT
+say() { echo "boot: $(date +%T) $*"; }
+
+# The mounts of this namespace: shared among the nodes' (kubelet wants its
+# root shared), the network namespaces' files, kubeadm's paths.
+mount --make-rshared /
+mkdir -p /run/netns "$state/etc" "$state/etcd" "$state/log"
+mount -t tmpfs tmpfs /run/netns
+mount --bind "$state/etc" /etc/kubernetes 2> /dev/null ||
+	{ mkdir -p /etc/kubernetes && mount --bind "$state/etc" /etc/kubernetes; }
+mount --bind "$state/etcd" /var/lib/etcd 2> /dev/null ||
+	{ mkdir -p /var/lib/etcd && mount --bind "$state/etcd" /var/lib/etcd; }
+
+in_net() { local ns=$1; shift; nsenter --net=/run/netns/"$ns" -- "$@"; }
+
+say network
+for ns in rk8s-lan rk8s-cp rk8s-node-a rk8s-node-b; do
+	ip netns add $ns
+	in_net $ns ip link set lo up
+done
+in_net rk8s-lan ip link add lan0 type bridge
+in_net rk8s-lan ip addr add 10.200.0.254/24 dev lan0
+in_net rk8s-lan ip addr add 10.200.0.53/24 dev lan0
+in_net rk8s-lan ip link set lan0 up
+# wire NS ADDRESS: NS's eth0 on the switch.
+wire() {
+	in_net rk8s-lan ip link add "p-${1#rk8s-}" type veth peer name eth0 netns "$1"
+	in_net rk8s-lan ip link set "p-${1#rk8s-}" master lan0 up
+	in_net "$1" ip addr add "$2/24" dev eth0
+	in_net "$1" ip link set eth0 up
+	in_net "$1" ip route add default via 10.200.0.254
+}
+wire rk8s-cp 10.200.0.1
+wire rk8s-node-a 10.200.0.11
+wire rk8s-node-b 10.200.0.12
+# Each node's pods are reached through it (the switch's too: a cloud's
+# route table, no masquerading).
+for ns in rk8s-lan rk8s-cp rk8s-node-b; do in_net $ns ip route add 10.244.1.0/24 via 10.200.0.11; done
+for ns in rk8s-lan rk8s-cp rk8s-node-a; do in_net $ns ip route add 10.244.2.0/24 via 10.200.0.12; done
+
+say "upstream stand-in"
+mkdir -p "$state/upstream"
+cp "$root"/tests/fixtures/{example.com,corp.example}.zone "$here"/{root,rk8s.internal}.zone "$state/upstream/"
+cat > "$state/upstream/config.yaml" <<'EOF'
+listen: ["10.200.0.53:53"]
+autopath: {enabled: false}
+servers:
+  - name: internet
+    zones: [., example.com, corp.example, rk8s.internal]
+    zoneFiles: [root.zone, example.com.zone, corp.example.zone, rk8s.internal.zone]
+EOF
+(cd "$state/upstream" && in_net rk8s-lan "$build/bin/resolv-k8s-server" --config config.yaml \
+	> "$state/log/upstream.log" 2>&1 &)
+
+say "certificates and kubeconfigs (kubeadm)"
+config=$here/kubeadm.yaml
+phase() { in_net rk8s-cp kubeadm init phase "$@" --config "$config" >> "$state/log/kubeadm.log"; }
+for step in "certs all" "kubeconfig all" "etcd local" "control-plane all"; do phase $step; done
+for node in node-a node-b; do
+	mkdir -p "$state/$node"
+	kubeadm kubeconfig user --config "$config" --client-name "system:node:$node" \
+		--org system:nodes > "$state/$node/kubelet.conf"
+done
+kubeadm kubeconfig user --config "$config" --client-name system:kube-proxy \
+	> "$state/kube-proxy.conf"
+
+say "control plane"
+# Each static pod's command line, as kubelet would run it.
+for component in etcd kube-apiserver kube-controller-manager kube-scheduler; do
+	mapfile -t argv < <(python3 -c 'import sys, yaml
+c = yaml.safe_load(open(sys.argv[1]))["spec"]["containers"][0]
+print("\n".join(c["command"] + c.get("args", [])))' "/etc/kubernetes/manifests/$component.yaml")
+	in_net rk8s-cp "$bin/${argv[0]}" "${argv[@]:1}" > "$state/log/$component.log" 2>&1 &
+	[[ $component != etcd ]] || sleep 1
+done
+kubectl=(kubectl --kubeconfig /etc/kubernetes/super-admin.conf)
+for _ in $(seq 120); do in_net rk8s-cp "${kubectl[@]}" get --raw /readyz > /dev/null 2>&1 && break; sleep 0.5; done
+in_net rk8s-cp "${kubectl[@]}" get --raw /readyz > /dev/null
+cp /etc/kubernetes/admin.conf "$state/admin.conf"
+
+say images
+"$here/images.sh" "$build" "$state/images" > "$state/log/images.log" 2>&1
+
+say nodes
+for node in node-a node-b; do
+	in_net "rk8s-$node" unshare --mount "$here/node.sh" "$build" "$state" "$node" \
+		> "$state/log/$node.log" 2>&1 &
+done
+for _ in $(seq 240); do
+	[[ $(in_net rk8s-cp "${kubectl[@]}" get nodes --no-headers 2>/dev/null | grep -c ' Ready ') == 2 ]] && break
+	sleep 0.5
+done
+in_net rk8s-cp "${kubectl[@]}" wait --for=condition=Ready node/node-a node/node-b --timeout=1s
+
+say "kubeadm's objects and CoreDNS (its addon)"
+# The bootstrap-token phase also binds the API server's kubelet client to
+# system:kubelet-api-admin (logs, exec).
+for step in "upload-config all" bootstrap-token "addon coredns"; do phase $step; done
+in_net rk8s-cp "${kubectl[@]}" -n kube-system rollout status deployment/coredns --timeout=120s
+
+say ready
+touch "$state/ready"
+# PID 1: reaps what the namespace's orphans leave.
+while :; do sleep 3600 & wait $! || true; done
