@@ -21,6 +21,8 @@ shift 2
 state=$build/cluster/state
 unshared=$build/cluster/unshare.pid
 kernel_defaults="vm.overcommit_memory kernel.panic kernel.panic_on_oops"
+# The start of the nodes' cgroup roots (node.sh): this cluster's alone.
+cgroups=/sys/fs/cgroup/*/rk8s-$(echo -n "$state" | md5sum | cut -c1-8)-node-*
 
 # The PID of boot.sh, PID 1 of the cluster's namespace (unshare's child),
 # if it runs.
@@ -62,9 +64,9 @@ down)
 	# What kubelet and runc made under the nodes' cgroup roots, deepest
 	# first; a cgroup empties a little after its last process ends.
 	for _ in $(seq 50); do
-		left=$(find /sys/fs/cgroup/*/rk8s-node-* -depth -type d 2>/dev/null | head -n 1 || true)
+		left=$(find $cgroups -depth -type d 2>/dev/null | head -n 1 || true)
 		[[ -z $left ]] && break
-		find /sys/fs/cgroup/*/rk8s-node-* -depth -type d -exec rmdir {} + 2>/dev/null || sleep 0.2
+		find $cgroups -depth -type d -exec rmdir {} + 2>/dev/null || sleep 0.2
 	done
 	if [[ -s $build/cluster/sysctls ]]; then
 		sed 's/ = /=/' "$build/cluster/sysctls" | xargs sysctl -q -w

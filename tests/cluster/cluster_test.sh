@@ -63,6 +63,9 @@ helm_install=(install resolv-k8s "$root/container/chart" -n kube-system --wait -
 	--set "webhook.nameservers={169.254.53.10,10.96.0.10}")
 check "helm install: the chart's DaemonSet and webhook up" 0 \
 	"$(in_cluster "$build/bin/helm" "${helm_install[@]}" > /dev/null 2>&1; echo $?)"
+# helm's --wait takes a DaemonSet as ready with maxUnavailable's share
+# missing: its rollout, whole.
+kubectl -n kube-system rollout status daemonset/resolv-k8s-node --timeout=90s > /dev/null
 check "the node cache on both nodes" 2 \
 	"$(kubectl -n kube-system get daemonset resolv-k8s-node -o jsonpath='{.status.numberReady}')"
 

@@ -86,12 +86,14 @@ done
 
 say kubelet
 # cgroup v1 on this machine: kubelet refuses it unless told; each node's
-# pods under a cgroup root of its own.
+# pods under a cgroup root of its own, named by the cluster's state
+# directory (cluster.sh removes them) as the machine's cgroups are shared.
+cgroup=rk8s-$(echo -n "$state" | md5sum | cut -c1-8)-$node
 for controller in /sys/fs/cgroup/*/; do
-	mkdir -p "$controller/rk8s-$node"
+	mkdir -p "$controller/$cgroup"
 done
-cat /sys/fs/cgroup/cpuset/cpuset.cpus > "/sys/fs/cgroup/cpuset/rk8s-$node/cpuset.cpus" 2> /dev/null || true
-cat /sys/fs/cgroup/cpuset/cpuset.mems > "/sys/fs/cgroup/cpuset/rk8s-$node/cpuset.mems" 2> /dev/null || true
+cat /sys/fs/cgroup/cpuset/cpuset.cpus > "/sys/fs/cgroup/cpuset/$cgroup/cpuset.cpus" 2> /dev/null || true
+cat /sys/fs/cgroup/cpuset/cpuset.mems > "/sys/fs/cgroup/cpuset/$cgroup/cpuset.mems" 2> /dev/null || true
 cat > /etc/kubernetes/kubelet.yaml <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
@@ -101,7 +103,7 @@ authentication:
   x509: {clientCAFile: /etc/kubernetes/ca.crt}
 authorization: {mode: Webhook}
 cgroupDriver: cgroupfs
-cgroupRoot: /rk8s-$node
+cgroupRoot: /$cgroup
 failCgroupV1: false
 failSwapOn: false
 clusterDNS: [10.96.0.10]
