@@ -21,6 +21,7 @@ build=${1:?usage: boot.sh BUILD_DIR STATE_DIR}
 state=${2:?}
 bin=$build/cluster/bin
 export PATH=$bin:$PATH
+source "$root/tests/lib/assert.sh"  # poll
 trap '[[ -e $state/ready ]] || touch "$state/failed"' EXIT
 say() { echo "boot: $(date +%T) $*"; }
 
@@ -29,10 +30,9 @@ say() { echo "boot: $(date +%T) $*"; }
 mount --make-rshared /
 mkdir -p /run/netns "$state/etc" "$state/etcd" "$state/log"
 mount -t tmpfs tmpfs /run/netns
-mount --bind "$state/etc" /etc/kubernetes 2> /dev/null ||
-	{ mkdir -p /etc/kubernetes && mount --bind "$state/etc" /etc/kubernetes; }
-mount --bind "$state/etcd" /var/lib/etcd 2> /dev/null ||
-	{ mkdir -p /var/lib/etcd && mount --bind "$state/etcd" /var/lib/etcd; }
+mkdir -p /etc/kubernetes /var/lib/etcd
+mount --bind "$state/etc" /etc/kubernetes
+mount --bind "$state/etcd" /var/lib/etcd
 
 in_net() { local ns=$1; shift; nsenter --net=/run/netns/"$ns" -- "$@"; }
 
@@ -90,15 +90,14 @@ kubeadm kubeconfig user --config "$config" --client-name system:kube-proxy \
 say "control plane"
 # Each static pod's command line, as kubelet would run it.
 for component in etcd kube-apiserver kube-controller-manager kube-scheduler; do
-	mapfile -t argv < <(python3 -c 'import sys, yaml
+	mapfile -t argv < <(/usr/bin/python3 -c 'import sys, yaml
 c = yaml.safe_load(open(sys.argv[1]))["spec"]["containers"][0]
 print("\n".join(c["command"] + c.get("args", [])))' "/etc/kubernetes/manifests/$component.yaml")
 	in_net rk8s-cp "$bin/${argv[0]}" "${argv[@]:1}" > "$state/log/$component.log" 2>&1 &
 	[[ $component != etcd ]] || sleep 1
 done
 kubectl=(kubectl --kubeconfig /etc/kubernetes/super-admin.conf)
-for _ in $(seq 120); do in_net rk8s-cp "${kubectl[@]}" get --raw /readyz > /dev/null 2>&1 && break; sleep 0.5; done
-in_net rk8s-cp "${kubectl[@]}" get --raw /readyz > /dev/null
+poll 60 in_net rk8s-cp "${kubectl[@]}" get --raw /readyz > /dev/null 2>&1
 cp /etc/kubernetes/admin.conf "$state/admin.conf"
 
 say images
@@ -109,11 +108,8 @@ for node in node-a node-b; do
 	in_net "rk8s-$node" unshare --mount "$here/node.sh" "$build" "$state" "$node" \
 		> "$state/log/$node.log" 2>&1 &
 done
-for _ in $(seq 240); do
-	[[ $(in_net rk8s-cp "${kubectl[@]}" get nodes --no-headers 2>/dev/null | grep -c ' Ready ') == 2 ]] && break
-	sleep 0.5
-done
-in_net rk8s-cp "${kubectl[@]}" wait --for=condition=Ready node/node-a node/node-b --timeout=1s
+both_ready() { [[ $(in_net rk8s-cp "${kubectl[@]}" get nodes --no-headers 2>/dev/null | grep -c ' Ready ') == 2 ]]; }
+poll 120 both_ready
 
 say "kubeadm's objects and CoreDNS (its addon)"
 # The bootstrap-token phase also binds the API server's kubelet client to

@@ -20,7 +20,6 @@ source "$root/tests/lib/assert.sh"
 trap '"$here/cluster.sh" down "$build"' EXIT
 in_cluster() { "$here/cluster.sh" run "$build" "$@"; }
 kubectl() { in_cluster kubectl "$@"; }
-version=$("$root/mk/version.sh")
 
 check "both nodes Ready, kubelet v1.37.2" "node-a True v1.37.2 node-b True v1.37.2" \
 	"$(kubectl get nodes -o jsonpath='{range .items[*]}{.metadata.name} {.status.conditions[?(@.type=="Ready")].status} {.status.nodeInfo.kubeletVersion} {end}' | xargs)"
@@ -90,11 +89,12 @@ echo "cluster DNS's queries: plain pods $((middle - before)), injected $((after 
 check "cluster DNS asked fewer times for the injected pods" 1 "$(((after - middle) < (middle - before)))"
 
 check "helm uninstall" 0 "$(in_cluster "$build/bin/helm" uninstall resolv-k8s -n kube-system --wait > /dev/null 2>&1; echo $?)"
+# Each node's last instance removes them at its exit, after the uninstall.
 for node in node-a node-b; do
-	check "$node: no interface of the chart's" "" \
-		"$(in_cluster nsenter --net=/run/netns/rk8s-$node ip -o link show resolv-k8s 2>/dev/null)"
-	check "$node: no nftables table of the chart's" "" \
-		"$(in_cluster nsenter --net=/run/netns/rk8s-$node nft list tables 2>/dev/null | grep resolv)"
+	eventually "$node: no interface of the chart's" \
+		in_cluster nsenter --net=/run/netns/rk8s-$node sh -c '! ip -o link show resolv-k8s 2> /dev/null | grep -q .'
+	eventually "$node: no nftables table of the chart's" \
+		in_cluster nsenter --net=/run/netns/rk8s-$node sh -c '! nft list tables | grep -q resolv'
 done
 check "no webhook configuration left" "" "$(kubectl get mutatingwebhookconfigurations -o name | grep resolv)"
 kubectl delete namespace apps --wait > /dev/null
