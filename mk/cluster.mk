@@ -17,6 +17,9 @@ $(KUBE_BIN)/.built: tests/cluster/kubernetes/go.mod tests/cluster/kubernetes/go.
 	  -o $(abspath $(@D))/ tool ./etcd
 	touch $@
 
+# CoreDNS's suites feed it from the real API server (tests/lib/kube_api.sh).
+test-coredns test-node-coredns: $(KUBE_BIN)/.built
+
 # A node's runtime: containerd, its shim and ctr beside Kubernetes'
 # programs, the CNI plugins in their own directory (a node's /opt/cni/bin).
 $(KUBE_BIN)/.node: tests/cluster/node/go.mod tests/cluster/node/go.sum

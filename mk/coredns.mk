@@ -3,7 +3,8 @@
 # kubeadm deploys, with kubeadm's plugins alone, built in the user's Go
 # caches (the first build downloads and compiles CoreDNS's dependencies,
 # later ones relink), the suite that checks the closed world against it,
-# and the node's suite in front of it (tests/node/coredns_test.sh).
+# and the node's suite in front of it (tests/node/coredns_test.sh), both
+# with the real API server feeding it (mk/cluster.mk builds it).
 
 COREDNS_BIN := $(B)/bin/coredns
 $(COREDNS_BIN): tests/coredns/main.go tests/coredns/go.mod tests/coredns/go.sum

@@ -75,10 +75,10 @@ EOF
 (cd "$state/upstream" && in_net rk8s-lan "$build/bin/resolv-k8s-server" --config config.yaml \
 	> "$state/log/upstream.log" 2>&1 &)
 
-say "certificates and kubeconfigs (kubeadm)"
+say "control plane (kubeadm's certificates, kubeconfigs and command lines)"
 config=$here/kubeadm.yaml
-phase() { in_net rk8s-cp kubeadm init phase "$@" --config "$config" >> "$state/log/kubeadm.log"; }
-for step in "certs all" "kubeconfig all" "etcd local" "control-plane all"; do phase $step; done
+in_net rk8s-cp "$here/control_plane.sh" "$config" "$state/log" \
+	etcd kube-apiserver kube-controller-manager kube-scheduler
 for node in node-a node-b; do
 	mkdir -p "$state/$node"
 	kubeadm kubeconfig user --config "$config" --client-name "system:node:$node" \
@@ -86,18 +86,7 @@ for node in node-a node-b; do
 done
 kubeadm kubeconfig user --config "$config" --client-name system:kube-proxy \
 	> "$state/kube-proxy.conf"
-
-say "control plane"
-# Each static pod's command line, as kubelet would run it.
-for component in etcd kube-apiserver kube-controller-manager kube-scheduler; do
-	mapfile -t argv < <(/usr/bin/python3 -c 'import sys, yaml
-c = yaml.safe_load(open(sys.argv[1]))["spec"]["containers"][0]
-print("\n".join(c["command"] + c.get("args", [])))' "/etc/kubernetes/manifests/$component.yaml")
-	in_net rk8s-cp "$bin/${argv[0]}" "${argv[@]:1}" > "$state/log/$component.log" 2>&1 &
-	[[ $component != etcd ]] || sleep 1
-done
 kubectl=(kubectl --kubeconfig /etc/kubernetes/super-admin.conf)
-poll 60 in_net rk8s-cp "${kubectl[@]}" get --raw /readyz > /dev/null 2>&1
 cp /etc/kubernetes/admin.conf "$state/admin.conf"
 
 say images
@@ -114,7 +103,10 @@ poll 120 both_ready
 say "kubeadm's objects and CoreDNS (its addon)"
 # The bootstrap-token phase also binds the API server's kubelet client to
 # system:kubelet-api-admin (logs, exec).
-for step in "upload-config all" bootstrap-token "addon coredns"; do phase $step; done
+for step in "upload-config all" bootstrap-token "addon coredns"; do
+	# shellcheck disable=SC2086 # PHASE [SUBPHASE]
+	in_net rk8s-cp kubeadm init phase $step --config "$config" >> "$state/log/kubeadm.log"
+done
 in_net rk8s-cp "${kubectl[@]}" -n kube-system rollout status deployment/coredns --timeout=120s
 
 say ready

@@ -7,6 +7,7 @@
 # read-only over its /etc file (--preload: /etc/ld.so.preload). Exits with CMD's status; whatever CMD leaves
 # running is killed with the namespace. Needs root.
 set -euo pipefail
+own_etc=$(cd "$(dirname "$0")/../lib" && pwd)/own_etc.sh
 
 usage() {
 	echo "usage: $0 [--resolv FILE] [--hosts FILE] [--nsswitch FILE] [--gai FILE] [--preload FILE] -- CMD ARGS..." >&2
@@ -25,15 +26,8 @@ inside() {
 		shift 2
 	done
 	shift
-	# A file /etc lacks needs something to mount on: an overlay over /etc
-	# whose upper layer lives in a tmpfs mounted only while the overlay is
-	# being made, so nothing reaches the host's disk.
-	if [[ $missing ]]; then
-		mount -t tmpfs sandbox /tmp
-		mkdir /tmp/upper /tmp/work
-		mount -t overlay sandbox -o lowerdir=/etc,upperdir=/tmp/upper,workdir=/tmp/work /etc
-		umount -l /tmp
-	fi
+	# A file /etc lacks needs something to mount on: an /etc of its own.
+	[[ ! $missing ]] || own_etc
 	set -- "${binds[@]}" -- "$@"
 	while [[ $1 != -- ]]; do
 		[[ -e $2 ]] || : > "$2"
@@ -66,4 +60,4 @@ done
 (($#)) || usage
 
 exec unshare --net --mount --propagation private --pid --fork --mount-proc \
-	bash -c "$(declare -f inside); inside \"\$@\"" sandbox "${binds[@]}" -- "$@"
+	bash -c "source $(printf %q "$own_etc"); $(declare -f inside); inside \"\$@\"" sandbox "${binds[@]}" -- "$@"

@@ -24,7 +24,7 @@ TEST(KubernetesSchema, EveryRecordKind) {
        {"_http._tcp.web.shop.svc.cluster.local. SRV 0 50 80 web.shop.svc.cluster.local."}},
       {"a port's name has the cluster IPs", "_http._tcp.web.shop.svc.cluster.local", dns::kTypeA,
        dns::kNoError, {"_http._tcp.web.shop.svc.cluster.local. A 10.96.1.10"}},
-      {"SRV at the service: every port, unnamed too", "web.shop.svc.cluster.local", dns::kTypeSRV,
+      {"SRV at the service: every port", "web.shop.svc.cluster.local", dns::kTypeSRV,
        dns::kNoError,
        {"web.shop.svc.cluster.local. SRV 0 25 80 web.shop.svc.cluster.local.",
         "web.shop.svc.cluster.local. SRV 0 25 8080 web.shop.svc.cluster.local."}},
