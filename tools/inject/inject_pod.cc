@@ -237,6 +237,19 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
 // every nameserver at once and waits for none).
 const std::pair<const char*, const char*> kFallbackOptions[] = {{"timeout", "1"}, {"attempts", "2"}};
 
+// Why a pod's DNS is its own to keep, or "" where kubelet gives it cluster
+// DNS: on the node's network (the marker path leaves it; ClusterFirstWithHostNet
+// asks cluster DNS there, and the library's nameserver stands for it), or
+// with a dnsPolicy of its own (Default, None).
+std::string dns_kept(const YAML::Node& pod, bool marker) {
+  std::string policy = text_at(pod, "dnsPolicy");
+  if (text_at(pod, "hostNetwork") == "true" && (marker || policy != "ClusterFirstWithHostNet"))
+    return "on the node's network (hostNetwork)";
+  if (policy != "" && policy != "ClusterFirst" && policy != "ClusterFirstWithHostNet")
+    return "its own DNS (dnsPolicy " + policy + ")";
+  return "";
+}
+
 // dnsPolicy None with the resolv.conf kubelet writes for ClusterFirst
 // (pkg/kubelet/network/dns: the cluster DNS, then dnsConfig's nameservers,
 // 3 at most; the cluster's search list, the node's, then dnsConfig's;
@@ -247,17 +260,9 @@ const std::pair<const char*, const char*> kFallbackOptions[] = {{"timeout", "1"}
 // (Default, None), keep it. What was added goes into `status`.
 void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions& options, const std::string& ns,
                     std::vector<InjectError>& notes, InjectStatus& status) {
+  if (std::string why = dns_kept(pod, options.marker); !why.empty())
+    return notes.push_back(InjectError{pod.Mark(), path + ": " + why + ", its DNS left as it is"});
   std::string policy = text_at(pod, "dnsPolicy");
-  bool host_network = text_at(pod, "hostNetwork") == "true";
-  auto leave = [&](const std::string& why) {
-    notes.push_back(InjectError{pod.Mark(), path + ": " + why + ", its DNS left as it is"});
-  };
-  // The node's network: the marker path leaves it; ClusterFirstWithHostNet
-  // asks cluster DNS there, and the library's nameserver stands for it.
-  if (host_network && (options.marker || policy != "ClusterFirstWithHostNet"))
-    return leave("on the node's network (hostNetwork)");
-  if (policy != "" && policy != "ClusterFirst" && policy != "ClusterFirstWithHostNet")
-    return leave("its own DNS (dnsPolicy " + policy + ")");
   if (ns.empty())
     fail(pod, path + ": no namespace: the object has no metadata.namespace and --namespace is not given");
   status.set_policy = true;
@@ -307,7 +312,8 @@ void use_nameserver(YAML::Node pod, const std::string& path, const InjectOptions
 }
 
 // kubelet writes it into resolv.conf as `k8s-autopath:on`; a pod that says
-// otherwise keeps its word.
+// otherwise keeps its word. Not for a pod whose DNS is its own: its
+// resolv.conf stays as written (the option is the library's default).
 void add_autopath_option(YAML::Node pod, const std::string& path, InjectStatus& status) {
   YAML::Node options = list_at(map_at(pod, "dnsConfig", path), "options", child(path, "dnsConfig"));
   if (find_named(options, "k8s-autopath")) return;
@@ -353,8 +359,9 @@ void inject_pod(YAML::Node pod, const std::string& path, const InjectOptions& op
     if (!containers[i].IsMap()) fail(containers[i], where + ": not a map");
     preload(containers[i], where, library);
   }
+  bool cluster_dns = dns_kept(pod, false).empty();
   if (!options.nameservers.empty()) use_nameserver(pod, path, options, ns, notes, status);
-  add_autopath_option(pod, path, status);
+  if (cluster_dns) add_autopath_option(pod, path, status);
 }
 
 // map[key] without the items `drop` says to drop; the key gone when none is left.

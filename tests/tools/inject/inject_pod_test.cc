@@ -227,7 +227,7 @@ struct LeftCase {
   std::string yaml;
   Args flags;
   std::string note;
-  bool changed;  // the library given all the same (and the autopath option)
+  bool changed;  // the library given all the same, the pod's resolv.conf as written
 };
 
 TEST(InjectObject, PodsLeftAloneSayWhy) {
@@ -239,6 +239,8 @@ TEST(InjectObject, PodsLeftAloneSayWhy) {
       {pod("  dnsPolicy: Default\n"), kDns, "spec: its own DNS (dnsPolicy Default), its DNS left as it is", true},
       {pod("  dnsPolicy: None\n  dnsConfig: {nameservers: [1.1.1.1]}\n"), kMarker,
        "spec: its own DNS (dnsPolicy None), its DNS left as it is", false},
+      {pod("  dnsPolicy: None\n  dnsConfig: {nameservers: [1.1.1.1], options: [{name: ndots, value: '2'}]}\n"), kDns,
+       "spec: its own DNS (dnsPolicy None), its DNS left as it is", true},
       // The marker path is the cluster DNS's: not on the node's network.
       {pod("  hostNetwork: true\n  dnsPolicy: ClusterFirstWithHostNet\n"), kMarker,
        "spec: on the node's network (hostNetwork), its DNS left as it is", false},
@@ -249,7 +251,8 @@ TEST(InjectObject, PodsLeftAloneSayWhy) {
     Json::Value out = injected(c.yaml, options_of(c.flags), &notes);
     EXPECT_EQ(c.note, notes_text(notes));
     const Json::Value original = json_of(YAML::Load(c.yaml));
-    for (const char* pointer : {"/spec/dnsPolicy", "/spec/dnsConfig/nameservers", "/spec/dnsConfig/searches"})
+    for (const char* pointer :
+         {"/spec/dnsPolicy", "/spec/dnsConfig/nameservers", "/spec/dnsConfig/searches", "/spec/dnsConfig/options"})
       EXPECT_EQ(at(original, pointer), at(out, pointer)) << pointer;
     EXPECT_EQ(c.changed, original != out);
   }
