@@ -5,6 +5,7 @@
 // C headers from the libc it is built against, and nothing from libstdc++.
 #pragma once
 
+#include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -102,6 +103,10 @@ struct SpinLock {
 // libpthread.so.0 alone, which the preload does not name (an image made of
 // ldd's list has none). The first caller runs `init`, the others wait. The
 // word holds the runner's pid, so a child forked mid-run runs it again.
+// A pthread_cancel of the runner is acted on once `init` is done: cancelled
+// at one of its cancellation points (open, read), it would leave the word
+// set for good and every later caller waiting (glibc's pthread_once undoes
+// its state there instead); pthread_setcancelstate is libc's in every glibc.
 struct Once {
   int word = 0;  // 0: not run; -1: done; else the pid of the process running it
 
@@ -112,8 +117,11 @@ struct Once {
     while (seen != -1) {
       if (seen != me &&
           __atomic_compare_exchange_n(&word, &seen, me, false, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+        int cancel_state, ignored;
+        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
         init();
         __atomic_store_n(&word, -1, __ATOMIC_RELEASE);
+        pthread_setcancelstate(cancel_state, &ignored);
         return;
       }
       sched_yield();

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Once: run by one thread, waited for by the others, run again in a child
-// forked while the parent's run was under way. FixedVec's copies.
+// forked while the parent's run was under way, a pthread_cancel of the
+// runner acted on after the run. FixedVec's copies.
 #include "util/base.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +43,40 @@ TEST(Once, OneRunTheOthersWait) {
   EXPECT_EQ(done, 8);
   once.run(count_slowly);
   EXPECT_EQ(runs, 1);
+}
+
+Once cancelled_once;
+int pipe_fds[2];
+
+void read_slowly() {
+  runs++;
+  char c;
+  (void)!read(pipe_fds[0], &c, 1);  // a cancellation point
+}
+
+void* run_then_test_cancel(void*) {
+  cancelled_once.run(read_slowly);
+  pthread_testcancel();
+  return nullptr;
+}
+
+TEST(Once, CancelledMidRunIsActedOnAfterTheRun) {
+  runs = 0;
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  pthread_t runner;
+  ASSERT_EQ(pthread_create(&runner, nullptr, run_then_test_cancel, nullptr), 0);
+  while (runs == 0) std::this_thread::yield();
+  usleep(20000);  // in read()
+  pthread_cancel(runner);
+  usleep(20000);
+  ASSERT_EQ(write(pipe_fds[1], "x", 1), 1);
+  void* ended = nullptr;
+  ASSERT_EQ(pthread_join(runner, &ended), 0);
+  EXPECT_EQ(ended, PTHREAD_CANCELED);
+  cancelled_once.run(read_slowly);  // done, not left running for good
+  EXPECT_EQ(runs, 1);
+  close(pipe_fds[0]);
+  close(pipe_fds[1]);
 }
 
 TEST(Once, ForkedMidRunRunsAgain) {
