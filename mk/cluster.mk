@@ -29,7 +29,8 @@ $(KUBE_BIN)/.node: tests/cluster/node/go.mod tests/cluster/node/go.sum
 	touch $@
 
 CLUSTER_DEPS := $(KUBE_BIN)/.built $(KUBE_BIN)/.node $(COREDNS_BIN) $(SERVER_BIN) images \
-  $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl $(MUSL_PROBE) $(B)/tests/go-probe $(B)/bin/helm
+  $(B)/tests/gai-probe-glibc $(B)/tests/gai-probe-musl $(MUSL_PROBE) $(B)/tests/go-probe $(B)/tests/res-probe \
+  $(B)/bin/helm
 .PHONY: cluster cluster-down
 cluster: deps $(CLUSTER_DEPS)
 	tests/cluster/cluster.sh up $(B)

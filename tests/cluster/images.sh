@@ -7,11 +7,14 @@
 #   registry.k8s.io/pause:3.10.2             Kubernetes' pause.c, from its module
 #   registry.k8s.io/coredns/coredns:v1.14.6  tests/coredns's CoreDNS, as its image
 #                                            runs it (/coredns, user nonroot)
-#   rk8s.test/app-{glibc,musl,musl-static,go}:1  the probes (tests/pod/gai-probe.c
-#                                            on glibc, on musl, statically linked
-#                                            with libresolv-k8s.a; tests/node/
-#                                            clients/go_probe.go), each its
-#                                            program and the libraries it loads
+#   rk8s.test/app-{glibc,musl,musl-static,go,python}:1  the probes
+#                                            (tests/pod/gai-probe.c on glibc, with
+#                                            tests/node/clients/res_probe.c beside
+#                                            it; on musl; statically linked with
+#                                            libresolv-k8s.a; tests/node/clients/
+#                                            go_probe.go; tests/bench/py_probe.py
+#                                            on the machine's python3), each its
+#                                            program and what it loads
 # and beside them the project's three (BUILD_DIR/images, `make images`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,10 +48,15 @@ image registry.k8s.io/coredns/coredns:v1.14.6 '["/coredns"]' 65532:65532 "$build
 
 probes=$build/tests
 image rk8s.test/app-glibc:1 '["/usr/bin/gai-probe"]' 1000:1000 \
-	"$probes/gai-probe-glibc:/usr/bin/gai-probe" $(loaded "$probes/gai-probe-glibc")
+	"$probes/gai-probe-glibc:/usr/bin/gai-probe" $(loaded "$probes/gai-probe-glibc") \
+	"$probes/res-probe:/usr/bin/res-probe" $(loaded "$probes/res-probe")
 image rk8s.test/app-musl:1 '["/usr/bin/gai-probe"]' 1000:1000 \
 	"$probes/gai-probe-musl:/usr/bin/gai-probe" /lib/ld-musl-x86_64.so.1:/lib/ld-musl-x86_64.so.1
 image rk8s.test/app-musl-static:1 '["/usr/bin/gai-probe"]' 1000:1000 \
 	"$probes/gai-probe-musl-rk8s:/usr/bin/gai-probe"
 image rk8s.test/app-go:1 '["/usr/bin/go-probe"]' 1000:1000 "$probes/go-probe:/usr/bin/go-probe"
+python=$(readlink -f /usr/bin/python3)
+image rk8s.test/app-python:1 '["/usr/bin/python3", "-I", "/usr/bin/py-probe", "0"]' 1000:1000 \
+	"$python:/usr/bin/python3" $(loaded "$python") "/usr/lib/${python##*/}:/usr/lib/${python##*/}" \
+	"$here/../bench/py_probe.py:/usr/bin/py-probe"
 cp "$build"/images/{init,node,webhook}.tar "$out/"
