@@ -371,7 +371,7 @@ check "statefulset --nameserver: its own nameserver and search after ours; its n
 	"$(dns_of "$work/statefulset-ns.out.yaml" "$pod")"
 check "daemonset --nameserver: ClusterFirstWithHostNet is cluster DNS too" "$(kubelet_dns monitoring)" \
 	"$(dns_of "$work/daemonset-ns.out.yaml" "$pod")"
-check "replicaset --nameserver: dnsPolicy Default kept" '"Default" {"options":[{"name":"k8s-autopath","value":"on"}]}' \
+check "replicaset --nameserver: dnsPolicy Default kept, its resolv.conf as written" '"Default" absent' \
 	"$(dns_of "$work/replicaset-ns.out.yaml" "$pod")"
 check "job and cronjob --nameserver: their pods, namespace billing" "$(kubelet_dns billing) $(kubelet_dns billing)" \
 	"$(dns_of "$work/job-ns.out.yaml" "$pod") $(dns_of "$work/cronjob-ns.out.yaml" spec.jobTemplate.spec.template.spec)"
