@@ -5,17 +5,17 @@
 # reachable) with BUILD set to the build directory (`make cluster`'s
 # programs in BUILD/cluster/bin).
 #
-#   kube_api_start DIR CLUSTER  etcd on 127.0.0.1, kube-controller-manager and kube-apiserver on
-#                 198.51.100.1:6443, an address of the sandbox's own on an
-#                 interface of its own (kubeadm and the API server refuse a
-#                 loopback one), their certificates, kubeconfigs and command
-#                 lines kubeadm's (tests/cluster/control_plane.sh), run in a
-#                 mount namespace with an /etc of its own; then CLUSTER's
+#   kube_api_start DIR CLUSTER  etcd, kube-apiserver (on 198.51.100.1:6443,
+#                 an address of the sandbox's own on an interface of its own:
+#                 kubeadm and the API server refuse a loopback one) and
+#                 kube-controller-manager, their certificates, kubeconfigs and
+#                 command lines kubeadm's (tests/cluster/control_plane.sh), run
+#                 in a mount namespace with an /etc of its own; then CLUSTER's
 #                 objects created (tests/fixtures/cluster.json), each Pod's
 #                 status written through its status subresource, as kubelet
-#                 writes it. DIR (made) holds their data and logs and
-#                 DIR/super-admin.conf, kubeadm's kubeconfig of system:masters; both
-#                 programs end with the sandbox.
+#                 writes it. DIR (made) holds their data, their logs and
+#                 DIR/super-admin.conf (kubeadm's kubeconfig of system:masters);
+#                 the programs end with the sandbox.
 KUBE_API_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 kube_api_start() {
