@@ -10,7 +10,8 @@
 #                 kubeadm and the API server refuse a loopback one) and
 #                 kube-controller-manager, their certificates, kubeconfigs and
 #                 command lines kubeadm's (tests/cluster/control_plane.sh), run
-#                 in a mount namespace with an /etc of its own; then CLUSTER's
+#                 in a mount namespace with an /etc and an empty /etc/kubernetes
+#                 of its own (the host's may be there: make cluster's); then CLUSTER's
 #                 objects created (tests/fixtures/cluster.json), each Pod's
 #                 status written through its status subresource, as kubelet
 #                 writes it. DIR (made) holds their data, their logs and
@@ -46,7 +47,7 @@ kube_api_up() {
 	END
 	# shellcheck disable=SC2016 # the inner shell's
 	PATH=$BUILD/cluster/bin:$PATH unshare --mount --propagation private /bin/bash -c 'source "$1"; own_etc
-		mkdir /etc/kubernetes && "$2" "$3/kubeadm.yaml" "$3" etcd kube-apiserver kube-controller-manager &&
+		mkdir -p /etc/kubernetes && mount -t tmpfs kube-api /etc/kubernetes && "$2" "$3/kubeadm.yaml" "$3" etcd kube-apiserver kube-controller-manager &&
 		cp /etc/kubernetes/super-admin.conf "$3/"' unshare "$KUBE_API_ROOT/tests/lib/own_etc.sh" \
 		"$KUBE_API_ROOT/tests/cluster/control_plane.sh" "$1"
 }
