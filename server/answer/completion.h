@@ -2,8 +2,9 @@
 // What a recursive resolver owes its client and an upstream may leave
 // undone: an answer that ends in a CNAME whose target the upstream did not
 // resolve (cluster DNS answering an ExternalName Service with the bare
-// CNAME, as kube-dns did and CoreDNS does for a target outside its zones) is
-// completed through the router, so the target's zone picks its upstream.
+// CNAME, as kube-dns did and CoreDNS does when its own upstream has no
+// answer for the target) is completed through the router, so the target's
+// zone picks its upstream.
 #pragma once
 
 #include "server/answer/router.h"

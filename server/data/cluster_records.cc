@@ -79,7 +79,7 @@ class Builder {
     for (const char* apex : {"", "in-addr.arpa", "ip6.arpa"}) {
       Name name = domain_;
       if (*apex) parse_name(apex, name);
-      store_.add_zone(name, soa(name), false);
+      store_.add_zone(name, soa(name), true);
     }
     Rr ns{dns::kTypeNS, kTtl, {}};
     put_name(ns.rdata, nameserver());

@@ -17,11 +17,11 @@ Node& Store::node(const Name& name) {
   return it->second;
 }
 
-bool Store::add_zone(const Name& apex, const Rr& soa, bool undeclared_ents_exist) {
+bool Store::add_zone(const Name& apex, const Rr& soa, bool schema) {
   for (const Zone& z : zones_)
     if (dns::name_equal(z.apex, apex)) return false;
   add(apex, soa);
-  zones_.push_back(Zone{apex, soa, undeclared_ents_exist});
+  zones_.push_back(Zone{apex, soa, schema});
   return true;
 }
 

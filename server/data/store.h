@@ -24,16 +24,17 @@ struct Node {
 struct Zone {
   Name apex;
   Rr soa;  // also in the apex node, where queries for SOA find it
-  // CoreDNS's kubernetes plugin reads a name by the schema, not as a tree:
-  // an empty non-terminal it did not declare (`_tcp.svc.ns.svc.D` above
-  // an SRV) is NXDOMAIN.
-  bool undeclared_ents_exist = true;
+  // A cluster zone, read as CoreDNS's kubernetes plugin reads it: by the
+  // schema, not as a tree (an empty non-terminal it did not declare,
+  // `_tcp.svc.ns.svc.D` above an SRV, is NXDOMAIN), and a CNAME leaving it
+  // chased as the plugin chases an ExternalName's target (store_lookup.h).
+  bool schema = false;
 };
 
 class Store {
  public:
   // `soa` becomes the apex's SOA record. False when the zone is already loaded.
-  bool add_zone(const Name& apex, const Rr& soa, bool undeclared_ents_exist = true);
+  bool add_zone(const Name& apex, const Rr& soa, bool schema = false);
   // Adds `rr` at `owner` unless an identical record is there; every
   // ancestor of `owner` comes to exist as at least an empty non-terminal.
   void add(const Name& owner, const Rr& rr);

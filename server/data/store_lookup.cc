@@ -21,13 +21,19 @@ const Node* wildcard(const Store& store, const Name& name, const Name& apex) {
   return nullptr;
 }
 
-}  // namespace
-
-Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
+// `qname`'s lookup, following at most `hops` CNAMEs.
+Resolution lookup(const Store& store, const Name& qname, uint16_t type, int hops) {
   Resolution res;
   Name name = qname;
-  for (int hop = 0; hop <= kMaxChain; ++hop) {
+  const Zone* first = nullptr;
+  for (int hop = 0; hop <= hops; ++hop) {
     const Zone* zone = store.zone_of(name);
+    if (first && first->schema && zone && zone != first) {
+      Resolution target = lookup(store, name, type, hops - hop);
+      for (const RrRef& rr : target.records) res.records.push_back(rr);
+      res.has_data = target.has_data;
+      return res;
+    }
     // A chain that leaves the data ends with its last CNAME, NOERROR, as an
     // authoritative server answers (RFC 1034 4.3.2 step 3a): cluster DNS
     // hands an ExternalName's target to whoever resolves for the client.
@@ -35,9 +41,12 @@ Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
       if (hop == 0) res.rcode = dns::kNxDomain;
       return res;
     }
-    if (hop == 0) res.authoritative = true;
+    if (hop == 0) {
+      res.authoritative = true;
+      first = zone;
+    }
     const Node* node = store.find(name);
-    if (node && node->rrs.empty() && !node->declared && !zone->undeclared_ents_exist) node = nullptr;
+    if (node && node->rrs.empty() && !node->declared && zone->schema) node = nullptr;
     if (!node) node = wildcard(store, name, zone->apex);
     if (!node) {
       res.rcode = dns::kNxDomain;
@@ -62,6 +71,12 @@ Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
   res = Resolution{};
   res.rcode = dns::kServFail;
   return res;
+}
+
+}  // namespace
+
+Resolution store_lookup(const Store& store, const Name& qname, uint16_t type) {
+  return lookup(store, qname, type, kMaxChain);
 }
 
 }  // namespace rk8s::server

@@ -91,8 +91,9 @@ done <<'END'
 END
 
 # ExternalName Services: cluster DNS answers the bare CNAME (as CoreDNS does
-# for a target outside its zones); the cache completes the chain through the
-# target's own upstream, as unbound does, and keeps each link by its TTL.
+# when its own upstream has no answer for the target, as kube-dns did); the
+# cache completes the chain through the target's own upstream, as unbound
+# does, and keeps each link by its TTL.
 # The earlier lookups of payments cached its CNAME (5 s, a Service's TTL) at
 # an age unknown here: 5 s on, it has expired and the passes below see it
 # fetched, then cached for 4 s before its refresh is due.
