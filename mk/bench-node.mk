@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# make bench-node: the node-local cache against unbound, configured the way
+# make bench-node: the node-local cache against unbound and CoreDNS, set up the way
 # NodeLocal DNSCache is (tests/bench/node_bench.sh); writes $(B)/bench-node.md.
 # Needs root (pod sandboxes), unbound and dnsperf (mk/packages.sh).
 
@@ -9,7 +9,7 @@ $(B)/tests/rtt-probe: tests/bench/rtt-probe.c
 	$(CC) $(PROBE_CFLAGS) $< -o $@
 
 .PHONY: bench-node
-bench-node: $(POD_TEST_DEPS) $(B)/tests/gai-probe-musl $(B)/tests/go-probe $(B)/tests/ares-probe \
+bench-node: $(POD_TEST_DEPS) $(COREDNS_BIN) $(B)/tests/gai-probe-musl $(B)/tests/go-probe $(B)/tests/ares-probe \
     $(B)/tests/res-probe $(B)/tests/rtt-probe
 	tests/bench/node_bench.sh $(B)
 
@@ -21,7 +21,7 @@ bench-node-tls: $(SERVER_BIN)
 # The warm pass and its floor alone (the library's own time per lookup):
 # $(B)/bench-node-floor.md.
 .PHONY: bench-node-floor
-bench-node-floor: $(POD_TEST_DEPS) $(B)/tests/rtt-probe
+bench-node-floor: $(POD_TEST_DEPS) $(COREDNS_BIN) $(B)/tests/rtt-probe
 	BENCH_ONLY=floor tests/bench/node_bench.sh $(B)
 
 # The instructions per cache hit, counted by callgrind (tests/bench/node_callgrind.sh):

@@ -12,6 +12,8 @@
 #   machine               the line that says where and under what load it ran
 #   unbound_nodelocal_conf ADDR PIDFILE CLUSTER UPSTREAM
 #                         unbound.conf for an unbound set up as NodeLocal DNSCache is
+#   nodelocal_corefile ADDR CLUSTER UPSTREAM
+#                         NodeLocal DNSCache's own Corefile, for CoreDNS
 
 # Services by short name, other namespaces, external names, missing names.
 NAMES=(web db queue kubernetes.default kube-dns.kube-system www.example.com example.org
@@ -66,4 +68,32 @@ END
 		printf 'forward-zone:\n  name: "%s."\n  forward-addr: %s\n  forward-tcp-upstream: yes\n' "$zone" "$3"
 	done
 	printf 'forward-zone:\n  name: "."\n  forward-addr: %s\n' "$4"
+}
+
+# NodeLocal DNSCache's Corefile (the nodelocaldns addon manifest of
+# kubernetes/dns), but for its health endpoint (none: nothing probes it
+# here) and the address of prometheus (a shared loopback): the cluster zones
+# cached 30 s (denials 5 s in cluster.local) and forwarded over TCP, the rest
+# cached 30 s and forwarded over UDP.
+nodelocal_corefile() {
+	local zone
+	for zone in cluster.local in-addr.arpa ip6.arpa .; do
+		echo "$zone:53 {"
+		echo "    errors"
+		if [[ $zone == cluster.local ]]; then
+			printf '    cache {\n        success 9984 30\n        denial 9984 5\n    }\n'
+		else
+			echo "    cache 30"
+		fi
+		echo "    reload"
+		echo "    loop"
+		echo "    bind $1"
+		if [[ $zone == . ]]; then
+			echo "    forward . $3"
+		else
+			printf '    forward . %s {\n        force_tcp\n    }\n' "$2"
+		fi
+		echo "    prometheus $1:9253"
+		echo "}"
+	done
 }

@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# node_bench.sh BUILD_DIR: the node-local cache against unbound, the way
-# NodeLocal DNSCache runs it (issue 11). Prints a Markdown table and writes it
+# node_bench.sh BUILD_DIR: the node-local cache against unbound and CoreDNS,
+# the way NodeLocal DNSCache runs them (issues 11, 55). Prints a Markdown table and writes it
 # to BUILD_DIR/bench-node.md. Reports; asserts nothing.
 #
 # One sandbox (tests/pod/sandbox.sh: loopback only) is the node:
-#   127.0.0.53  cluster DNS: resolv-k8s-server, tests/fixtures/cluster.json, --delay-ms 2
+#   127.0.0.53  cluster DNS: resolv-k8s-server, tests/fixtures/cluster.json and
+#               the upstream's zones (it chases an ExternalName into them, as
+#               CoreDNS through its forward), --delay-ms 2
 #   127.0.0.54  upstream: resolv-k8s-server, the zone fixtures and a root with
 #               an SOA (root.zone: NXDOMAIN as a recursive resolver sends it),
 #               --delay-ms 20
@@ -16,13 +18,15 @@
 #               cache-max-negative-ttl 5), num-threads 2, no validation and
 #               answers in the order received (as CoreDNS), private reverse
 #               zones forwarded, other keys default (bench/lib.sh)
+#   127.0.0.12  CoreDNS (BUILD/bin/coredns) with NodeLocal DNSCache's own
+#               Corefile (bench/lib.sh): the first table's third column
 #   127.0.0.60  a DoT server (unbound, tls-service-key) in front of the
 #               stand-ins, for the misses over TLS (BENCH_ONLY=tls: those alone)
 # Both stand-ins keep a query log: what reaches them is counted per lookup.
 # A pod is a process in its own mount namespace whose /etc/resolv.conf names
 # one cache (ndots:5, shop's four search domains, as bench.sh): glibc's
-# gai-probe through unbound against the same with the shim through ours.
-# Rounds take turns between the two; medians of RUNS rounds are reported.
+# gai-probe through unbound and CoreDNS against the same with the shim through
+# ours. Rounds take turns between them; medians of RUNS rounds are reported.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../pod/lib.sh"
@@ -33,6 +37,7 @@ if [[ ${1:-} != --inside ]]; then
 	for tool in unbound dnsperf curl openssl nft; do
 		command -v $tool > /dev/null || { echo "node_bench: no $tool (mk/packages.sh)" >&2; exit 1; }
 	done
+	[[ ${BENCH_ONLY:-} == tls || -x $1/bin/coredns ]] || { echo "node_bench: no $1/bin/coredns (make bench-node)" >&2; exit 1; }
 	# shellcheck disable=SC2034 # pod_init's: no pod looks up in that section
 	[[ ${BENCH_ONLY:-} == tls ]] && POD_SHIM=
 	pod_init "${1:?usage: node_bench.sh BUILD_DIR}"
@@ -52,7 +57,7 @@ PROC_N=${BENCH_PROC_N:-50}        # ... each name PROC_N times per pod
 QPS_SECONDS=${BENCH_QPS_SECONDS:-2}  # dnsperf -l, per round
 FILL=${BENCH_FILL:-12000}         # distinct names to fill our cache
 CLUSTER=127.0.0.53 UPSTREAM=127.0.0.54
-declare -A addr=([ours]=127.0.0.10 [unbound]=127.0.0.11) pid=()
+declare -A addr=([ours]=127.0.0.10 [unbound]=127.0.0.11 [coredns]=127.0.0.12) pid=()
 F=$POD_ROOT/tests/fixtures
 
 cat > "$WORK/ours.yaml" <<END
@@ -68,7 +73,8 @@ upstreamResolvers:
 autopath: {hostSearch: [${SEARCH##* }]}
 END
 unbound_nodelocal_conf "${addr[unbound]}" "$WORK/unbound.pid" "$CLUSTER" "$UPSTREAM" > "$WORK/unbound.conf"
-for c in ours unbound; do pod_conf "${addr[$c]}" > "$WORK/$c.resolv.conf"; done
+nodelocal_corefile "${addr[coredns]}" "$CLUSTER" "$UPSTREAM" > "$WORK/Corefile"
+for c in ours unbound coredns; do pod_conf "${addr[$c]}" > "$WORK/$c.resolv.conf"; done
 
 # serve NAME CMD...: CMD in the background, its stderr in WORK/NAME.err, once
 # it says it is serving.
@@ -77,7 +83,7 @@ serve() {
 	shift
 	"$@" 2> "$WORK/$name.err" &
 	pid[$name]=$!
-	until grep -qsE 'listening|start of service' "$WORK/$name.err"; do
+	until grep -qsE 'listening|start of service|^CoreDNS-' "$WORK/$name.err"; do
 		if ! kill -0 "${pid[$name]}" 2>/dev/null || ((++tries > 200)); then
 			echo "node_bench: $name did not start:" >&2
 			cat "$WORK/$name.err" >&2
@@ -96,12 +102,14 @@ restart() {
 	case $1 in
 	ours) serve ours "$POD_SERVER" --config "$WORK/ours${2:+-$2}.yaml" ;;
 	unbound) serve unbound unbound -d -c "$WORK/unbound${2:+-$2}.conf" ;;
+	# shellcheck disable=SC2016 # the inner shell's; its banner to stderr
+	coredns) serve coredns sh -c 'exec "$0" -conf "$1" >&2' "$BUILD/bin/coredns" "$WORK/Corefile" ;;
 	esac
 }
 
 # pod CACHE CMD...: CMD in a pod whose nameserver is CACHE (ours-relay,
 # unbound-relay: the relay in front of it); the shim is preloaded for ours,
-# not for unbound.
+# not for unbound or CoreDNS.
 pod() {
 	local preload=
 	[[ $1 == ours* ]] && preload=$SHIM
@@ -123,10 +131,10 @@ stand_in_queries() {
 # shellcheck disable=SC2069 # stderr alone
 timed_probe() { pod "$1" "$PROBE" -T "${@:2}" 2>&1 > /dev/null; }
 
-serve cluster "$POD_SERVER" --listen $CLUSTER:53 --cluster "$F/cluster.json" --autopath off \
+EXTERNAL=(--zone "$F/example.com.zone" --zone "$F/corp.example.zone" --zone "$POD_ROOT/tests/pod/fixtures/example.org.zone")
+serve cluster "$POD_SERVER" --listen $CLUSTER:53 --cluster "$F/cluster.json" "${EXTERNAL[@]}" --autopath off \
 	--delay-ms 2 --query-log "$WORK/cluster.log"
-serve upstream "$POD_SERVER" --listen $UPSTREAM:53 --zone "$here/root.zone" --zone "$F/example.com.zone" \
-	--zone "$F/corp.example.zone" --zone "$POD_ROOT/tests/pod/fixtures/example.org.zone" \
+serve upstream "$POD_SERVER" --listen $UPSTREAM:53 --zone "$here/root.zone" "${EXTERNAL[@]}" \
 	--autopath off --delay-ms 20 --query-log "$WORK/upstream.log"
 
 # The names that hit the cache for dnsperf: each answer the name mix's
@@ -213,8 +221,10 @@ if [[ ${pid[dot]:-} ]]; then
 	kill "${pid[dot]}"
 	wait "${pid[dot]}" 2>/dev/null
 fi
-# tls_rows: the section's rows of the report.
-tls_rows() {
+# tls_table: the section's table of the report.
+tls_table() {
+	row measure ours unbound ratio target
+	row --- --- --- --- ---
 	row "$TLS_N distinct misses over TLS, $TLS_INFLIGHT in flight: ms (answered)" \
 		"$(med tls_ms ours) ($(med tls_answered ours))" "$(med tls_ms unbound) ($(med tls_answered unbound))" \
 		"$(ratio "$(med tls_ms unbound)" "$(med tls_ms ours)")x" "unbound / ours >= 1"
@@ -228,9 +238,7 @@ if [[ ${BENCH_ONLY:-} == tls ]]; then
 	{
 		echo "$MACHINE at the start; tree $(git -C "$POD_ROOT" describe --always --dirty 2>/dev/null). Medians of $RUNS rounds, the two caches taking turns."
 		echo
-		row measure ours unbound ratio target
-		row --- --- --- --- ---
-		tls_rows
+		tls_table
 		echo
 		echo "$tls_note"
 	} | tee "$BUILD/bench-node-tls.md"
@@ -246,7 +254,7 @@ fi
 # with the system calls glibc's getaddrinfo makes around its exchanges
 # (libc_ns): what is left beyond them is the library's alone (lib_ns).
 RTT=$BUILD/tests/rtt-probe RELAY=127.0.0.57
-for c in ours unbound; do pod_conf $RELAY > "$WORK/$c-relay.resolv.conf"; done
+for c in ours unbound coredns; do pod_conf $RELAY > "$WORK/$c-relay.resolv.conf"; done
 # record_queries CACHE: WORK/CACHE.queries, the queries of a warm pass.
 record_queries() {
 	serve relay "$RTT" relay $RELAY "${addr[$1]}" "$WORK/$1.queries"
@@ -269,7 +277,8 @@ count() {
 }
 
 # The pods' mix and payments, an ExternalName Service whose target cluster
-# DNS leaves to the caches (its answer is the bare CNAME, as CoreDNS's).
+# DNS chases, as CoreDNS does through its own forward (the stand-in holds
+# the upstream's zones: its CNAME and the target's A come in one reply).
 NODE_NAMES=("${NAMES[@]}" payments)
 lookups=${#NODE_NAMES[@]}
 
@@ -296,9 +305,9 @@ pods_lps() {
 }
 
 
-differ=  # rounds whose answers differed
+differ=  # rounds whose answers differed from unbound's
 for ((r = 0; r < RUNS; r++)); do
-	for c in ours unbound; do
+	for c in ours unbound coredns; do
 		restart "$c"
 		before=$(stand_in_queries)
 		us=0 i=0
@@ -335,21 +344,27 @@ for ((r = 0; r < RUNS; r++)); do
 		add qps $c "$qps"
 		add hit_ns $c $((($(cpu_ticks "${pid[$c]}") - t0) * 1000000000 / TICKS / answered))
 	done
+	for c in ours coredns; do
+		diff "$WORK/answers.unbound" "$WORK/answers.$c" > "$WORK/answers.diff" && continue
+		differ+="$r ($c) "
+		cp "$WORK/answers.diff" "$BUILD/bench-node-answers.diff"
+	done
 done
 
 # floor_rows, floor_note: the warm pass and its floor, rows and their note.
 floor_rows() {
-	row "ms per lookup, warm cache" "$(ms warm_ns ours)" "$(ms warm_ns unbound)" \
+	row "ms per lookup, warm cache" "$(ms warm_ns ours)" "$(ms warm_ns unbound)" "$(ms warm_ns coredns)" \
 		"$(ratio "$(med warm_ns unbound)" "$(med warm_ns ours)")x" "unbound / ours >= 5x"
 	row "bare UDP round trips per warm lookup, a socket each (µs)" "$(ns_us bare_ns ours)" \
-		"$(ns_us bare_ns unbound)" "$(ratio "$(med bare_ns unbound)" "$(med bare_ns ours)")x" -
-	row "the same on one socket (µs)" "$(ns_us kept_ns ours)" "$(ns_us kept_ns unbound)" \
+		"$(ns_us bare_ns unbound)" "$(ns_us bare_ns coredns)" "$(ratio "$(med bare_ns unbound)" "$(med bare_ns ours)")x" -
+	row "the same on one socket (µs)" "$(ns_us kept_ns ours)" "$(ns_us kept_ns unbound)" "$(ns_us kept_ns coredns)" \
 		"$(ratio "$(med kept_ns unbound)" "$(med kept_ns ours)")x" -
 	row "the resolver's own time per warm lookup, beyond its round trips (µs)" "$(ns_us own_ns ours)" \
-		"$(ns_us own_ns unbound)" "$(ratio "$(med own_ns unbound)" "$(med own_ns ours)")x" "ours < 10 µs"
+		"$(ns_us own_ns unbound)" "$(ns_us own_ns coredns)" "$(ratio "$(med own_ns unbound)" "$(med own_ns ours)")x" \
+		"ours < 10 µs"
 	row "ours: the round trips with the system calls glibc's lookups make around them (µs)" \
-		"$(ns_us libc_ns ours)" - - -
-	row "ours: the library's own time beyond those (µs)" "$(ns_us lib_ns ours)" - - -
+		"$(ns_us libc_ns ours)" - - - -
+	row "ours: the library's own time beyond those (µs)" "$(ns_us lib_ns ours)" - - - -
 }
 floor_note() {
 	echo "- Round trips: the queries of a warm pass (each name $WARM_N times), recorded once through a relay" \
@@ -367,8 +382,8 @@ if [[ ${BENCH_ONLY:-} == floor ]]; then
 		echo "$MACHINE at the start; tree $(git -C "$POD_ROOT" describe --always --dirty 2>/dev/null)." \
 			"Pods: $lookups names, ndots:5, 4 search domains, AF_UNSPEC. Medians of $RUNS rounds."
 		echo
-		row measure "ours (shim, autopath)" "unbound (glibc)" ratio target
-		row --- --- --- --- ---
+		row measure "ours (shim, autopath)" "unbound (glibc)" "CoreDNS (glibc)" "unbound / ours" target
+		row --- --- --- --- --- ---
 		floor_rows
 		echo
 		echo "- ms per lookup: gai-probe-glibc -T in a pod (with LD_PRELOAD of the shim for ours), one pass" \
@@ -443,7 +458,7 @@ done
 # in use for 20 other questions, as a node's is: a new connection ACKs at
 # once, a busy one delays its ACKs), RUNS times; medians per name.
 NAGLE=127.0.0.56
-serve nagle "$POD_SERVER" --listen $NAGLE:53 --cluster "$F/cluster.json" --autopath off \
+serve nagle "$POD_SERVER" --listen $NAGLE:53 --cluster "$F/cluster.json" "${EXTERNAL[@]}" --autopath off \
 	--delay-ms 2 --tcp-nodelay off --query-log "$WORK/nagle.log"
 seq -f "busy%g.default.svc.cluster.local A" 20 > "$WORK/busy"
 sed "s/\"$CLUSTER\"/\"$NAGLE\"/" "$WORK/ours.yaml" > "$WORK/ours-nagle.yaml"
@@ -478,7 +493,7 @@ done
 
 # RSS with the cache full: FILL distinct names of example.com's wildcard.
 declare -A rss
-for c in ours unbound; do
+for c in ours unbound coredns; do
 	restart "$c"
 	dnsperf -s "${addr[$c]}" -d "$WORK/fill" -n 1 -c 8 -q 500 > "$WORK/fill.$c.out"
 	rss[$c]=$(awk '/VmRSS/ { print $2 }' "/proc/${pid[$c]}/status")
@@ -496,30 +511,36 @@ queries() { echo $(($(med "$1_cluster" "$2") + $(med "$1_upstream" "$2"))); }
 mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 {
 	echo "$MACHINE at the start; tree $(git -C "$POD_ROOT" describe --always --dirty 2>/dev/null)."
-	echo "Node: cluster DNS 2 ms (TCP from the caches), upstream 20 ms (UDP); both caches capped at 30 s" \
-		"positive, 5 s negative, 2 threads (ours: a loop per core). Pods: $lookups names (${NODE_NAMES[*]})," \
-		"ndots:5, 4 search domains, AF_UNSPEC. Medians of $RUNS rounds, the two caches taking turns."
+	echo "Node: cluster DNS 2 ms (TCP from the caches), upstream 20 ms (UDP); ours and unbound capped at 30 s" \
+		"positive, 5 s negative, 2 threads (ours: a loop per core); CoreDNS $("$BUILD/bin/coredns" -version |
+			head -1 | sed 's/^CoreDNS-//') with NodeLocal DNSCache's Corefile (cluster.local: 30 s, denials 5 s;" \
+		"the rest: 30 s; GOMAXPROCS the 2 cores). Pods: $lookups names (${NODE_NAMES[*]})," \
+		"ndots:5, 4 search domains, AF_UNSPEC. Medians of $RUNS rounds, the three caches taking turns;" \
+		"the tables after this one: ours and unbound."
 	echo
-	row measure "ours (shim, autopath)" "unbound (glibc)" ratio target
-	row --- --- --- --- ---
+	row measure "ours (shim, autopath)" "unbound (glibc)" "CoreDNS (glibc)" "unbound / ours" target
+	row --- --- --- --- --- ---
 	floor_rows
-	row "ms per lookup, cold cache" "$(ms cold_ns ours)" "$(ms cold_ns unbound)" \
+	row "ms per lookup, cold cache" "$(ms cold_ns ours)" "$(ms cold_ns unbound)" "$(ms cold_ns coredns)" \
 		"$(ratio "$(med cold_ns unbound)" "$(med cold_ns ours)")x" "unbound / ours >= 1.5x"
 	row "queries reaching cluster DNS + upstream per lookup, cold" \
 		"$(per_lookup cold ours "$lookups")" "$(per_lookup cold unbound "$lookups")" \
+		"$(per_lookup cold coredns "$lookups")" \
 		"$(ratio "$(queries cold ours)" "$(queries cold unbound)")" "ours / unbound <= 1.0"
 	row "queries reaching cluster DNS + upstream per lookup, warm" \
 		"$(per_lookup warm ours $((lookups * WARM_N)))" "$(per_lookup warm unbound $((lookups * WARM_N)))" \
+		"$(per_lookup warm coredns $((lookups * WARM_N)))" \
 		"$(ratio "$(queries warm ours)" "$(queries warm unbound)")" "ours / unbound <= 1.0"
-	row "cache-hit queries/s" "$(med qps ours)" "$(med qps unbound)" \
+	row "cache-hit queries/s" "$(med qps ours)" "$(med qps unbound)" "$(med qps coredns)" \
 		"$(ratio "$(med qps ours)" "$(med qps unbound)")" "ours / unbound >= 1.5"
 	row "CPU time of the cache per hit (µs)" "$(ns_us hit_ns ours)" "$(ns_us hit_ns unbound)" \
-		"$(ratio "$(med hit_ns unbound)" "$(med hit_ns ours)")x less" -
-	row "name-mix lookups/s the node serves, warm" "$(med lps ours)" "$(med lps unbound)" \
+		"$(ns_us hit_ns coredns)" "$(ratio "$(med hit_ns unbound)" "$(med hit_ns ours)")x less" -
+	row "name-mix lookups/s the node serves, warm" "$(med lps ours)" "$(med lps unbound)" "$(med lps coredns)" \
 		"$(ratio "$(med lps ours)" "$(med lps unbound)")x" "ours / unbound >= 5x"
 	row "RSS with the cache full" "$(mib "${rss[ours]}") ($entries entries)" "$(mib "${rss[unbound]}")" \
-		"$(ratio "${rss[ours]}" "${rss[unbound]}")" "ours <= 25 MiB"
-	tls_rows
+		"$(mib "${rss[coredns]}")" "$(ratio "${rss[ours]}" "${rss[unbound]}")" "ours <= 25 MiB"
+	echo
+	tls_table
 	echo
 	for ttl in $TAIL_TTLS; do
 		echo "The tail across TTL expiry: $TAIL_NAMES names, each asked $TAIL_RATE times a second for" \
@@ -576,7 +597,7 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 	done
 	echo
 	if [[ -z $differ ]]; then
-		echo "Answers: every lookup's, warm, equal to unbound's in every round."
+		echo "Answers: every lookup's, warm, ours and CoreDNS's, equal to unbound's in every round."
 	else
 		echo "Answers: DIFFERENT from unbound's in rounds $differ(the last: $BUILD/bench-node-answers.diff)."
 	fi
@@ -595,7 +616,8 @@ mib() { printf '%.1f MiB' "$(bc <<<"scale=2; $1 / 1024")"; }
 		"wait for to the last exit."
 	echo "- RSS: VmRSS of each cache, restarted, after dnsperf asked $FILL distinct names" \
 		"(nN.wild.example.com A, answered by the upstream's wildcard); ours at its default capacity," \
-		"unbound at its default cache sizes."
+		"unbound at its default cache sizes, CoreDNS at NodeLocal DNSCache's (9984 entries each for answers" \
+		"and denials, per zone)."
 	echo "$tls_note"
 	echo "- The upstream stand-in answers a name outside its zone files (NAME.ec2.internal, nosuch.)" \
 		"NXDOMAIN with the root's SOA, as a recursive resolver does, so both caches may keep it" \
