@@ -27,6 +27,11 @@ printf 'nameserver 169.254.20.11\nsearch %s\noptions ndots:5\n' "$list" > "$WORK
 # socket (dnspython) never hears the port is closed and waits out each try.
 printf 'nameserver 169.254.20.10\nnameserver 127.0.0.53\nsearch search.shop.cluster.local.ap.k8s.io %s\noptions ndots:5 timeout:1\n' \
 	"$list" > "$WORK/marker.conf"
+# The cache alone, for counting what the pod asks it: musl asks every
+# nameserver at once and takes the first reply, and on a loaded machine
+# cluster DNS's NXDOMAIN for the marker name can come first, sending musl on
+# down the list.
+grep -v '^nameserver 127' "$WORK/marker.conf" > "$WORK/marker-cache.conf"
 
 found=(web db kubernetes.default payments www.example.com two)
 names=("${found[@]}" nosuch)
@@ -70,7 +75,7 @@ for c in "${clients[@]}"; do
 	# Once more, the answers cached: what the pod asks the cache.
 	quiet "$WORK/cache.log"
 	before=$(wc -l < "$WORK/cache.log")
-	pod marker "${run[@]}" "${found[@]}" > /dev/null 2>&1
+	pod marker-cache "${run[@]}" "${found[@]}" > /dev/null 2>&1
 	quiet "$WORK/cache.log"
 	check "$c: one query per family for each name that exists" \
 		"$((${#found[@]} * ${families[$c]} + ${first[$c]:-0}))" "$(($(wc -l < "$WORK/cache.log") - before))" \
